@@ -1,0 +1,71 @@
+import { envelopeSchema, type Envelope } from '../../schemas/envelope.ts';
+import type { Identity } from '../identity/index.ts';
+import { encodePayload } from './base64.ts';
+import { envelopeDigest } from './digest.ts';
+import { parseJsonExact, stringifyJsonExact } from './json.ts';
+
+export const ENVELOPE_VERSION = 1;
+
+export interface EnvelopeInput {
+  sender: Identity;
+  target: string;
+  /** Conversation id; replies carry the same session. */
+  session?: string;
+  schemaDigest: string;
+  protocolDigest?: string | null;
+  /** The message object; serialised as compact JSON and base64-encoded. */
+  payload: unknown;
+  /** Unix seconds after which receivers refuse the envelope. */
+  expires?: bigint | number | null;
+  nonce?: bigint | number | null;
+}
+
+/** Builds and signs an envelope. */
+export function buildEnvelope(input: EnvelopeInput): Envelope {
+  const unsigned = {
+    version: ENVELOPE_VERSION,
+    sender: input.sender.address,
+    target: input.target,
+    session: input.session ?? crypto.randomUUID(),
+    schema_digest: input.schemaDigest,
+    protocol_digest: input.protocolDigest ?? null,
+    payload: encodePayload(JSON.stringify(input.payload)),
+    expires: input.expires == null ? null : BigInt(input.expires),
+    nonce: input.nonce == null ? null : BigInt(input.nonce),
+  };
+  return { ...unsigned, signature: input.sender.signDigest(envelopeDigest(unsigned)) };
+}
+
+/** Serialises in the field order of the uAgents model, with u64 fields as exact JSON numbers. */
+export function serializeEnvelope(envelope: Envelope): string {
+  return stringifyJsonExact({
+    version: envelope.version,
+    sender: envelope.sender,
+    target: envelope.target,
+    session: envelope.session,
+    schema_digest: envelope.schema_digest,
+    protocol_digest: envelope.protocol_digest ?? null,
+    payload: envelope.payload ?? null,
+    expires: envelope.expires ?? null,
+    nonce: envelope.nonce ?? null,
+    signature: envelope.signature ?? null,
+  });
+}
+
+export type ParseResult = { ok: true; envelope: Envelope } | { ok: false; message: string };
+
+/** Parses envelope JSON text, keeping u64 fields exact. Never throws. */
+export function parseEnvelope(text: string): ParseResult {
+  let raw: unknown;
+  try {
+    raw = parseJsonExact(text);
+  } catch (error) {
+    return { ok: false, message: `body is not valid JSON: ${(error as Error).message}` };
+  }
+  const result = envelopeSchema.safeParse(raw);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    return { ok: false, message: `envelope field ${issue?.path.join('.') || '(root)'}: ${issue?.message}` };
+  }
+  return { ok: true, envelope: result.data };
+}

@@ -1,0 +1,94 @@
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
+import { z } from 'zod';
+
+type JsonSchema = {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  anyOf?: JsonSchema[];
+  title?: string;
+  default?: unknown;
+};
+type PydanticSchema = Record<string, unknown>;
+
+/** Python's `str.title()` of a field name, then `_` → space: how pydantic v1 titles a field. */
+function fieldTitle(name: string): string {
+  return name
+    .replace(/[A-Za-z]+/g, (word) => word[0]!.toUpperCase() + word.slice(1).toLowerCase())
+    .replace(/_/g, ' ');
+}
+
+const isNull = (schema: JsonSchema) => schema.type === 'null';
+/** zod writes a nullable scalar as `type: [T, "null"]` and a nullable object as `anyOf`. */
+const isNullable = (schema: JsonSchema) =>
+  (Array.isArray(schema.type) && schema.type.includes('null')) || (schema.anyOf?.some(isNull) ?? false);
+
+class PydanticV1Writer {
+  readonly definitions: Record<string, PydanticSchema> = {};
+
+  model(title: string, schema: JsonSchema): PydanticSchema {
+    const properties: Record<string, PydanticSchema> = {};
+    const required: string[] = [];
+    for (const [name, property] of Object.entries(schema.properties ?? {})) {
+      properties[name] = { title: fieldTitle(name), ...this.field(property, name) };
+      if (schema.required?.includes(name) && !isNullable(property) && property.default === undefined) required.push(name);
+    }
+    return { title, type: 'object', properties, ...(required.length ? { required } : {}) };
+  }
+
+  private field(schema: JsonSchema, name: string): PydanticSchema {
+    const variants = schema.anyOf?.filter((variant) => !isNull(variant));
+    if (variants?.length === 1) return { ...this.field(variants[0]!, name), ...defaultOf(schema) };
+    const type = Array.isArray(schema.type) ? schema.type.filter((t) => t !== 'null') : [schema.type];
+    if (type.length !== 1) throw new TypeError(`field "${name}" mixes types; uAgents digests here cover single-type fields`);
+    switch (type[0]) {
+      case 'string':
+      case 'integer':
+      case 'number':
+      case 'boolean':
+        return { type: type[0], ...defaultOf(schema) };
+      case 'array':
+        return { type: 'array', items: this.field(schema.items ?? {}, name), ...defaultOf(schema) };
+      case 'object': {
+        const title = schema.title;
+        if (!title) throw new TypeError(`nested model in field "${name}" needs a title: .meta({ title: 'ModelName' })`);
+        this.definitions[title] = this.model(title, schema);
+        return { $ref: `#/definitions/${title}` };
+      }
+      default:
+        throw new TypeError(`field "${name}" has a type uAgents digests are not defined for here`);
+    }
+  }
+}
+
+function defaultOf(schema: JsonSchema): PydanticSchema {
+  return schema.default === undefined ? {} : { default: schema.default };
+}
+
+/** `json.dumps(value, sort_keys=True)` with Python's default separators and ensure_ascii. */
+function pythonJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(pythonJson).join(', ')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${pythonJson(key)}: ${pythonJson(item)}`).join(', ')}}`;
+  }
+  if (typeof value === 'string') {
+    return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  }
+  return JSON.stringify(value);
+}
+
+/** The pydantic-v1 JSON schema text uAgents hashes for a model (`schema_json(indent=None, sort_keys=True)`). */
+export function modelSchemaJson(title: string, schema: z.ZodObject): string {
+  const writer = new PydanticV1Writer();
+  const model = writer.model(title, z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema);
+  const definitions = Object.keys(writer.definitions).length ? { definitions: writer.definitions } : {};
+  return pythonJson({ ...model, ...definitions });
+}
+
+/** The uAgents schema digest of a message model: `model:` + sha256 hex of its schema JSON. */
+export function schemaDigest(title: string, schema: z.ZodObject): string {
+  return `model:${bytesToHex(sha256(utf8ToBytes(modelSchemaJson(title, schema))))}`;
+}

@@ -1,0 +1,3 @@
+export { ADDRESS_PREFIX, AddressError, decodeAddress, encodeAddress, isValidAddress } from './address.ts';
+export { Identity, IdentityError, MAX_IDENTITY_INDEX } from './identity.ts';
+export { decodeSignature, encodeSignature, SIGNATURE_PREFIX, verifyDigest } from './signature.ts';

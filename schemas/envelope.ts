@@ -1,0 +1,25 @@
+import { z } from 'zod';
+
+/** An unsigned 64-bit integer; kept as bigint because uAgents uses values above 2^53 (see shared/vectors). */
+export const u64 = z
+  .union([z.bigint(), z.number().int()])
+  .transform((value) => BigInt(value))
+  .refine((value) => value >= 0n && value < 1n << 64n, 'must be an unsigned 64-bit integer');
+
+const digestString = z.string().max(200);
+
+/** The uAgents `Envelope` as it travels between agents (JSON, this field order). */
+export const envelopeSchema = z.object({
+  version: z.number().int(),
+  sender: z.string().min(1).max(200),
+  target: z.string().min(1).max(200),
+  session: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, 'must be a UUID'),
+  schema_digest: digestString,
+  protocol_digest: digestString.nullish(),
+  payload: z.string().nullish(),
+  expires: u64.nullish(),
+  nonce: u64.nullish(),
+  signature: z.string().max(400).nullish(),
+});
+
+export type Envelope = z.output<typeof envelopeSchema>;

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Regenerates each Worker's Env type from its wrangler config (`wrangler types`).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export WRANGLER_SEND_METRICS=false
+npx wrangler types -c wrangler.toml --env-interface RegistryEnv --include-runtime=false --strict-vars=false workers/registry/worker-configuration.d.ts
+for pair in chat:ChatEnv router:RouterEnv specialist:SpecialistEnv; do
+  worker=${pair%%:*}; interface=${pair##*:}
+  npx wrangler types -c "workers/$worker/wrangler.toml" --env-interface "$interface" --include-runtime=false --strict-vars=false "workers/$worker/worker-configuration.d.ts"
+done

@@ -1,0 +1,13 @@
+import { SELF } from 'cloudflare:test';
+import { describe, expect, it } from 'vitest';
+
+describe('specialist /health', () => {
+  it('names the worker and the address derived from FINANCIAL_AGENT_KEY', async () => {
+    const response = await SELF.fetch('http://specialist.test/health');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({
+      name: 'specialist',
+      address: 'agent1qd6zxzmnenyujt9upxj8q688sql56zr5pt3jwqzjxl7hfja0nl8zu6c9lg5',
+    });
+  });
+});
