@@ -3,5 +3,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export WRANGLER_SEND_METRICS=false
+# Browser tests drive Debian's Chromium; install it when missing and we may (root with apt).
+if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  apt-get update && apt-get install -y chromium
+fi
 bash scripts/typecheck.sh
 npx vitest run "$@"
