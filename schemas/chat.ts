@@ -1,0 +1,242 @@
+import { z } from 'zod';
+
+/**
+ * Wire contract of the chat completion API (`{llm_base_url}` = `…/v1`): OpenAI's chat format plus the spec's
+ * extras (`thought`, `stop_reason`, `executable_data`, `intermediate_steps`) and the gateway's `agent_discovery`.
+ */
+
+/** Message content: a string, or OpenAI's array of text parts (the SDKs send either). */
+export const MessageContent = z.union([
+  z.string(),
+  z.array(z.object({ type: z.literal('text'), text: z.string() }).loose()),
+]);
+
+export const ToolCall = z.object({
+  id: z.string().min(1),
+  type: z.literal('function'),
+  function: z.object({ name: z.string().min(1), arguments: z.string() }),
+});
+export type ToolCall = z.infer<typeof ToolCall>;
+
+const SystemMessage = z.object({ role: z.literal('system'), content: MessageContent, name: z.string().optional() });
+/** OpenAI's newer SDKs name the system role `developer`; it is treated as `system`. */
+const DeveloperMessage = z.object({ role: z.literal('developer'), content: MessageContent, name: z.string().optional() });
+const UserMessage = z.object({ role: z.literal('user'), content: MessageContent, name: z.string().optional() });
+const AssistantMessage = z.object({
+  role: z.literal('assistant'),
+  content: MessageContent.nullish(),
+  name: z.string().optional(),
+  tool_calls: z.array(ToolCall).nullish(),
+  reasoning_content: z.string().nullish(),
+});
+const ToolMessage = z.object({ role: z.literal('tool'), content: MessageContent, tool_call_id: z.string().min(1) });
+
+export const ChatMessage = z.discriminatedUnion('role', [SystemMessage, DeveloperMessage, UserMessage, AssistantMessage, ToolMessage]);
+export type ChatMessage = z.infer<typeof ChatMessage>;
+
+export const Tool = z.object({
+  type: z.literal('function'),
+  function: z.object({
+    name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'tool names use letters, digits, _ and -, at most 64'),
+    description: z.string().optional(),
+    parameters: z.record(z.string(), z.unknown()).optional(),
+    strict: z.boolean().nullish(),
+  }),
+});
+export type Tool = z.infer<typeof Tool>;
+
+export const ToolChoice = z.union([
+  z.enum(['none', 'auto', 'required']),
+  z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1) }) }),
+]);
+export type ToolChoice = z.infer<typeof ToolChoice>;
+
+/** `agent_discovery: true` or `{ enabled, limit, query }`: search the registry for agents that fit the conversation. */
+export const AgentDiscovery = z.union([
+  z.boolean(),
+  z.object({
+    enabled: z.boolean().default(true),
+    limit: z.int().min(1).max(10).default(3),
+    query: z.string().min(1).max(1000).optional(),
+  }),
+]);
+
+export const ChatCompletionRequest = z
+  .object({
+    model: z.string().min(1),
+    messages: z.array(ChatMessage).min(1),
+    temperature: z.number().min(0).max(2).default(1),
+    top_p: z.number().gt(0).max(1).optional(),
+    max_tokens: z.int().min(1).nullish(),
+    max_completion_tokens: z.int().min(1).nullish(),
+    stream: z.boolean().default(false),
+    stream_options: z.object({ include_usage: z.boolean().optional() }).nullish(),
+    stop: z.union([z.string().min(1), z.array(z.string().min(1)).max(4)]).nullish(),
+    n: z.literal(1, 'only n = 1 is supported').optional(),
+    tools: z.array(Tool).max(128).optional(),
+    tool_choice: ToolChoice.optional(),
+    agent_discovery: AgentDiscovery.optional(),
+  })
+  .loose()
+  .superRefine((request, ctx) => {
+    const callIds = new Set<string>();
+    request.messages.forEach((message, index) => {
+      if (message.role === 'assistant') for (const call of message.tool_calls ?? []) callIds.add(call.id);
+      if (message.role === 'tool' && !callIds.has(message.tool_call_id)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['messages', index, 'tool_call_id'],
+          message: 'a tool message must answer a tool call made by an earlier assistant message',
+        });
+      }
+    });
+    if (request.tool_choice && typeof request.tool_choice === 'object' && !request.tools?.some((t) => t.function.name === (request.tool_choice as { function: { name: string } }).function.name)) {
+      ctx.addIssue({ code: 'custom', path: ['tool_choice'], message: 'tool_choice names a function that is not in tools' });
+    }
+    if (request.tool_choice && !request.tools?.length && request.tool_choice !== 'none') {
+      ctx.addIssue({ code: 'custom', path: ['tool_choice'], message: 'tool_choice needs tools' });
+    }
+  });
+export type ChatCompletionRequest = z.infer<typeof ChatCompletionRequest>;
+
+export const Usage = z.object({
+  prompt_tokens: z.int(),
+  completion_tokens: z.int(),
+  total_tokens: z.int(),
+  prompt_tokens_details: z.object({ cached_tokens: z.int() }).nullable(),
+  completion_tokens_details: z.object({ reasoning_tokens: z.int() }).nullable(),
+  reasoning_tokens: z.int(),
+});
+export type Usage = z.infer<typeof Usage>;
+
+/** What an agent found by discovery accepts and does, read from its registry record and README. */
+export const AgentManifest = z.object({
+  type: z.literal('agent_manifest'),
+  address: z.string(),
+  name: z.string(),
+  status: z.string(),
+  description: z.string(),
+  use_cases: z.array(z.string()),
+  accepts: z.array(z.object({ parameter: z.string(), description: z.string() })),
+  tags: z.array(z.string()),
+});
+export type AgentManifest = z.infer<typeof AgentManifest>;
+
+/** One breadcrumb of the discovery plan: the search made, the candidates seen, the choice and why. */
+export const IntermediateStep = z.discriminatedUnion('step', [
+  z.object({
+    step: z.literal('search'),
+    query: z.string(),
+    candidates: z.array(z.object({ address: z.string(), name: z.string(), status: z.string() })),
+    total: z.int(),
+    error: z.string().nullable(),
+  }),
+  z.object({ step: z.literal('choose'), choice: z.array(z.string()), reason: z.string() }),
+]);
+export type IntermediateStep = z.infer<typeof IntermediateStep>;
+
+export const FinishReason = z.enum(['stop', 'length', 'tool_calls', 'content_filter']);
+export type FinishReason = z.infer<typeof FinishReason>;
+
+export const ResponseMessage = z.object({
+  role: z.literal('assistant'),
+  content: z.string().nullable(),
+  refusal: z.string().nullable(),
+  tool_calls: z.array(ToolCall).nullable(),
+  reasoning_content: z.string().nullable(),
+  annotations: z.array(z.unknown()),
+  audio: z.null(),
+  function_call: z.null(),
+});
+
+/** Fields every response and chunk carries beside its choices. */
+const ResponseFrame = {
+  id: z.string(),
+  created: z.int(),
+  model: z.string(),
+  system_fingerprint: z.string(),
+  service_tier: z.string(),
+};
+
+export const ChatCompletion = z.object({
+  ...ResponseFrame,
+  object: z.literal('chat.completion'),
+  choices: z.array(
+    z.object({
+      index: z.int(),
+      message: ResponseMessage,
+      finish_reason: FinishReason,
+      stop_reason: z.union([z.string(), z.int()]).nullable(),
+      logprobs: z.null(),
+    }),
+  ),
+  usage: Usage,
+  executable_data: z.array(AgentManifest),
+  intermediate_steps: z.array(IntermediateStep),
+  metadata: z.record(z.string(), z.unknown()),
+});
+export type ChatCompletion = z.infer<typeof ChatCompletion>;
+
+export const ChunkDelta = z.object({
+  role: z.literal('assistant').optional(),
+  content: z.string().optional(),
+  reasoning_content: z.string().optional(),
+  tool_calls: z
+    .array(
+      z.object({
+        index: z.int(),
+        id: z.string().optional(),
+        type: z.literal('function').optional(),
+        function: z.object({ name: z.string().optional(), arguments: z.string().optional() }),
+      }),
+    )
+    .optional(),
+});
+
+export const ChatCompletionChunk = z.object({
+  ...ResponseFrame,
+  object: z.literal('chat.completion.chunk'),
+  choices: z.array(
+    z.object({
+      index: z.int(),
+      delta: ChunkDelta,
+      finish_reason: FinishReason.nullable(),
+      stop_reason: z.union([z.string(), z.int()]).nullable().optional(),
+      logprobs: z.null(),
+    }),
+  ),
+  thought: z.string().optional(),
+  usage: Usage.optional(),
+  executable_data: z.array(AgentManifest).optional(),
+  intermediate_steps: z.array(IntermediateStep).optional(),
+  metadata: z.record(z.string(), z.unknown()).optional(),
+});
+export type ChatCompletionChunk = z.infer<typeof ChatCompletionChunk>;
+
+export const ModelList = z.object({
+  object: z.literal('list'),
+  data: z.array(
+    z.object({
+      id: z.string(),
+      object: z.literal('model'),
+      created: z.int(),
+      owned_by: z.string(),
+      provider: z.string(),
+      context_window: z.int(),
+      available: z.boolean(),
+    }),
+  ),
+});
+export type ModelList = z.infer<typeof ModelList>;
+
+/** `GET /v1/usage`: the calling key's recorded token usage, in total and per model. */
+export const UsageReport = z.object({
+  object: z.literal('usage'),
+  key_id: z.string(),
+  totals: z.object({ requests: z.int(), prompt_tokens: z.int(), completion_tokens: z.int(), total_tokens: z.int() }),
+  by_model: z.array(
+    z.object({ model: z.string(), requests: z.int(), prompt_tokens: z.int(), completion_tokens: z.int(), total_tokens: z.int() }),
+  ),
+  limits: z.object({ requests_per_minute: z.int(), tokens_per_minute: z.int() }),
+});
+export type UsageReport = z.infer<typeof UsageReport>;

@@ -1,0 +1,13 @@
+import type { RegistryLimits } from '../config/limits.ts';
+
+/**
+ * The registry's `KeyService` entrypoint as the chat Worker calls it over the REGISTRY service binding
+ * (RPC). Keys live in the registry alone, so deleting one there revokes it here at once.
+ */
+export type KeyCheck =
+  | { ok: true; keyId: string; accountId: string; limits?: RegistryLimits | null }
+  | { ok: false; status: 401 | 403; message: string };
+
+export interface KeyService {
+  authenticate(token: string, permission: 'read' | 'write' | 'chat'): Promise<KeyCheck>;
+}

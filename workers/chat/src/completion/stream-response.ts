@@ -1,0 +1,108 @@
+import type { ChatCompletionChunk } from '../../../../schemas/chat.ts';
+import { errorBody } from '../../../../lib/http/errors.ts';
+import { ChatError } from '../chat-error.ts';
+import type { ProviderEvent } from '../providers/types.ts';
+import type { CompletionContext } from './frame.ts';
+import { CompletionTally } from './tally.ts';
+
+type Delta = ChatCompletionChunk['choices'][number]['delta'];
+
+const encoder = new TextEncoder();
+
+/**
+ * The completion as server-sent events, pulled from the provider one event at a time (nothing is buffered:
+ * each upstream token is written as it comes). Order: role chunk (with executable_data and
+ * intermediate_steps), thought and content chunks, finish chunk, usage chunk, `data: [DONE]`. When the client
+ * goes away the stream is cancelled, which aborts the upstream request. `onEnd` gets the tally once, however
+ * the stream ends.
+ */
+export function streamCompletion(
+  events: AsyncIterable<ProviderEvent>,
+  context: CompletionContext,
+  promptTokens: number,
+  upstream: AbortController,
+  onEnd: (tally: CompletionTally) => void,
+): ReadableStream<Uint8Array> {
+  const tally = new CompletionTally();
+  const iterator = events[Symbol.asyncIterator]();
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    onEnd(tally);
+  };
+
+  const chunk = (delta: Delta, extra: Partial<ChatCompletionChunk> = {}, finish: Partial<ChatCompletionChunk['choices'][number]> = {}): ChatCompletionChunk => ({
+    ...context.frame,
+    object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta, finish_reason: null, logprobs: null, ...finish }],
+    ...extra,
+  });
+  const frame = (value: unknown) => encoder.encode(`data: ${JSON.stringify(value)}\n\n`);
+
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(
+        frame(
+          chunk(
+            { role: 'assistant', content: '' },
+            { executable_data: context.executableData, intermediate_steps: context.intermediateSteps, metadata: context.metadata },
+          ),
+        ),
+      );
+    },
+    async pull(controller) {
+      try {
+        for (;;) {
+          const { done, value: event } = await iterator.next();
+          if (done) {
+            controller.enqueue(frame(chunk({}, {}, { finish_reason: tally.finishReason, stop_reason: tally.stopReason })));
+            controller.enqueue(frame(chunk({}, { usage: tally.usage(promptTokens) })));
+            controller.enqueue(encoder.encode('data: [DONE]\n\n'));
+            controller.close();
+            end();
+            return;
+          }
+          tally.apply(event);
+          const out = render(event);
+          if (out) {
+            controller.enqueue(frame(out));
+            return;
+          }
+        }
+      } catch (error) {
+        const failure = error instanceof ChatError ? error : new ChatError(500, 'the completion failed', 'internal_error');
+        if (!(error instanceof ChatError)) console.error('stream failed', error);
+        controller.enqueue(frame(errorBody(failure.message, failure.type, failure.param, failure.code)));
+        controller.close();
+        end();
+      }
+    },
+    async cancel() {
+      upstream.abort();
+      await iterator.return?.().catch(() => {});
+      end();
+    },
+  });
+
+  function render(event: ProviderEvent): ChatCompletionChunk | null {
+    switch (event.type) {
+      case 'content':
+        return chunk({ content: event.text });
+      case 'thought':
+        return chunk({ reasoning_content: event.text }, { thought: event.text });
+      case 'tool_call':
+        return chunk({
+          tool_calls: [
+            {
+              index: event.index,
+              ...(event.id ? { id: event.id, type: 'function' as const } : {}),
+              function: { ...(event.name ? { name: event.name } : {}), arguments: event.arguments },
+            },
+          ],
+        });
+      default:
+        return null;
+    }
+  }
+}

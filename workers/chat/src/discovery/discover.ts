@@ -1,0 +1,84 @@
+import type { AgentManifest, ChatCompletionRequest, IntermediateStep } from '../../../../schemas/chat.ts';
+import type { ProviderMessage } from '../providers/types.ts';
+import { readmeFacts } from './readme-manifest.ts';
+import { searchAgents } from './search.ts';
+
+export interface Discovery {
+  manifests: AgentManifest[];
+  steps: IntermediateStep[];
+}
+
+const NO_DISCOVERY: Discovery = { manifests: [], steps: [] };
+const STATUS_RANK: Record<string, number> = { active: 0, local: 1 };
+
+export function discoveryOptions(request: ChatCompletionRequest): { limit: number; query?: string } | null {
+  const option = request.agent_discovery;
+  if (!option) return null;
+  if (option === true) return { limit: 3 };
+  return option.enabled ? { limit: option.limit, query: option.query } : null;
+}
+
+/** The conversation's intent: the caller's explicit query, else the last thing the user said. */
+function intent(messages: ProviderMessage[], query?: string): string {
+  if (query) return query;
+  const lastUser = messages.findLast((m) => m.role === 'user');
+  return (lastUser?.content ?? '').trim().slice(0, 500);
+}
+
+/**
+ * Agent discovery, done openly: search the registry with the conversation's intent, keep the best
+ * `limit` candidates (registry rank, reachable agents before offline ones), and record every step.
+ */
+export async function discoverAgents(
+  env: ChatEnv,
+  token: string,
+  request: ChatCompletionRequest,
+  messages: ProviderMessage[],
+  signal: AbortSignal,
+): Promise<Discovery> {
+  const options = discoveryOptions(request);
+  if (!options) return NO_DISCOVERY;
+  const query = intent(messages, options.query);
+  if (!query) {
+    return { manifests: [], steps: [{ step: 'search', query, candidates: [], total: 0, error: 'nothing to search for: the conversation has no user text' }] };
+  }
+  const found = await searchAgents(env, token, query, Math.min(30, options.limit * 3), signal);
+  const candidates = found.agents.map(({ address, name, status }) => ({ address, name, status }));
+  const chosen = found.agents
+    .map((agent, rank) => ({ agent, rank }))
+    .sort((a, b) => (STATUS_RANK[a.agent.status] ?? 2) - (STATUS_RANK[b.agent.status] ?? 2) || a.rank - b.rank)
+    .slice(0, options.limit)
+    .map(({ agent }) => agent);
+  const reason = found.error
+    ? 'no agent chosen: the search failed'
+    : chosen.length
+      ? `kept the ${chosen.length} highest-ranked of ${candidates.length} candidate(s) for "${query}", reachable agents (active, local) before offline ones`
+      : `no agent in the registry matches "${query}"`;
+  const manifests: AgentManifest[] = chosen.map((agent) => ({
+    type: 'agent_manifest',
+    address: agent.address,
+    name: agent.name,
+    status: agent.status,
+    ...readmeFacts(agent.readme),
+  }));
+  return {
+    manifests,
+    steps: [
+      { step: 'search', query, candidates, total: found.total, error: found.error },
+      { step: 'choose', choice: chosen.map((agent) => agent.address), reason },
+    ],
+  };
+}
+
+/** The discovered agents as a system message, so any model can answer with them in view. */
+export function discoveryContext(manifests: AgentManifest[]): ProviderMessage | null {
+  if (!manifests.length) return null;
+  const lines = manifests.map((agent) => {
+    const accepts = agent.accepts.map((a) => `${a.parameter} (${a.description})`).join(', ') || 'not stated';
+    return `- ${agent.name} — address ${agent.address}, status ${agent.status}. ${agent.description} Accepts: ${accepts}.`;
+  });
+  return {
+    role: 'system',
+    content: `Agents found in the Rendezvous registry for this conversation (agent discovery). Recommend the ones that fit, by name and address, and say what to send them:\n${lines.join('\n')}`,
+  };
+}

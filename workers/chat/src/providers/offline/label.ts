@@ -1,0 +1,3 @@
+/** Opens every offline reply, so nobody mistakes rules for a model. */
+export const OFFLINE_LABEL = '[offline engine: deterministic rules, not a language model]';
+export const OFFLINE_MODEL_ID = 'offline-rules-v1';

@@ -1,0 +1,53 @@
+import type { ServedModel } from '../config/models.ts';
+import { fromUpstreamStatus, ProviderError } from './errors.ts';
+import { sseData } from './sse.ts';
+import { translateStream } from './stream-translator.ts';
+import type { Provider, ProviderRequest } from './types.ts';
+
+export interface UpstreamOptions {
+  baseUrl: string;
+  apiKey?: string;
+  /** How long the upstream may take to answer with headers before the request fails. */
+  timeoutMs: number;
+}
+
+/**
+ * Any OpenAI-compatible server (vLLM, llama.cpp server, Ollama's /v1, OpenAI). Always streams from the
+ * upstream, so a non-streaming request costs the same and the client's disconnect can cancel the upstream.
+ */
+export function openAiCompatibleProvider(model: ServedModel, options: UpstreamOptions): Provider {
+  const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
+  return {
+    async stream(request: ProviderRequest) {
+      const body = {
+        model: request.model,
+        messages: request.messages,
+        temperature: request.temperature,
+        top_p: request.top_p,
+        max_tokens: request.max_tokens,
+        stop: request.stop.length ? request.stop : undefined,
+        tools: request.tools,
+        tool_choice: request.tools ? request.tool_choice : undefined,
+        stream: true,
+        stream_options: { include_usage: true },
+      };
+      const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
+      if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+
+      const timeout = AbortSignal.timeout(options.timeoutMs);
+      let response: Response;
+      try {
+        response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.any([request.signal, timeout]) });
+      } catch (error) {
+        if (timeout.aborted) throw new ProviderError(503, `the upstream for ${model.alias} did not answer within ${options.timeoutMs} ms`, 'upstream_timeout', 1);
+        if (request.signal.aborted) throw error;
+        throw new ProviderError(422, `model ${model.alias} is unavailable: its upstream cannot be reached (${(error as Error).message})`, 'model_unavailable');
+      }
+      if (!response.ok || !response.body) {
+        const detail = (await response.text().catch(() => '')).slice(0, 500);
+        throw fromUpstreamStatus(response.status, detail || response.statusText, response.headers.get('retry-after'));
+      }
+      return translateStream(sseData(response.body), { think: model.think, maxTokens: request.max_tokens });
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import type { Tool, ToolChoice } from '../../../../schemas/chat.ts';
+
+/** A conversation message as providers receive it: text content only, tool calls and results kept. */
+export type ProviderMessage =
+  | { role: 'system' | 'user'; content: string }
+  | { role: 'assistant'; content: string; tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[] }
+  | { role: 'tool'; content: string; tool_call_id: string };
+
+export interface ProviderRequest {
+  /** The provider's own model id. */
+  model: string;
+  messages: ProviderMessage[];
+  temperature: number;
+  top_p?: number;
+  max_tokens: number;
+  stop: string[];
+  tools?: Tool[];
+  tool_choice?: ToolChoice;
+  /** Aborted when the client goes away: the provider must stop its upstream work. */
+  signal: AbortSignal;
+}
+
+/** What a provider emits, in order, whatever its wire format. */
+export type ProviderEvent =
+  | { type: 'thought'; text: string }
+  | { type: 'content'; text: string }
+  | { type: 'tool_call'; index: number; id?: string; name?: string; arguments: string }
+  | { type: 'finish'; reason: 'stop' | 'length' | 'tool_calls' | 'content_filter'; stopReason: string | number | null }
+  | { type: 'usage'; promptTokens: number; completionTokens: number }
+  /** A `</think>` came with no opening tag: the content so far was a thought (the model's template opened it). */
+  | { type: 'thought_closed_unopened' };
+
+export interface Provider {
+  /** Starts generation; rejects with a ProviderError before the first event when the upstream refuses. */
+  stream(request: ProviderRequest): Promise<AsyncIterable<ProviderEvent>>;
+}
+
+/** Normalises the finish reasons providers report to the four the API knows. */
+export function normaliseFinishReason(reason: unknown): 'stop' | 'length' | 'tool_calls' | 'content_filter' {
+  switch (reason) {
+    case 'length':
+    case 'max_tokens':
+      return 'length';
+    case 'tool_calls':
+    case 'function_call':
+    case 'tool_use':
+      return 'tool_calls';
+    case 'content_filter':
+      return 'content_filter';
+    default:
+      return 'stop';
+  }
+}

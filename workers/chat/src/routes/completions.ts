@@ -1,0 +1,106 @@
+import { Hono } from 'hono';
+import { validate } from '../../../../lib/http/validate.ts';
+import { ChatCompletionRequest } from '../../../../schemas/chat.ts';
+import type { ChatApp } from '../auth/require-key.ts';
+import { ChatError } from '../chat-error.ts';
+import { completionBudget } from '../completion/budget.ts';
+import { completionContext } from '../completion/frame.ts';
+import { collectCompletion } from '../completion/json-response.ts';
+import { toProviderMessages } from '../completion/messages.ts';
+import { streamCompletion } from '../completion/stream-response.ts';
+import type { CompletionTally } from '../completion/tally.ts';
+import { countPrompt } from '../completion/tokens.ts';
+import { readModelMap } from '../config/models.ts';
+import { discoverAgents, discoveryContext } from '../discovery/discover.ts';
+import { rateLimitHeaders } from '../limits/headers.ts';
+import { meterFor } from '../limits/meter.ts';
+import { isAvailable, selectProvider } from '../providers/select.ts';
+import type { ProviderEvent, ProviderMessage } from '../providers/types.ts';
+import { asChatError, errorResponse } from './respond.ts';
+
+/** Puts the discovery context after the caller's leading system messages, where models look for it. */
+function withContext(messages: ProviderMessage[], context: ProviderMessage | null): ProviderMessage[] {
+  if (!context) return messages;
+  const at = messages.findIndex((m) => m.role !== 'system');
+  return at < 0 ? [...messages, context] : [...messages.slice(0, at), context, ...messages.slice(at)];
+}
+
+/** POST /v1/chat/completions: validate, check the window, admit against the key's limits, run, meter. */
+export const completions = new Hono<ChatApp>().post('/chat/completions', validate('json', ChatCompletionRequest), async (c) => {
+  const request = c.req.valid('json');
+  const key = c.get('key');
+  const models = readModelMap(c.env.MODEL_MAP);
+  const model = models.get(request.model);
+  if (!model) {
+    return errorResponse(c, new ChatError(400, `model ${request.model} does not exist; served models: ${[...models.keys()].join(', ')}`, 'model_not_found', { param: 'model' }));
+  }
+  if (!isAvailable(model, c.env)) {
+    return errorResponse(c, new ChatError(422, `model ${model.alias} is unavailable here: its ${model.provider} provider is not configured`, 'model_unavailable', { param: 'model' }));
+  }
+  const messages = toProviderMessages(request.messages);
+  const promptTokens = countPrompt(messages);
+  let maxTokens: number;
+  try {
+    maxTokens = completionBudget(model, promptTokens, request.max_completion_tokens ?? request.max_tokens);
+  } catch (error) {
+    return errorResponse(c, asChatError(error));
+  }
+
+  const meter = meterFor(c.env, key);
+  const admission = await meter.admit(key.limits, promptTokens + maxTokens);
+  if (!admission.ok) {
+    const what = { requests: 'requests per minute', tokens: 'tokens per minute', request_too_large: 'tokens per minute (this one request asks for more)' }[admission.limit];
+    const limit = admission.limit === 'requests' ? admission.state.limitRequests : admission.state.limitTokens;
+    return errorResponse(
+      c,
+      new ChatError(429, `rate limit reached for this key: ${limit} ${what}`, admission.limit === 'request_too_large' ? 'request_too_large' : 'rate_limit_exceeded', {
+        retryAfterSeconds: Math.max(1, Math.ceil(admission.retryAfterMs / 1000)),
+      }),
+      admission.state,
+    );
+  }
+  const headers = rateLimitHeaders(admission.state);
+  const settle = (tally: CompletionTally) => {
+    const usage = tally.usage(promptTokens);
+    return meter.settle(admission.reservation, model.alias, usage.prompt_tokens, usage.completion_tokens);
+  };
+
+  // Cancelled when the client goes away (stream cancel, or the request's own signal), so the upstream stops.
+  const upstream = new AbortController();
+  c.req.raw.signal.addEventListener('abort', () => upstream.abort());
+
+  let events: AsyncIterable<ProviderEvent>;
+  let context: ReturnType<typeof completionContext>;
+  try {
+    const discovery = await discoverAgents(c.env, key.token, request, messages, upstream.signal);
+    context = completionContext(model, discovery);
+    const provider = selectProvider(model, c.env, () => discovery.manifests);
+    events = await provider.stream({
+      model: model.model,
+      messages: withContext(messages, discoveryContext(discovery.manifests)),
+      temperature: request.temperature,
+      top_p: request.top_p,
+      max_tokens: maxTokens,
+      stop: request.stop == null ? [] : typeof request.stop === 'string' ? [request.stop] : request.stop,
+      tools: request.tools?.length ? request.tools : undefined,
+      tool_choice: request.tool_choice,
+      signal: upstream.signal,
+    });
+  } catch (error) {
+    await meter.release(admission.reservation);
+    return errorResponse(c, asChatError(error), admission.state);
+  }
+
+  if (request.stream) {
+    const body = streamCompletion(events, context, promptTokens, upstream, (tally) => c.executionCtx.waitUntil(settle(tally)));
+    return new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...headers } });
+  }
+  try {
+    const { body, tally } = await collectCompletion(events, context, promptTokens);
+    await settle(tally);
+    return c.json(body, 200, headers);
+  } catch (error) {
+    await meter.release(admission.reservation);
+    return errorResponse(c, asChatError(error), admission.state);
+  }
+});
