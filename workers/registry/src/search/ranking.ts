@@ -1,0 +1,41 @@
+/**
+ * Relevance, stage 1 (in SQL, over every match): field-weighted bm25 times feedback and popularity factors.
+ *   score = bm25_weighted × (1 + CLICK_WEIGHT·c/(c+CLICK_HALF)) × (1 + POPULARITY_WEIGHT·r/(r+POPULARITY_HALF)) × (1 + FEATURED_WEIGHT·featured)
+ * c = clicks on the agent for this query (distinct search sessions, as of the session's start),
+ * r = recent interactions. Saturating factors: feedback can lift a good match, never bury the text match.
+ */
+
+/** bm25 weight per column of search_agents_fts, in its column order. Title and tags above description above README. */
+export const COLUMN_WEIGHTS = {
+  name: 10,
+  tags: 6,
+  description: 4,
+  use_cases: 3,
+  functions: 2,
+  readme: 1,
+  address: 1,
+} as const;
+
+export const CLICK_WEIGHT = 1;
+export const CLICK_HALF = 3;
+export const POPULARITY_WEIGHT = 0.15;
+export const POPULARITY_HALF = 500;
+export const FEATURED_WEIGHT = 0.1;
+
+/** Stage 2 (rerank: true) rescores this many of the best stage-1 hits. */
+export const RERANK_WINDOW = 50;
+/** Reciprocal-rank-fusion constant of hybrid (semantic + lexical) ranking. */
+export const RRF_K = 60;
+
+export function bm25Expression(table: string): string {
+  return `bm25(${table}, ${Object.values(COLUMN_WEIGHTS).map((weight) => weight.toFixed(1)).join(', ')})`;
+}
+
+/** SQL of the stage-1 factors for agent `a` and click count `clicks` (a column or expression). */
+export function feedbackFactor(clicks: string): string {
+  return (
+    `(1 + ${CLICK_WEIGHT} * 1.0 * ${clicks} / (${clicks} + ${CLICK_HALF}))` +
+    ` * (1 + ${POPULARITY_WEIGHT} * 1.0 * a.recent_interactions / (a.recent_interactions + ${POPULARITY_HALF}))` +
+    ` * (1 + ${FEATURED_WEIGHT} * a.featured)`
+  );
+}

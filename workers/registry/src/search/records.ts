@@ -1,0 +1,38 @@
+import type { AgentRecord } from '../../../../schemas/search.ts';
+
+/** Parses a JSON column, falling back when a row holds something else. */
+export function jsonColumn<T>(text: unknown, fallback: T): T {
+  if (typeof text !== 'string' || text === '') return fallback;
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    return fallback;
+  }
+}
+
+const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
+
+/** An agents row (with its rowid and score columns) as the wire's agent record. */
+export function toAgentRecord(row: Record<string, unknown>): AgentRecord {
+  const geo = jsonColumn<unknown>(row.geo_location, null);
+  const status = row.status === 'active' || row.status === 'local' ? row.status : 'offline';
+  return {
+    address: String(row.address),
+    name: String(row.name ?? ''),
+    readme: String(row.readme ?? ''),
+    status,
+    total_interactions: Number(row.total_interactions ?? 0),
+    recent_interactions: Number(row.recent_interactions ?? 0),
+    rating: row.rating === null || row.rating === undefined ? null : Number(row.rating),
+    type: String(row.agent_type ?? 'custom'),
+    category: String(row.category ?? 'community'),
+    featured: Boolean(row.featured),
+    geo_location: geo && typeof geo === 'object' && !Array.isArray(geo) ? (geo as Record<string, unknown>) : null,
+    last_updated: String(row.last_updated),
+    created_at: String(row.created_at),
+    handle: typeof row.handle === 'string' ? row.handle : null,
+    description: String(row.description ?? ''),
+    tags: strings(jsonColumn(row.tags, [])),
+    protocols: strings(jsonColumn(row.protocols, [])),
+  };
+}

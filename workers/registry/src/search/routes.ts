@@ -1,0 +1,76 @@
+import { Hono, type MiddlewareHandler } from 'hono';
+import { jsonError } from '../../../../lib/http/errors.ts';
+import { validate } from '../../../../lib/http/validate.ts';
+import {
+  agentSearchRequestSchema,
+  functionSearchRequestSchema,
+  SEARCH_LIMIT_DEFAULT,
+  searchClickRequestSchema,
+  type AgentSearchResponse,
+  type FunctionSearchResponse,
+  type SearchClickResponse,
+} from '../../../../schemas/search.ts';
+import { searchAgents } from './agent-search.ts';
+import { recordClick } from './clicks.ts';
+import { searchFunctions } from './function-search.ts';
+import { toAgentRecord } from './records.ts';
+import { semanticBackend, syncEmbeddings } from './semantic.ts';
+import { openSession } from './sessions.ts';
+import { d1Runner } from './sql-runner.ts';
+import { queryKey } from './text/tokenize.ts';
+
+/**
+ * `/v1/search/*`: agent search, click feedback, function search. `readKey` is the registry's API-key
+ * middleware for read permission (401 without a valid key, 403 without the permission).
+ */
+export function searchRoutes(readKey: MiddlewareHandler) {
+  const app = new Hono<{ Bindings: RegistryEnv }>();
+
+  app.post('/agents', readKey, validate('json', agentSearchRequestSchema), async (c) => {
+    const request = c.req.valid('json');
+    const runner = d1Runner(c.env.DB);
+    const session = await openSession(runner, request.search_id, queryKey(request.search_text), request.source);
+    const semantic = request.semantic_search ? semanticBackend(c.env) : null;
+    const result = await searchAgents(runner, semantic, { request, searchId: session.searchId, queryKey: session.queryKey });
+    if (semantic) {
+      c.executionCtx.waitUntil(syncEmbeddings(semantic, runner).catch((error: unknown) => console.error('embedding sync failed', error)));
+    }
+    c.header('x-search-mode', result.mode);
+    const body: AgentSearchResponse = {
+      agents: result.rows.map(toAgentRecord),
+      offset: request.offset ?? 0,
+      limit: request.limit ?? SEARCH_LIMIT_DEFAULT,
+      num_hits: result.rows.length,
+      total: result.total,
+      search_id: session.searchId,
+    };
+    return c.json(body);
+  });
+
+  app.post('/agents/click', readKey, validate('json', searchClickRequestSchema), async (c) => {
+    const click = c.req.valid('json');
+    const outcome = await recordClick(d1Runner(c.env.DB), click);
+    if (outcome.kind === 'unknown_search') return jsonError(c, 404, `no search with search_id ${click.search_id}`, 'not_found', 'search_id', 'unknown_search');
+    if (outcome.kind === 'unknown_agent') return jsonError(c, 404, `no agent with address ${click.address}`, 'not_found', 'address', 'unknown_agent');
+    const body: SearchClickResponse = { status: 'recorded', search_id: click.search_id, address: click.address, page_index: click.page_index, duplicate: outcome.duplicate };
+    return c.json(body);
+  });
+
+  app.post('/functions', readKey, validate('json', functionSearchRequestSchema), async (c) => {
+    const request = c.req.valid('json');
+    const runner = d1Runner(c.env.DB);
+    const session = await openSession(runner, request.search_id, queryKey(request.search_text), request.source);
+    const result = await searchFunctions(runner, request);
+    const body: FunctionSearchResponse = {
+      functions: result.functions,
+      offset: request.offset ?? 0,
+      limit: request.limit ?? SEARCH_LIMIT_DEFAULT,
+      num_hits: result.functions.length,
+      total: result.total,
+      search_id: session.searchId,
+    };
+    return c.json(body);
+  });
+
+  return app;
+}

@@ -1,0 +1,87 @@
+import type { SqlRunner } from '../sql-runner.ts';
+import { matchExpression, phraseExpression, type MatchMode, type TermGroup } from './fts-query.ts';
+import { STOPWORDS } from './stopwords.ts';
+import { synonymsOf } from './synonyms.ts';
+import { tokenize } from './tokenize.ts';
+import { isCorrectable, oneEditVariants, TYPO_CANDIDATES_MAX } from './typos.ts';
+
+/** Words corrected per query: bounds the vocabulary lookups of a long pasted text. */
+const CORRECTED_WORDS_MAX = 4;
+/** A known but rare word also gets a correction this many times more frequent ("recieve" → "receive"). */
+const RARE_WORD_RATIO = 20;
+/** Shortest word still matched as a prefix while typed; one letter would match most of the index. */
+const PREFIX_MIN_CHARS = 2;
+
+export interface ExpandOptions {
+  /** exact_match: the words as a phrase, no prefixes, corrections or synonyms. */
+  exact: boolean;
+  /** Add synonym groups (the lexical path of semantic search, and default relevancy). */
+  synonyms: boolean;
+}
+
+/** A query ready for FTS5: the words searched and the MATCH expressions for "all words" and "any word". */
+export interface ExpandedQuery {
+  words: string[];
+  groups: TermGroup[];
+  match(mode: MatchMode): string;
+}
+
+interface VocabRow {
+  term: string;
+  doc: number;
+}
+
+const VOCAB_LOOKUP = 'SELECT term, doc FROM search_words_vocab WHERE term IN (SELECT value FROM json_each(?1))';
+const PREFIX_LOOKUP = 'SELECT term FROM search_words_vocab WHERE term >= ?1 AND term <= ?2 LIMIT 1';
+
+/** Null when the text holds no searchable word (only punctuation, emoji, operators): the caller browses. */
+export async function expandQuery(runner: SqlRunner, text: string, options: ExpandOptions): Promise<ExpandedQuery | null> {
+  const { words: typed, endsInWord } = tokenize(text);
+  const meaningful = typed.filter((word) => !STOPWORDS.has(word));
+  const words = meaningful.length > 0 ? meaningful : typed;
+  if (words.length === 0) return null;
+  const typingLast = endsInWord && words[words.length - 1] === typed[typed.length - 1];
+
+  if (options.exact) {
+    const groups = words.map((word) => ({ word, alternatives: [], prefix: false }));
+    return { words, groups, match: () => phraseExpression(words) };
+  }
+
+  const last = words[words.length - 1]!;
+  const prefixCandidate = typingLast && [...last].length >= PREFIX_MIN_CHARS;
+  const statements = [{ sql: VOCAB_LOOKUP, params: [JSON.stringify(words)] }];
+  if (prefixCandidate) statements.push({ sql: PREFIX_LOOKUP, params: [last, `${last}\u{10FFFF}`] });
+  const [known, prefixRows = []] = (await runner.batch(statements)) as [VocabRow[], { term: string }[]?];
+  const frequency = new Map(known.map((row) => [row.term, row.doc]));
+  const lastIsPrefix = prefixRows.length > 0;
+
+  const corrections = await correct(runner, words, frequency, lastIsPrefix ? last : undefined);
+  const groups = words.map((word) => {
+    const alternatives = new Set(corrections.get(word) ?? []);
+    if (options.synonyms) for (const synonym of synonymsOf(word)) alternatives.add(synonym);
+    alternatives.delete(word);
+    return { word, alternatives: [...alternatives], prefix: lastIsPrefix && word === last };
+  });
+  return { words, groups, match: (mode) => matchExpression(groups, mode) };
+}
+
+/** Corrections for unknown (or much rarer than a neighbour) words, most frequent first. */
+async function correct(runner: SqlRunner, words: string[], frequency: Map<string, number>, typing: string | undefined) {
+  const corrections = new Map<string, string[]>();
+  const targets = words.filter((word) => word !== typing && isCorrectable(word) && (frequency.get(word) ?? 0) <= 2).slice(0, CORRECTED_WORDS_MAX);
+  if (targets.length === 0) return corrections;
+  const variantsOf = new Map(targets.map((word) => [word, oneEditVariants(word)]));
+  const all = new Set<string>();
+  for (const variants of variantsOf.values()) for (const variant of variants) all.add(variant);
+  const rows = await runner.all<VocabRow>({ sql: VOCAB_LOOKUP, params: [JSON.stringify([...all])] });
+  const found = new Map(rows.map((row) => [row.term, row.doc]));
+  for (const [word, variants] of variantsOf) {
+    const own = frequency.get(word) ?? 0;
+    const candidates = [...variants]
+      .filter((variant) => (found.get(variant) ?? 0) > 0 && (own === 0 || found.get(variant)! >= own * RARE_WORD_RATIO))
+      .sort((a, b) => found.get(b)! - found.get(a)! || (a < b ? -1 : 1))
+      .slice(0, TYPO_CANDIDATES_MAX);
+    if (candidates.length) corrections.set(word, candidates);
+  }
+  return corrections;
+}
