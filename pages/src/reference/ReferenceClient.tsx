@@ -1,0 +1,116 @@
+import { createSignal, For, Match, onCleanup, Show, Switch } from 'solid-js';
+import { createStore } from 'solid-js/store';
+import { AnalysisView } from './AnalysisView.tsx';
+import type { Turn, TurnUpdate } from './conversation.ts';
+import { createPoller } from './poller.ts';
+import { sendRequest } from './router-api.ts';
+import { POLL_TIMEOUT_MS, ROUTER_URL } from './router-config.ts';
+import './reference.css';
+
+const EXAMPLES = ['What was Apple’s revenue in its latest annual report?', 'Summarise the risk factors in Tesla’s latest 10-K.'];
+
+/** The reference application: ask the router a question, poll for the specialist's analysis. */
+export function ReferenceClient() {
+  const [turns, setTurns] = createStore<Turn[]>([]);
+  const [question, setQuestion] = createSignal('');
+  const [now, setNow] = createSignal(Date.now());
+  const poller = createPoller();
+  const clock = setInterval(() => setNow(Date.now()), 250);
+  onCleanup(() => {
+    poller.stop();
+    clearInterval(clock);
+  });
+
+  const busy = () => turns.some((turn) => turn.state === 'sending' || turn.state === 'waiting');
+  const update = (id: number, next: TurnUpdate) => setTurns((turn) => turn.id === id, next as Partial<Turn>);
+
+  async function ask(event: SubmitEvent) {
+    event.preventDefault();
+    const text = question().trim();
+    if (!text || busy()) return;
+    const id = turns.length + 1;
+    setTurns(turns.length, { id, question: text, askedAt: Date.now(), state: 'sending' });
+    setQuestion('');
+    let sent;
+    try {
+      sent = await sendRequest(text);
+    } catch (error) {
+      return update(id, { state: 'error', message: `cannot reach the router at ${ROUTER_URL} (${(error as Error).message})` });
+    }
+    if (sent.kind === 'no_specialist') return update(id, { state: 'no_specialist', message: sent.message });
+    if (sent.kind === 'error') return update(id, { state: 'error', message: sent.message });
+    const requestId = sent.requestId;
+    update(id, { state: 'waiting', requestId });
+    poller.start(requestId, (end) => {
+      if (end.kind === 'answered') update(id, { state: 'answered', requestId, analysis: end.analysis });
+      else if (end.kind === 'timeout') update(id, { state: 'timeout', requestId });
+      else update(id, { state: 'error', message: end.message });
+    });
+  }
+
+  const seconds = (turn: Turn) => Math.max(0, Math.floor((now() - turn.askedAt) / 1000));
+
+  return (
+    <section class="reference">
+      <div class="conversation" aria-live="polite">
+        <Show when={turns.length === 0}>
+          <div class="empty">
+            <p>Ask the financial specialist about a listed company. The router finds it in the registry, sends it your question, and shows its analysis here.</p>
+            <div class="examples">
+              <For each={EXAMPLES}>{(example) => <button type="button" class="chip" onClick={() => setQuestion(example)}>{example}</button>}</For>
+            </div>
+          </div>
+        </Show>
+        <For each={turns}>
+          {(turn) => (
+            <div class="turn" data-state={turn.state}>
+              <div class="bubble question">{turn.question}</div>
+              <div class="bubble answer">
+                <Switch>
+                  <Match when={turn.state === 'sending'}>
+                    <p class="progress"><span class="spinner" />Finding a specialist…</p>
+                  </Match>
+                  <Match when={turn.state === 'waiting'}>
+                    <p class="progress"><span class="spinner" />Waiting for the specialist’s analysis… {seconds(turn)} s</p>
+                  </Match>
+                  <Match when={turn.state === 'answered' && turn}>
+                    {(answered) => <AnalysisView analysis={answered().analysis} />}
+                  </Match>
+                  <Match when={turn.state === 'no_specialist' && turn}>
+                    {(failed) => (
+                      <p class="notice warning">No specialist is registered yet. Start the specialist agent and ask again. <small>({failed().message})</small></p>
+                    )}
+                  </Match>
+                  <Match when={turn.state === 'timeout'}>
+                    <p class="notice warning">No answer after {POLL_TIMEOUT_MS / 1000} s; polling stopped. Ask again to retry.</p>
+                  </Match>
+                  <Match when={turn.state === 'error' && turn}>
+                    {(failed) => <p class="notice error">Something went wrong: {failed().message}</p>}
+                  </Match>
+                </Switch>
+              </div>
+            </div>
+          )}
+        </For>
+      </div>
+      <form class="ask" onSubmit={ask}>
+        <textarea
+          name="question"
+          rows={2}
+          placeholder="Ask about a company's filings…"
+          value={question()}
+          onInput={(event) => setQuestion(event.currentTarget.value)}
+          onKeyDown={(event) => {
+            if (event.key === 'Enter' && !event.shiftKey) {
+              event.preventDefault();
+              event.currentTarget.form?.requestSubmit();
+            }
+          }}
+        />
+        <button type="submit" disabled={busy() || !question().trim()}>
+          {busy() ? 'Waiting…' : 'Ask'}
+        </button>
+      </form>
+    </section>
+  );
+}

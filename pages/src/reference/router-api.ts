@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { analysisResultMessageSchema, waitingSchema, type AnalysisItem } from '../../../schemas/messages.ts';
+import { requestSentSchema } from '../../../schemas/router-api.ts';
+import { ROUTER_URL } from './router-config.ts';
+
+export type SendOutcome =
+  | { kind: 'sent'; requestId: string }
+  | { kind: 'no_specialist'; message: string }
+  | { kind: 'error'; message: string };
+
+export type PollOutcome =
+  | { kind: 'waiting' }
+  | { kind: 'answered'; analysis: AnalysisItem[] }
+  | { kind: 'error'; message: string };
+
+const pollBodySchema = z.union([waitingSchema, analysisResultMessageSchema]);
+
+/** The router answers errors as `{error: {message}}` (the platform's body) or `{error: string}` (the spec's). */
+async function errorMessage(response: Response): Promise<string> {
+  const body: unknown = await response.json().catch(() => null);
+  const error = (body as { error?: unknown } | null)?.error;
+  if (typeof error === 'string') return error;
+  if (error && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
+  return `the router answered ${response.status}`;
+}
+
+export async function sendRequest(input: string): Promise<SendOutcome> {
+  const response = await fetch(`${ROUTER_URL}/api/send-request`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ input }),
+  });
+  if (response.status === 404) return { kind: 'no_specialist', message: await errorMessage(response) };
+  if (!response.ok) return { kind: 'error', message: await errorMessage(response) };
+  const sent = requestSentSchema.safeParse(await response.json());
+  if (!sent.success) return { kind: 'error', message: 'the router answered without a request id' };
+  return { kind: 'sent', requestId: sent.data.request_id };
+}
+
+export async function getResponse(requestId: string, signal: AbortSignal): Promise<PollOutcome> {
+  const url = `${ROUTER_URL}/api/get-response?request_id=${encodeURIComponent(requestId)}`;
+  const response = await fetch(url, { signal });
+  if (!response.ok) return { kind: 'error', message: await errorMessage(response) };
+  const body = pollBodySchema.safeParse(await response.json());
+  if (!body.success) return { kind: 'error', message: 'the router answered with an unexpected payload' };
+  if ('status' in body.data) return { kind: 'waiting' };
+  return { kind: 'answered', analysis: body.data.analysis_result.analysis };
+}

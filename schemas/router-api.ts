@@ -1,0 +1,24 @@
+import { z } from 'zod';
+
+/** POST /api/send-request body. Whitespace-only input counts as empty: there is nothing to ask. */
+export const sendRequestBodySchema = z.object({
+  input: z
+    .string({ error: 'input is required and must be a string' })
+    .max(10_000)
+    .refine((input) => input.trim().length > 0, 'input must not be empty'),
+});
+
+/** A request id is the envelope session the router opened for the request. */
+export const requestIdSchema = z.uuid();
+
+/** POST /api/send-request 200 answer. */
+export const requestSentSchema = z.object({ status: z.literal('request_sent'), request_id: requestIdSchema });
+
+/** GET /api/get-response query; without `request_id` the spec's single global slot answers. */
+export const getResponseQuerySchema = z.object({ request_id: requestIdSchema.optional() });
+
+/** POST /webhook 200 answer. */
+export const webhookAcceptedSchema = z.object({ status: z.literal('success') });
+
+export type SendRequestBody = z.infer<typeof sendRequestBodySchema>;
+export type RequestSent = z.infer<typeof requestSentSchema>;

@@ -1,0 +1,34 @@
+import { join } from 'node:path';
+import { ensureDevVars, randomSecret, writeDevVars, type Vars } from './dev-vars.ts';
+
+export type WorkerName = 'registry' | 'chat' | 'specialist' | 'router';
+
+/** Where each Worker's secrets live: its .dev.vars (npm start) or one file per Worker under a test's dir. */
+export function secretsFiles(root: string, secretsDir?: string): Record<WorkerName, string> {
+  if (secretsDir) {
+    const file = (name: WorkerName) => join(secretsDir, `${name}.dev.vars`);
+    return { registry: file('registry'), chat: file('chat'), specialist: file('specialist'), router: file('router') };
+  }
+  return {
+    registry: join(root, '.dev.vars'),
+    chat: join(root, 'workers/chat/.dev.vars'),
+    specialist: join(root, 'workers/specialist/.dev.vars'),
+    router: join(root, 'workers/router/.dev.vars'),
+  };
+}
+
+/** Generates the secrets a fresh clone lacks (once; seeds must stay stable) and returns every Worker's. */
+export function ensureSecrets(files: Record<WorkerName, string>): Record<WorkerName, Vars> {
+  return {
+    registry: ensureDevVars(files.registry, { ADMIN_TOKEN: randomSecret('admin') }),
+    chat: ensureDevVars(files.chat, {}),
+    specialist: ensureDevVars(files.specialist, { FINANCIAL_AGENT_KEY: randomSecret('specialist-seed') }),
+    router: ensureDevVars(files.router, { PRIMARY_AGENT_KEY: randomSecret('router-seed') }),
+  };
+}
+
+/** Gives both agents the registry key (and the specialist the chat key: the same key serves both). */
+export function storeAgentKeys(files: Record<WorkerName, string>, apiKey: string): void {
+  writeDevVars(files.router, { REGISTRY_API_KEY: apiKey });
+  writeDevVars(files.specialist, { REGISTRY_API_KEY: apiKey, CHAT_API_KEY: apiKey });
+}

@@ -1,0 +1,50 @@
+import { vi } from 'vitest';
+import { parseEnvelope, verifyEnvelope, MemoryReplayGuard } from '../../../lib/envelope/index.ts';
+import type { Envelope } from '../../../schemas/envelope.ts';
+
+export const SPECIALIST_WEBHOOK = 'http://specialist.test/webhook';
+
+export interface FakeNetwork {
+  /** Addresses the fake registry's search returns, in order. */
+  registered: string[];
+  /** Every search body the router sent, and with which Authorization header. */
+  searches: { body: unknown; authorization: string | null }[];
+  /** Envelopes delivered to the specialist's webhook, verified and decoded. */
+  delivered: { envelope: Envelope; payload: unknown }[];
+  /** Status the registry search answers with (200 by default). */
+  searchStatus: number;
+}
+
+/**
+ * Replaces the network the router sees (its outbound fetch) with a registry that knows `registered` and a
+ * specialist webhook that records what it receives. The router's code runs unchanged; only its peers are fake.
+ */
+export function installFakeNetwork(specialistAddress: string): FakeNetwork {
+  const network: FakeNetwork = { registered: [], searches: [], delivered: [], searchStatus: 200 };
+  const replay = new MemoryReplayGuard();
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    if (url.host === 'registry.test' && url.pathname === '/v1/search/agents') {
+      network.searches.push({ body: await request.json(), authorization: request.headers.get('Authorization') });
+      if (network.searchStatus !== 200) return Response.json({ error: { message: 'refused' } }, { status: network.searchStatus });
+      const agents = network.registered.map((address) => ({ address }));
+      return Response.json({ agents, offset: 0, limit: 5, num_hits: agents.length, total: agents.length, search_id: crypto.randomUUID() });
+    }
+    if (url.host === 'registry.test' && url.pathname.startsWith('/v1/almanac/agents/')) {
+      const address = url.pathname.split('/').at(-1);
+      if (!network.registered.includes(address!)) return Response.json({ detail: 'not found' }, { status: 404 });
+      return Response.json({ address, endpoints: [{ url: SPECIALIST_WEBHOOK, weight: 1 }] });
+    }
+    if (request.url === SPECIALIST_WEBHOOK) {
+      const parsed = parseEnvelope(await request.text());
+      if (!parsed.ok) return Response.json({ status: 'error', message: parsed.message }, { status: 400 });
+      const verified = await verifyEnvelope(parsed.envelope, { self: specialistAddress, replay });
+      if (!verified.ok) return Response.json({ status: 'error', message: verified.message }, { status: 400 });
+      network.delivered.push({ envelope: parsed.envelope, payload: verified.payload });
+      return Response.json({ status: 'analysis_sent' });
+    }
+    return new Response('no such host in the fake network', { status: 502 });
+  });
+  return network;
+}

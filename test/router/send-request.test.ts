@@ -1,0 +1,76 @@
+import { SELF } from 'cloudflare:test';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { Identity } from '../../lib/identity/index.ts';
+import { installFakeNetwork, type FakeNetwork } from './helpers/fake-network.ts';
+
+const specialist = Identity.fromSeed('router-test-specialist', 0);
+const router = Identity.fromSeed('router-dev-seed', 0);
+
+const send = (body: unknown) =>
+  SELF.fetch('http://router.test/api/send-request', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+
+let network: FakeNetwork;
+beforeEach(() => {
+  network = installFakeNetwork(specialist.address);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('POST /api/send-request', () => {
+  it('sends {request: input} to the first agent found, in a new session that is the request id', async () => {
+    network.registered.push(specialist.address);
+    const response = await send({ input: 'What did Apple earn in 2024?' });
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { status: string; request_id: string };
+    expect(body.status).toBe('request_sent');
+    await vi.waitFor(() => expect(network.delivered).toHaveLength(1));
+    const [delivery] = network.delivered;
+    expect(delivery!.payload).toEqual({ request: 'What did Apple earn in 2024?' });
+    expect(delivery!.envelope.session).toBe(body.request_id);
+    expect(delivery!.envelope.sender).toBe(router.address);
+    expect(network.searches[0]!.authorization).toBe('Bearer test-registry-key');
+  });
+
+  it('answers 404 when no specialist is registered, and sends nothing', async () => {
+    const response = await send({ input: 'anything' });
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error: { code: 'no_specialist' } });
+    expect(network.delivered).toHaveLength(0);
+  });
+
+  it('skips the router itself when the search returns it first', async () => {
+    network.registered.push(router.address, specialist.address);
+    const response = await send({ input: 'revenue?' });
+    expect(response.status).toBe(200);
+    await vi.waitFor(() => expect(network.delivered).toHaveLength(1));
+    expect(network.delivered[0]!.envelope.target).toBe(specialist.address);
+  });
+
+  it.each([
+    ['missing input', {}],
+    ['empty input', { input: '' }],
+    ['whitespace input', { input: '   ' }],
+    ['non-string input', { input: 42 }],
+  ])('answers 400 for %s', async (_, body) => {
+    network.registered.push(specialist.address);
+    const response = await send(body);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { param: 'input' } });
+    expect(network.searches).toHaveLength(0);
+  });
+
+  it('answers 400 for a body that is not JSON', async () => {
+    const response = await SELF.fetch('http://router.test/api/send-request', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{nope' });
+    expect(response.status).toBe(400);
+  });
+
+  it('answers 500 with the reason when the registry refuses the search', async () => {
+    network.registered.push(specialist.address);
+    network.searchStatus = 401;
+    const response = await send({ input: 'revenue?' });
+    expect(response.status).toBe(500);
+    const body = (await response.json()) as { error: { message: string } };
+    expect(body.error.message).toContain('401');
+  });
+});

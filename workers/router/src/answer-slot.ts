@@ -1,0 +1,62 @@
+import { DurableObject } from 'cloudflare:workers';
+import type { AnalysisResultMessage } from '../../../schemas/messages.ts';
+
+/** What one request's slot holds: who may answer, until when, and the answer once filed. */
+interface SlotRecord {
+  peer: string;
+  openedAt: number;
+  expiresAt: number;
+  answer?: { payload: AnalysisResultMessage; filedAt: number };
+}
+
+export type FileOutcome = 'filed' | 'unknown_session' | 'wrong_sender';
+
+export type SlotRead =
+  | { state: 'unknown' }
+  | { state: 'waiting'; openedAt: number }
+  | { state: 'answered'; answer: AnalysisResultMessage; openedAt: number; filedAt: number };
+
+const KEY = 'slot';
+
+/**
+ * One Durable Object per request (named by its envelope session). It is opened when the request is sent,
+ * takes the answer only from the agent the request went to, keeps it across polls (a poll whose reply was
+ * lost can be repeated) and forgets everything at expiry, by alarm.
+ */
+export class AnswerSlot extends DurableObject<RouterEnv> {
+  async open(peer: string, ttlMs: number): Promise<void> {
+    const now = Date.now();
+    await this.ctx.storage.put<SlotRecord>(KEY, { peer, openedAt: now, expiresAt: now + ttlMs });
+    await this.ctx.storage.setAlarm(now + ttlMs);
+  }
+
+  async file(sender: string, answer: AnalysisResultMessage): Promise<FileOutcome> {
+    const record = await this.live();
+    if (!record) return 'unknown_session';
+    if (record.peer !== sender) return 'wrong_sender';
+    // A second answer in the same session replaces the first, as the spec's slot is overwritten while holding.
+    await this.ctx.storage.put<SlotRecord>(KEY, { ...record, answer: { payload: answer, filedAt: Date.now() } });
+    return 'filed';
+  }
+
+  async read(): Promise<SlotRead> {
+    const record = await this.live();
+    if (!record) return { state: 'unknown' };
+    if (!record.answer) return { state: 'waiting', openedAt: record.openedAt };
+    return { state: 'answered', answer: record.answer.payload, openedAt: record.openedAt, filedAt: record.answer.filedAt };
+  }
+
+  override async alarm(): Promise<void> {
+    await this.ctx.storage.deleteAll();
+  }
+
+  /** The record unless it has expired; an alarm may run late, so expiry is also checked on read. */
+  private async live(): Promise<SlotRecord | undefined> {
+    const record = await this.ctx.storage.get<SlotRecord>(KEY);
+    if (record && record.expiresAt <= Date.now()) {
+      await this.ctx.storage.deleteAll();
+      return undefined;
+    }
+    return record;
+  }
+}

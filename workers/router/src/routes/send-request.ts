@@ -1,0 +1,32 @@
+import { Hono } from 'hono';
+import { jsonError } from '../../../../lib/http/errors.ts';
+import { validate } from '../../../../lib/http/validate.ts';
+import { sendRequestBodySchema } from '../../../../schemas/router-api.ts';
+import { findSpecialist, RegistryError } from '../discovery.ts';
+import { sendToAgent } from '../outbound.ts';
+import { routerIdentity } from '../router-identity.ts';
+import { answerSlot, answerTtlMs } from '../slots.ts';
+
+/**
+ * POST /api/send-request. Finds the specialist, opens the request's answer slot (so that the answer can
+ * only be filed from that agent, in this session) and sends `{request: input}` in a new session, whose id
+ * is the request id the client polls with.
+ */
+export const sendRequestRoute = new Hono<{ Bindings: RouterEnv }>().post('/', validate('json', sendRequestBodySchema), async (c) => {
+  const { input } = c.req.valid('json');
+  const self = routerIdentity(c.env).address;
+  let specialist: string | undefined;
+  try {
+    specialist = await findSpecialist(c.env, self);
+  } catch (error) {
+    if (!(error instanceof RegistryError)) throw error;
+    return jsonError(c, 500, error.message, 'upstream_error', null, 'registry_unavailable');
+  }
+  if (!specialist) {
+    return jsonError(c, 404, 'no specialist agent is registered yet; start the specialist, then ask again', 'not_found', null, 'no_specialist');
+  }
+  const requestId = crypto.randomUUID();
+  await answerSlot(c.env, requestId).open(specialist, answerTtlMs(c.env));
+  await sendToAgent(c.env, { target: specialist, session: requestId, payload: { request: input } });
+  return c.json({ status: 'request_sent' as const, request_id: requestId });
+});
