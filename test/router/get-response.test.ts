@@ -1,0 +1,89 @@
+import { env, runDurableObjectAlarm } from 'cloudflare:test';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { analysis, ask, deliver, poll, reply, SPECIALIST } from './helpers/conversation.ts';
+import { installFakeNetwork, type FakeNetwork } from './helpers/fake-network.ts';
+
+let network: FakeNetwork;
+beforeEach(() => {
+  network = installFakeNetwork(SPECIALIST.address);
+  network.registered.push(SPECIALIST.address);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+const body = async (response: Response) => ({ status: response.status, json: await response.json() });
+
+describe('GET /api/get-response?request_id=…', () => {
+  it('answers waiting until the answer is filed, then the answer on every poll until it expires', async () => {
+    const requestId = await ask(network);
+    expect(await body(await poll(requestId))).toEqual({ status: 200, json: { status: 'waiting' } });
+    await deliver(reply(requestId, analysis('Net income rose.')));
+    expect(await body(await poll(requestId))).toEqual({ status: 200, json: analysis('Net income rose.') });
+    expect(await body(await poll(requestId))).toEqual({ status: 200, json: analysis('Net income rose.') });
+  });
+
+  it('keeps concurrent requests apart: each poll gets its own answer', async () => {
+    const ids = await Promise.all(['one', 'two', 'three'].map((question) => ask(network, question)));
+    await Promise.all(ids.map((id, index) => deliver(reply(id, analysis(`answer ${index}`)))));
+    for (const [index, id] of ids.entries()) expect((await body(await poll(id))).json).toEqual(analysis(`answer ${index}`));
+  });
+
+  it('forgets the request when its time is up (Durable Object alarm): 404, and a late answer is refused', async () => {
+    const requestId = await ask(network);
+    await deliver(reply(requestId, analysis('soon gone')));
+    const slot = env.ANSWER_SLOT.get(env.ANSWER_SLOT.idFromName(requestId));
+    expect(await runDurableObjectAlarm(slot)).toBe(true);
+    const expired = await body(await poll(requestId));
+    expect(expired.status).toBe(404);
+    expect(expired.json).toMatchObject({ error: { code: 'unknown_request', param: 'request_id' } });
+    expect((await deliver(reply(requestId, analysis('late')))).status).toBe(404);
+  });
+
+  it('answers 404 for an id the router never issued', async () => {
+    const unknown = await body(await poll(crypto.randomUUID()));
+    expect(unknown.status).toBe(404);
+    expect(unknown.json).toMatchObject({ error: { code: 'unknown_request' } });
+  });
+
+  it('answers 400 for an id that is not a request id', async () => {
+    const bad = await body(await poll('not-a-uuid'));
+    expect(bad.status).toBe(400);
+    expect(bad.json).toMatchObject({ error: { param: 'request_id' } });
+  });
+});
+
+describe('GET /api/get-response without request_id: the spec’s single global slot', () => {
+  /** Empties the slot whatever earlier tests left in it. */
+  async function drain() {
+    while (((await (await poll()).json()) as { status?: string }).status !== 'waiting');
+  }
+
+  it('empty: answers waiting', async () => {
+    await drain();
+    expect(await body(await poll())).toEqual({ status: 200, json: { status: 'waiting' } });
+  });
+
+  it('empty → holding on a webhook message; a read returns it and empties the slot', async () => {
+    await drain();
+    const requestId = await ask(network);
+    await deliver(reply(requestId, analysis('held')));
+    expect(await body(await poll())).toEqual({ status: 200, json: analysis('held') });
+    expect(await body(await poll())).toEqual({ status: 200, json: { status: 'waiting' } });
+  });
+
+  it('holding: a second message overwrites the first', async () => {
+    await drain();
+    const [first, second] = [await ask(network, 'first'), await ask(network, 'second')];
+    await deliver(reply(first, analysis('first answer')));
+    await deliver(reply(second, analysis('second answer')));
+    expect(await body(await poll())).toEqual({ status: 200, json: analysis('second answer') });
+    expect(await body(await poll())).toEqual({ status: 200, json: { status: 'waiting' } });
+  });
+
+  it('a refused message leaves the slot as it was', async () => {
+    await drain();
+    await deliver(reply(crypto.randomUUID(), analysis('unsolicited')));
+    expect(await body(await poll())).toEqual({ status: 200, json: { status: 'waiting' } });
+  });
+});
