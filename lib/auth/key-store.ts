@@ -1,0 +1,76 @@
+import type { ApiKey, CreatedKey, KeyLimits, Permission } from '../../schemas/keys.ts';
+import { parseLimits, parsePermissions } from './authenticate.ts';
+import { keyPrefix, newKeyToken } from './tokens.ts';
+
+/** Accounts and API keys in the registry's D1: create, list (never the secret), revoke. */
+
+export async function createAccount(db: D1Database, name: string, now = new Date()): Promise<string> {
+  const id = crypto.randomUUID();
+  await db.prepare('INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)').bind(id, name, now.toISOString()).run();
+  return id;
+}
+
+export async function accountExists(db: D1Database, accountId: string): Promise<boolean> {
+  return (await db.prepare('SELECT 1 FROM accounts WHERE id = ?').bind(accountId).first()) !== null;
+}
+
+export interface NewKey {
+  accountId: string;
+  name: string;
+  permissions: Permission[];
+  limits?: KeyLimits | null;
+  expiresAt?: Date | null;
+}
+
+export async function createKey(db: D1Database, key: NewKey, now = new Date()): Promise<CreatedKey> {
+  const { id, token, secretHash } = newKeyToken();
+  const permissions = [...new Set(key.permissions)];
+  const limits = key.limits ?? null;
+  const createdAt = now.toISOString();
+  const expiresAt = key.expiresAt ? key.expiresAt.toISOString() : null;
+  await db
+    .prepare('INSERT INTO api_keys (id, account_id, name, secret_hash, permissions, limits, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
+    .bind(id, key.accountId, key.name, secretHash, JSON.stringify(permissions), limits ? JSON.stringify(limits) : null, createdAt, expiresAt)
+    .run();
+  return { id, account_id: key.accountId, name: key.name, prefix: keyPrefix(id), permissions, limits, created_at: createdAt, expires_at: expiresAt, last_used_at: null, key: token };
+}
+
+interface ListedRow {
+  id: string;
+  account_id: string;
+  name: string;
+  permissions: string;
+  limits: string | null;
+  created_at: string;
+  expires_at: string | null;
+  last_used_at: string | null;
+}
+
+/** Keys not revoked, newest first; all accounts' when `accountId` is null (admin). */
+export async function listKeys(db: D1Database, accountId: string | null): Promise<ApiKey[]> {
+  const columns = 'id, account_id, name, permissions, limits, created_at, expires_at, last_used_at';
+  const statement = accountId
+    ? db.prepare(`SELECT ${columns} FROM api_keys WHERE revoked_at IS NULL AND account_id = ? ORDER BY created_at DESC, id`).bind(accountId)
+    : db.prepare(`SELECT ${columns} FROM api_keys WHERE revoked_at IS NULL ORDER BY created_at DESC, id`);
+  const { results } = await statement.all<ListedRow>();
+  return results.map((row) => ({
+    id: row.id,
+    account_id: row.account_id,
+    name: row.name,
+    prefix: keyPrefix(row.id),
+    permissions: parsePermissions(row.permissions),
+    limits: parseLimits(row.limits),
+    created_at: row.created_at,
+    expires_at: row.expires_at,
+    last_used_at: row.last_used_at,
+  }));
+}
+
+/** Revokes a key of `accountId` (any account's when null). Returns the revocation time, or null when no such live key. */
+export async function revokeKey(db: D1Database, id: string, accountId: string | null, now = new Date()): Promise<string | null> {
+  const revokedAt = now.toISOString();
+  const result = accountId
+    ? await db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL').bind(revokedAt, id, accountId).run()
+    : await db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').bind(revokedAt, id).run();
+  return result.meta.changes > 0 ? revokedAt : null;
+}

@@ -1,0 +1,30 @@
+import type { Context } from 'hono';
+import { createMiddleware } from 'hono/factory';
+import { authenticate, bearerToken, sameSecret } from '../../../../lib/auth/index.ts';
+import { jsonError } from '../../../../lib/http/errors.ts';
+
+/** Who manages keys: the deployment's admin (ADMIN_TOKEN) or a key of an account with the `keys` permission. */
+export type KeyManager = { kind: 'admin' } | { kind: 'account'; accountId: string; keyId: string };
+
+export type KeyManagerApp = { Bindings: RegistryEnv; Variables: { manager: KeyManager } };
+
+function isAdmin(c: Context<KeyManagerApp>, token: string): boolean {
+  const admin = c.env.ADMIN_TOKEN;
+  return typeof admin === 'string' && admin.length > 0 && sameSecret(token, admin);
+}
+
+export const requireKeyManager = createMiddleware<KeyManagerApp>(async (c, next) => {
+  const token = bearerToken(c.req.header('authorization'));
+  if (token && isAdmin(c, token)) {
+    c.set('manager', { kind: 'admin' });
+    return next();
+  }
+  const result = await authenticate(c.env.DB, token, 'keys');
+  if (!result.ok) {
+    return result.status === 403
+      ? jsonError(c, 403, result.message, 'permission_error', null, 'insufficient_permission')
+      : jsonError(c, 401, `${result.message} (key management needs the admin token or a key with the "keys" permission)`, 'authentication_error', null, 'invalid_api_key');
+  }
+  c.set('manager', { kind: 'account', accountId: result.accountId, keyId: result.keyId });
+  await next();
+});

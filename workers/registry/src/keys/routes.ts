@@ -1,0 +1,71 @@
+import { Hono } from 'hono';
+import { accountExists, createAccount, createKey, listKeys, revokeKey } from '../../../../lib/auth/index.ts';
+import { jsonError } from '../../../../lib/http/errors.ts';
+import { validate } from '../../../../lib/http/validate.ts';
+import { createKeyRequestSchema, keyIdParamSchema, keyListQuerySchema, type KeyList, type RevokedKey } from '../../../../schemas/keys.ts';
+import { type KeyManagerApp, requireKeyManager } from './caller.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * `/v1/keys`: create (the secret is shown once), list, revoke. The admin token manages every account and
+ * creates the first key of a new account; a key with the `keys` permission manages its own account's keys.
+ */
+export function keyRoutes() {
+  const app = new Hono<KeyManagerApp>();
+  app.use('*', requireKeyManager);
+
+  app.post('/', validate('json', createKeyRequestSchema), async (c) => {
+    const request = c.req.valid('json');
+    const manager = c.get('manager');
+    let accountId: string;
+    if (manager.kind === 'account') {
+      if (request.account_id && request.account_id !== manager.accountId) {
+        return jsonError(c, 403, 'a key may create keys only for its own account', 'permission_error', 'account_id', 'other_account');
+      }
+      if (request.account_name) return jsonError(c, 403, 'only the admin token creates accounts', 'permission_error', 'account_name', 'admin_only');
+      accountId = manager.accountId;
+    } else if (request.account_id) {
+      if (!(await accountExists(c.env.DB, request.account_id))) {
+        return jsonError(c, 404, `no account ${request.account_id}`, 'not_found', 'account_id', 'unknown_account');
+      }
+      accountId = request.account_id;
+    } else {
+      accountId = await createAccount(c.env.DB, request.account_name ?? request.name);
+    }
+    const now = new Date();
+    const created = await createKey(
+      c.env.DB,
+      {
+        accountId,
+        name: request.name,
+        permissions: request.permissions,
+        limits: request.limits ?? null,
+        expiresAt: request.expires_in_days ? new Date(now.getTime() + request.expires_in_days * DAY_MS) : null,
+      },
+      now,
+    );
+    return c.json(created, 201);
+  });
+
+  app.get('/', validate('query', keyListQuerySchema), async (c) => {
+    const manager = c.get('manager');
+    const { account_id } = c.req.valid('query');
+    if (manager.kind === 'account' && account_id && account_id !== manager.accountId) {
+      return jsonError(c, 403, "a key may list only its own account's keys", 'permission_error', 'account_id', 'other_account');
+    }
+    const body: KeyList = { keys: await listKeys(c.env.DB, manager.kind === 'account' ? manager.accountId : (account_id ?? null)) };
+    return c.json(body);
+  });
+
+  app.delete('/:id', validate('param', keyIdParamSchema), async (c) => {
+    const manager = c.get('manager');
+    const { id } = c.req.valid('param');
+    const revokedAt = await revokeKey(c.env.DB, id, manager.kind === 'account' ? manager.accountId : null);
+    if (!revokedAt) return jsonError(c, 404, `no live key ${id}`, 'not_found', 'id', 'unknown_key');
+    const body: RevokedKey = { id, revoked: true, revoked_at: revokedAt };
+    return c.json(body);
+  });
+
+  return app;
+}
