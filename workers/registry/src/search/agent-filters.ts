@@ -7,31 +7,31 @@ export interface VisibilityOptions {
 }
 
 /**
- * WHERE conditions (over `agents a`) for the request's filters. Without a `state` filter only active
- * agents are listed; `state` values combine as (active OR inactive) AND (responsive OR unresponsive), each
+ * WHERE conditions (over `search_agent_facts f`) for the request's filters. Agents their owner made not
+ * public are never listed. Without a `state` filter only active agents are listed; `state` values combine as (active OR inactive) AND (responsive OR unresponsive), each
  * side unconstrained when none of its values is given (active is the default of the first).
  * Array filters match when the agent has any of the values; `has_readme`/`has_location` false do not filter.
  */
 export function filterConditions({ filters = {}, excludeGeoAgents }: VisibilityOptions, params: SqlParams): string[] {
-  const conditions: string[] = [];
+  const conditions: string[] = ['f.is_public = 1'];
   const states = new Set(filters.state ?? []);
-  const activity = [...(states.has('active') || !(states.has('inactive')) ? ['a.is_active = 1'] : []), ...(states.has('inactive') ? ['a.is_active = 0'] : [])];
+  const activity = [...(states.has('active') || !(states.has('inactive')) ? ['f.is_active = 1'] : []), ...(states.has('inactive') ? ['f.is_active = 0'] : [])];
   if (activity.length === 1) conditions.push(activity[0]!);
-  const probe = [...(states.has('responsive') ? ['a.last_probe_ok = 1'] : []), ...(states.has('unresponsive') ? ['coalesce(a.last_probe_ok, 0) = 0'] : [])];
+  const probe = [...(states.has('responsive') ? ['f.last_probe_ok = 1'] : []), ...(states.has('unresponsive') ? ['coalesce(f.last_probe_ok, 0) = 0'] : [])];
   if (probe.length === 1) conditions.push(probe[0]!);
 
-  if (filters.category?.length) conditions.push(`a.category IN ${params.list(filters.category)}`);
-  if (filters.agent_type?.length) conditions.push(`a.agent_type IN ${params.list(filters.agent_type)}`);
+  if (filters.category?.length) conditions.push(`f.category IN ${params.list(filters.category)}`);
+  if (filters.agent_type?.length) conditions.push(`f.agent_type IN ${params.list(filters.agent_type)}`);
   if (filters.protocol_digest?.length) {
-    conditions.push(`EXISTS (SELECT 1 FROM search_agent_protocols p WHERE p.agent_rowid = a.rowid AND p.digest IN ${params.list(filters.protocol_digest)})`);
+    conditions.push(`EXISTS (SELECT 1 FROM search_agent_protocols p WHERE p.agent_rowid = f.agent_rowid AND p.digest IN ${params.list(filters.protocol_digest)})`);
   }
   if (filters.tags?.length) {
     const tags = filters.tags.map((tag) => tag.toLowerCase());
-    conditions.push(`EXISTS (SELECT 1 FROM search_agent_tags t WHERE t.agent_rowid = a.rowid AND t.tag IN ${params.list(tags)})`);
+    conditions.push(`EXISTS (SELECT 1 FROM search_agent_tags t WHERE t.agent_rowid = f.agent_rowid AND t.tag IN ${params.list(tags)})`);
   }
-  if (filters.has_readme) conditions.push(`length(trim(a.readme)) > 0`);
-  if (filters.has_location) conditions.push('a.geo_location IS NOT NULL');
-  if (excludeGeoAgents) conditions.push('a.geo_location IS NULL');
-  if (filters.n_interactions !== undefined) conditions.push(`a.recent_interactions >= ${params.add(filters.n_interactions)}`);
+  if (filters.has_readme) conditions.push('f.has_readme = 1');
+  if (filters.has_location) conditions.push('f.has_location = 1');
+  if (excludeGeoAgents) conditions.push('f.has_location = 0');
+  if (filters.n_interactions !== undefined) conditions.push(`f.recent_interactions >= ${params.add(filters.n_interactions)}`);
   return conditions;
 }

@@ -41,10 +41,11 @@ export interface AgentSearchInput {
   queryKey: string;
 }
 
+/** Sort keys, as columns of search_agent_facts `f`. */
 const SORT_COLUMNS: Record<Exclude<AgentSort, 'relevancy'>, string> = {
-  'created-at': 'a.created_at',
-  'last-modified': 'a.last_updated',
-  interactions: 'a.total_interactions',
+  'created-at': 'f.created_at',
+  'last-modified': 'f.last_updated',
+  interactions: 'f.total_interactions',
 };
 
 export async function searchAgents(runner: SqlRunner, semantic: SemanticBackend | null, input: AgentSearchInput): Promise<AgentSearchResult> {
@@ -94,9 +95,12 @@ async function browse(runner: SqlRunner, { request }: AgentSearchInput): Promise
   const where = whereClause(filterConditions({ filters: request.filters, excludeGeoAgents: request.exclude_geo_agents ?? false }, params));
   const dir = descending ? 'DESC' : 'ASC';
   const sort = request.sort ?? 'relevancy';
-  const order = sort === 'relevancy' ? `a.featured ${dir}, a.recent_interactions ${dir}, a.address ${dir}` : `${SORT_COLUMNS[sort]} ${dir}, a.address ${dir}`;
-  const countSql = `SELECT COUNT(*) AS total FROM agents a ${where}`;
-  const pageSql = `SELECT a.rowid AS rid, a.*, 0 AS score, 0 AS clicks FROM agents a ${where} ORDER BY ${order} LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}`;
+  const order = sort === 'relevancy' ? `f.featured ${dir}, f.recent_interactions ${dir}, f.address ${dir}` : `${SORT_COLUMNS[sort]} ${dir}, f.address ${dir}`;
+  const countSql = `SELECT COUNT(*) AS total FROM search_agent_facts f ${where}`;
+  const pageSql = `WITH page AS (
+      SELECT f.agent_rowid, ROW_NUMBER() OVER (ORDER BY ${order}) AS position FROM search_agent_facts f ${where}
+      ORDER BY ${order} LIMIT ${params.add(limit)} OFFSET ${params.add(offset)})
+    SELECT a.*, p.agent_rowid AS rid, 0 AS score, 0 AS clicks FROM page p JOIN agents a ON a.rowid = p.agent_rowid ORDER BY p.position`;
   const [countRows, rows] = (await runner.batch([
     { sql: countSql, params: params.values.slice(0, params.values.length - 2) },
     { sql: pageSql, params: params.values },
@@ -155,23 +159,26 @@ function textSql(input: AgentSearchInput, plan: TextPlan, sort: AgentSort, windo
     candidates = `${hits},
       lex AS (SELECT rid, ROW_NUMBER() OVER (ORDER BY text_score DESC, rid) AS lex_rank FROM hits),
       sem AS (SELECT value AS address, CAST(key AS INTEGER) + 1 AS sem_rank FROM json_each(${semantic})),
-      cand AS (SELECT rid FROM lex UNION SELECT a.rowid FROM sem JOIN agents a ON a.address = sem.address)`;
+      cand AS (SELECT rid FROM lex UNION SELECT f.agent_rowid FROM sem JOIN search_agent_facts f ON f.address = sem.address)`;
     scoreExpression = `(coalesce(1.0 / (${RRF_K} + l.lex_rank), 0) + coalesce(1.0 / (${RRF_K} + s.sem_rank), 0))`;
-    from = 'FROM cand JOIN agents a ON a.rowid = cand.rid LEFT JOIN lex l ON l.rid = a.rowid LEFT JOIN sem s ON s.address = a.address';
+    from = 'FROM cand JOIN search_agent_facts f ON f.agent_rowid = cand.rid LEFT JOIN lex l ON l.rid = f.agent_rowid LEFT JOIN sem s ON s.address = f.address';
   } else {
     candidates = hits;
     scoreExpression = 'h.text_score';
-    from = 'FROM hits h JOIN agents a ON a.rowid = h.rid';
+    from = 'FROM hits h JOIN search_agent_facts f ON f.agent_rowid = h.rid';
   }
   const sortKey = sort === 'relevancy' ? 'score' : 'sort_key';
   const scored = `scored AS (
-      SELECT a.rowid AS rid, a.address AS address, coalesce(c.n, 0) AS clicks,
+      SELECT f.agent_rowid AS rid, f.address AS address, coalesce(c.n, 0) AS clicks,
         ${scoreExpression} * ${feedbackFactor('coalesce(c.n, 0)')} AS score,
         ${sort === 'relevancy' ? 'NULL' : SORT_COLUMNS[sort]} AS sort_key
-      ${from} LEFT JOIN clicks c ON c.address = a.address
+      ${from} LEFT JOIN clicks c ON c.address = f.address
       ${whereClause(conditions)})`;
   const cutoff = request.cutoff ?? 0;
-  const kept = cutoff > 0 ? `kept AS (SELECT * FROM scored WHERE score >= ${params.add(cutoff)} * (SELECT max(score) FROM scored))` : 'kept AS (SELECT * FROM scored)';
+  // The best score comes from a window, not a second read of `scored`: bm25() only runs inside its FTS query.
+  const kept = cutoff > 0
+    ? `kept AS (SELECT * FROM (SELECT *, max(score) OVER () AS best FROM scored) WHERE score >= ${params.add(cutoff)} * best)`
+    : 'kept AS (SELECT * FROM scored)';
   const dir = window.descending ? 'DESC' : 'ASC';
   const tieDir = sort === 'relevancy' ? (window.descending ? 'ASC' : 'DESC') : dir;
   const order = `${sortKey} ${dir}, address ${tieDir}`;

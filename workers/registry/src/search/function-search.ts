@@ -74,7 +74,7 @@ async function run(runner: SqlRunner, request: FunctionSearchRequest, match: str
       SELECT f.id, f.ordinal, f.function_type, f.name, f.description, f.parameters, f.protocol_digest,
         a.address AS agent_address, a.name AS agent_name, a.last_updated, a.created_at, a.total_interactions, ${score} AS score
       ${from} WHERE ${conditions.join(' AND ')}),
-    kept AS (SELECT * FROM scored ${cutoff > 0 ? `WHERE score >= ${params.add(cutoff)} * (SELECT max(score) FROM scored)` : ''})
+    kept AS (SELECT * FROM (SELECT *, max(score) OVER () AS best FROM scored) ${cutoff > 0 ? `WHERE score >= ${params.add(cutoff)} * best` : ''})
     SELECT *, COUNT(*) OVER () AS total FROM kept
     ORDER BY ${order} LIMIT ${params.add(request.limit ?? SEARCH_LIMIT_DEFAULT)} OFFSET ${params.add(request.offset ?? 0)}`;
   let rows: FunctionRow[];

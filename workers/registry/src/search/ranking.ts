@@ -31,11 +31,11 @@ export function bm25Expression(table: string): string {
   return `bm25(${table}, ${Object.values(COLUMN_WEIGHTS).map((weight) => weight.toFixed(1)).join(', ')})`;
 }
 
-/** SQL of the stage-1 factors for agent `a` and click count `clicks` (a column or expression). */
+/** SQL of the stage-1 factors for agent facts `f` and click count `clicks` (a column or expression). */
 export function feedbackFactor(clicks: string): string {
   return (
     `(1 + ${CLICK_WEIGHT} * 1.0 * ${clicks} / (${clicks} + ${CLICK_HALF}))` +
-    ` * (1 + ${POPULARITY_WEIGHT} * 1.0 * a.recent_interactions / (a.recent_interactions + ${POPULARITY_HALF}))` +
-    ` * (1 + ${FEATURED_WEIGHT} * a.featured)`
+    ` * (1 + ${POPULARITY_WEIGHT} * 1.0 * f.recent_interactions / (f.recent_interactions + ${POPULARITY_HALF}))` +
+    ` * (1 + ${FEATURED_WEIGHT} * f.featured)`
   );
 }

@@ -1,4 +1,5 @@
-import { Hono, type MiddlewareHandler } from 'hono';
+import { Hono } from 'hono';
+import { requireKey } from '../../../../lib/auth/index.ts';
 import { jsonError } from '../../../../lib/http/errors.ts';
 import { validate } from '../../../../lib/http/validate.ts';
 import {
@@ -18,13 +19,12 @@ import { semanticBackend, syncEmbeddings } from './semantic.ts';
 import { openSession } from './sessions.ts';
 import { d1Runner } from './sql-runner.ts';
 import { queryKey } from './text/tokenize.ts';
+import type { RegistryApp } from '../app.ts';
 
-/**
- * `/v1/search/*`: agent search, click feedback, function search. `readKey` is the registry's API-key
- * middleware for read permission (401 without a valid key, 403 without the permission).
- */
-export function searchRoutes(readKey: MiddlewareHandler) {
-  const app = new Hono<{ Bindings: RegistryEnv }>();
+/** `/v1/search/*`: agent search, click feedback, function search. All need a key with read permission. */
+export function searchRoutes() {
+  const app = new Hono<RegistryApp>();
+  const readKey = requireKey('read');
 
   app.post('/agents', readKey, validate('json', agentSearchRequestSchema), async (c) => {
     const request = c.req.valid('json');
