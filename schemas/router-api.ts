@@ -22,3 +22,22 @@ export const webhookAcceptedSchema = z.object({ status: z.literal('success') });
 
 export type SendRequestBody = z.infer<typeof sendRequestBodySchema>;
 export type RequestSent = z.infer<typeof requestSentSchema>;
+
+const isoTime = z.iso.datetime();
+
+/** GET /api/requests/{request_id}: where a request stands (the client's progress line, the latency benchmark). */
+export const requestStatusSchema = z.object({
+  request_id: requestIdSchema,
+  state: z.enum(['waiting', 'answered']),
+  /** The agent the request was sent to. */
+  specialist: z.string(),
+  sent_at: isoTime,
+  /** When the specialist's webhook accepted the request; null until then. */
+  delivered_at: isoTime.nullable(),
+  answered_at: isoTime.nullable(),
+  expires_at: isoTime,
+});
+
+export const requestIdParamSchema = z.object({ request_id: requestIdSchema });
+
+export type RequestStatus = z.infer<typeof requestStatusSchema>;

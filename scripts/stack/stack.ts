@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Identity } from '../../lib/identity/index.ts';
 import { viteDev } from './client.ts';
 import { readDevVars } from './dev-vars.ts';
+import { createDevKey } from './dev-key.ts';
 import { DEFAULT_PORTS, INSPECTOR_PORTS, type Ports, type ServiceName } from './ports.ts';
 import { spawnService, StartError, waitForHttp, type ServiceProcess } from './process.ts';
 import { ensureSecrets, secretsFiles, storeAgentKeys, type WorkerName } from './secrets.ts';
@@ -120,11 +121,7 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
     const stored = readDevVars(files.router).REGISTRY_API_KEY;
     if (stored && (await keyWorks(stored))) return;
     progress('creating a registry API key');
-    const { stdout } = await run(join(ROOT, 'node_modules/.bin/tsx'), ['scripts/dev/bootstrap-key.ts'], {
-      cwd: ROOT,
-      env: { ...process.env, REGISTRY_URL: urls.registry, ADMIN_TOKEN: secrets.registry.ADMIN_TOKEN },
-    });
-    storeAgentKeys(files, stdout.trim().split('\n').at(-1)!.trim());
+    storeAgentKeys(files, await createDevKey(urls.registry, secrets.registry.ADMIN_TOKEN!));
   }
 
   async function keyWorks(key: string): Promise<boolean> {

@@ -6,15 +6,26 @@ interface SlotRecord {
   peer: string;
   openedAt: number;
   expiresAt: number;
+  /** When the specialist's webhook accepted the request. */
+  deliveredAt?: number;
   answer?: { payload: AnalysisResultMessage; filedAt: number };
 }
 
 export type FileOutcome = 'filed' | 'unknown_session' | 'wrong_sender';
 
+/** The request's progress, for status queries and the latency benchmark. */
+export interface SlotTimes {
+  peer: string;
+  openedAt: number;
+  deliveredAt: number | null;
+  filedAt: number | null;
+  expiresAt: number;
+}
+
 export type SlotRead =
   | { state: 'unknown' }
-  | { state: 'waiting'; openedAt: number }
-  | { state: 'answered'; answer: AnalysisResultMessage; openedAt: number; filedAt: number };
+  | { state: 'waiting'; times: SlotTimes }
+  | { state: 'answered'; answer: AnalysisResultMessage; times: SlotTimes };
 
 const KEY = 'slot';
 
@@ -30,6 +41,11 @@ export class AnswerSlot extends DurableObject<RouterEnv> {
     await this.ctx.storage.setAlarm(now + ttlMs);
   }
 
+  async markDelivered(): Promise<void> {
+    const record = await this.live();
+    if (record && record.deliveredAt === undefined) await this.ctx.storage.put<SlotRecord>(KEY, { ...record, deliveredAt: Date.now() });
+  }
+
   async file(sender: string, answer: AnalysisResultMessage): Promise<FileOutcome> {
     const record = await this.live();
     if (!record) return 'unknown_session';
@@ -42,8 +58,15 @@ export class AnswerSlot extends DurableObject<RouterEnv> {
   async read(): Promise<SlotRead> {
     const record = await this.live();
     if (!record) return { state: 'unknown' };
-    if (!record.answer) return { state: 'waiting', openedAt: record.openedAt };
-    return { state: 'answered', answer: record.answer.payload, openedAt: record.openedAt, filedAt: record.answer.filedAt };
+    const times: SlotTimes = {
+      peer: record.peer,
+      openedAt: record.openedAt,
+      deliveredAt: record.deliveredAt ?? null,
+      filedAt: record.answer?.filedAt ?? null,
+      expiresAt: record.expiresAt,
+    };
+    if (!record.answer) return { state: 'waiting', times };
+    return { state: 'answered', answer: record.answer.payload, times };
   }
 
   override async alarm(): Promise<void> {

@@ -4,6 +4,7 @@ import { healthBody } from '../../../lib/http/health.ts';
 import { clientCors } from './cors.ts';
 import { routerIdentity } from './router-identity.ts';
 import { getResponseRoute } from './routes/get-response.ts';
+import { requestStatusRoute } from './routes/request-status.ts';
 import { sendRequestRoute } from './routes/send-request.ts';
 import { webhookRoute } from './routes/webhook.ts';
 
@@ -17,6 +18,7 @@ app.get('/health', (c) => c.json(healthBody('router', { address: routerIdentity(
 app.use('/api/*', clientCors);
 app.route('/api/send-request', sendRequestRoute);
 app.route('/api/get-response', getResponseRoute);
+app.route('/api/requests', requestStatusRoute);
 app.route('/webhook', webhookRoute);
 app.notFound(notFound);
 app.onError(onError);

@@ -28,5 +28,6 @@ export const sendRequestRoute = new Hono<{ Bindings: RouterEnv }>().post('/', va
   const requestId = crypto.randomUUID();
   await answerSlot(c.env, requestId).open(specialist, answerTtlMs(c.env));
   await sendToAgent(c.env, { target: specialist, session: requestId, payload: { request: input } });
+  await answerSlot(c.env, requestId).markDelivered();
   return c.json({ status: 'request_sent' as const, request_id: requestId });
 });

@@ -1,0 +1,55 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from './helpers/browser.ts';
+import { startTempStack, type TempStack } from './helpers/temp-stack.ts';
+
+describe('the reference application, end to end', () => {
+  let temp: TempStack;
+  let browser: Browser;
+  const progress: string[] = [];
+
+  beforeAll(async () => {
+    temp = await startTempStack({ onProgress: (line) => progress.push(line) });
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await temp?.dispose();
+  });
+
+  it('starts registry, chat, the data server, specialist, router and client in the spec’s order, each answering', async () => {
+    const started = progress.filter((line) => line.startsWith('starting ')).map((line) => line.split(' ')[1]);
+    expect(started).toEqual(['registry', 'chat', 'edgar', 'specialist', 'router', 'client']);
+    for (const name of ['registry', 'chat', 'specialist', 'router'] as const) {
+      const health = await fetch(`${temp.stack.urls[name]}/health`);
+      expect(health.status, name).toBe(200);
+    }
+    expect((await fetch(temp.stack.urls.client)).status).toBe(200);
+  });
+
+  it('a user asks a question in the browser and sees the analysis; polling then stops', async () => {
+    const page = await browser.newPage();
+    const polls: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/get-response')) polls.push(request.url());
+    });
+    await page.goto(temp.stack.urls.client);
+    await page.getByPlaceholder('Ask about a company').fill('What was Apple’s total revenue in its latest 10-K?');
+    await page.getByRole('button', { name: 'Ask' }).click();
+    await page.getByText('Waiting for the specialist').waitFor({ timeout: 15_000 });
+
+    const items = page.locator('.analysis-item');
+    await items.first().waitFor({ timeout: 120_000 });
+    expect(await items.count()).toBeGreaterThan(0);
+    const labels = await page.locator('.analysis-label').allTextContents();
+    expect(labels.every((label) => label.trim().length > 0)).toBe(true);
+    expect((await page.locator('.analysis .markdown').first().innerText()).trim().length).toBeGreaterThan(0);
+    expect(polls.length).toBeGreaterThan(0);
+    expect(new Set(polls.map((url) => new URL(url).searchParams.get('request_id'))).size).toBe(1);
+
+    const pollsAtAnswer = polls.length;
+    await page.waitForTimeout(2500);
+    expect(polls.length).toBe(pollsAtAnswer);
+    await page.close();
+  });
+});

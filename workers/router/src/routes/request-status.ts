@@ -1,0 +1,28 @@
+import { Hono } from 'hono';
+import { jsonError } from '../../../../lib/http/errors.ts';
+import { validate } from '../../../../lib/http/validate.ts';
+import { requestIdParamSchema, type RequestStatus } from '../../../../schemas/router-api.ts';
+import { answerSlot } from '../slots.ts';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
+
+/** GET /api/requests/{request_id}: the request's progress (sent, delivered to the specialist, answered). */
+export const requestStatusRoute = new Hono<{ Bindings: RouterEnv }>().get('/:request_id', validate('param', requestIdParamSchema), async (c) => {
+  const { request_id: requestId } = c.req.valid('param');
+  const slot = await answerSlot(c.env, requestId).read();
+  if (slot.state === 'unknown') {
+    return jsonError(c, 404, `no request ${requestId}: it was never sent here or has expired`, 'not_found', 'request_id', 'unknown_request');
+  }
+  const { times } = slot;
+  const status: RequestStatus = {
+    request_id: requestId,
+    state: slot.state,
+    specialist: times.peer,
+    sent_at: iso(times.openedAt),
+    delivered_at: isoOrNull(times.deliveredAt),
+    answered_at: isoOrNull(times.filedAt),
+    expires_at: iso(times.expiresAt),
+  };
+  return c.json(status);
+});
