@@ -11,6 +11,9 @@ const CORRECTED_WORDS_MAX = 4;
 const RARE_WORD_RATIO = 20;
 /** Shortest word still matched as a prefix while typed; one letter would match most of the index. */
 const PREFIX_MIN_CHARS = 2;
+/** Vocabulary words read per typed prefix, and the most frequent of them searched as completions. */
+const PREFIX_SCAN = 200;
+const PREFIX_COMPLETIONS = 8;
 
 export interface ExpandOptions {
   /** exact_match: the words as a phrase, no prefixes, corrections or synonyms. */
@@ -32,7 +35,7 @@ interface VocabRow {
 }
 
 const VOCAB_LOOKUP = 'SELECT term, doc FROM search_words_vocab WHERE term IN (SELECT value FROM json_each(?1))';
-const PREFIX_LOOKUP = 'SELECT term FROM search_words_vocab WHERE term >= ?1 AND term <= ?2 LIMIT 1';
+const PREFIX_LOOKUP = `SELECT term, doc FROM search_words_vocab WHERE term >= ?1 AND term <= ?2 LIMIT ${PREFIX_SCAN}`;
 
 /** Null when the text holds no searchable word (only punctuation, emoji, operators): the caller browses. */
 export async function expandQuery(runner: SqlRunner, text: string, options: ExpandOptions): Promise<ExpandedQuery | null> {
@@ -51,13 +54,19 @@ export async function expandQuery(runner: SqlRunner, text: string, options: Expa
   const prefixCandidate = typingLast && [...last].length >= PREFIX_MIN_CHARS;
   const statements = [{ sql: VOCAB_LOOKUP, params: [JSON.stringify(words)] }];
   if (prefixCandidate) statements.push({ sql: PREFIX_LOOKUP, params: [last, `${last}\u{10FFFF}`] });
-  const [known, prefixRows = []] = (await runner.batch(statements)) as [VocabRow[], { term: string }[]?];
+  const [known, prefixRows = []] = (await runner.batch(statements)) as [VocabRow[], VocabRow[]?];
   const frequency = new Map(known.map((row) => [row.term, row.doc]));
   const lastIsPrefix = prefixRows.length > 0;
+  // Completions are searched as whole words: the index stems them as it stemmed the documents, where the
+  // stem of a typed prefix may not be a prefix of the stem ("destinat" vs "destin" from "destination").
+  const completions = prefixRows
+    .sort((a, b) => b.doc - a.doc || (a.term < b.term ? -1 : 1))
+    .slice(0, PREFIX_COMPLETIONS)
+    .map((row) => row.term);
 
   const corrections = await correct(runner, words, frequency, lastIsPrefix ? last : undefined);
   const groups = words.map((word) => {
-    const alternatives = new Set(corrections.get(word) ?? []);
+    const alternatives = new Set([...(corrections.get(word) ?? []), ...(lastIsPrefix && word === last ? completions : [])]);
     if (options.synonyms) for (const synonym of synonymsOf(word)) alternatives.add(synonym);
     alternatives.delete(word);
     return { word, alternatives: [...alternatives], prefix: lastIsPrefix && word === last };
