@@ -35,7 +35,7 @@ describe('the reference application, end to end', () => {
     });
     await page.goto(temp.stack.urls.client);
     await page.getByPlaceholder('Ask about a company').fill('What was Apple’s total revenue in its latest 10-K?');
-    await page.getByRole('button', { name: 'Ask' }).click();
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
     await page.getByText('Waiting for the specialist').waitFor({ timeout: 15_000 });
 
     const items = page.locator('.analysis-item');

@@ -26,7 +26,7 @@ describe('start order: router before the specialist', () => {
     const page = await browser.newPage();
     await page.goto(temp.stack.urls.client);
     await page.getByPlaceholder('Ask about a company').fill('Apple revenue?');
-    await page.getByRole('button', { name: 'Ask' }).click();
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
     await page.getByText('No specialist is registered yet').waitFor({ timeout: 15_000 });
     await page.close();
   });
