@@ -6,16 +6,15 @@ import { semanticHits, type SemanticBackend, type SemanticHit } from './semantic
 import type { SqlRunner } from './sql-runner.ts';
 import { SqlParams } from './sql-params.ts';
 import { expandQuery, type ExpandedQuery } from './text/expand.ts';
-import type { MatchMode } from './text/fts-query.ts';
 
 /**
- * Agent search: text → FTS5 match (all words, then any word when none matches all), filters, ranking,
- * window. Over unchanged data the order is total and fixed (ties broken by address, click feedback frozen
+ * Agent search: text → FTS5 match (any of the words; bm25 ranks agents matching more of them, in weightier
+ * fields, first), filters, ranking, window. Over unchanged data the order is total and fixed (ties broken by address, click feedback frozen
  * at the session's start), so paging with one search_id never repeats or skips an agent.
  */
 
 /** How a search was answered; also the `x-search-mode` response header. */
-export type SearchMode = 'browse' | 'lexical' | 'lexical-any' | 'phrase' | 'hybrid' | 'lexical-fallback';
+export type SearchMode = 'browse' | 'lexical' | 'phrase' | 'hybrid' | 'lexical-fallback';
 
 export interface AgentRow {
   rid: number;
@@ -54,24 +53,22 @@ export async function searchAgents(runner: SqlRunner, semantic: SemanticBackend 
     ? await expandQuery(runner, request.search_text, { exact: request.exact_match ?? false, synonyms: !(request.exact_match ?? false) })
     : null;
   if (!query) return browse(runner, input);
-  if (request.exact_match) return textSearch(runner, input, query, { mode: 'phrase', match: query.match('all') });
+  if (request.exact_match) return textSearch(runner, input, query, { mode: 'phrase', match: query.match });
 
   if (request.semantic_search) {
-    if (!semantic) return textSearch(runner, input, query, { mode: 'lexical-fallback', match: query.match('any') });
+    if (!semantic) return textSearch(runner, input, query, { mode: 'lexical-fallback', match: query.match });
     let hits: SemanticHit[];
     try {
       hits = await semanticHits(semantic, runner, request.search_text!);
     } catch (error) {
       // Workers AI or Vectorize unavailable: answer lexically rather than fail the search.
       console.error('semantic search failed, answering lexically', error);
-      return textSearch(runner, input, query, { mode: 'lexical-fallback', match: query.match('any') });
+      return textSearch(runner, input, query, { mode: 'lexical-fallback', match: query.match });
     }
-    return textSearch(runner, input, query, { mode: 'hybrid', match: query.match('any'), semantic: hits });
+    return textSearch(runner, input, query, { mode: 'hybrid', match: query.match, semantic: hits });
   }
 
-  const strict = await textSearch(runner, input, query, { mode: 'lexical', match: query.match('all') });
-  if (strict.total > 0 || query.groups.length < 2) return strict;
-  return textSearch(runner, input, query, { mode: 'lexical-any', match: query.match('any' satisfies MatchMode) });
+  return textSearch(runner, input, query, { mode: 'lexical', match: query.match });
 }
 
 interface Window {

@@ -6,7 +6,7 @@ import { expandQuery } from './text/expand.ts';
 
 /**
  * Function search over search_functions (fed by triggers from agents.functions and agents.protocols):
- * the same text handling as agent search (prefixes, typos, synonyms, all-then-any words), bm25 over
+ * the same text handling as agent search (prefixes, typos, synonyms, any word), bm25 over
  * name 8, description 4, parameters 2, agent name 2. Only functions of active agents are listed.
  */
 const FUNCTION_WEIGHTS = 'bm25(search_functions_fts, 8.0, 4.0, 2.0, 2.0)';
@@ -41,10 +41,7 @@ export async function searchFunctions(runner: SqlRunner, request: FunctionSearch
   const query = request.search_text
     ? await expandQuery(runner, request.search_text, { exact: request.exact_match ?? false, synonyms: !(request.exact_match ?? false) })
     : null;
-  if (!query) return run(runner, request, null);
-  const strict = await run(runner, request, query.match('all'));
-  if (strict.total > 0 || query.groups.length < 2 || request.exact_match) return strict;
-  return run(runner, request, query.match('any'));
+  return run(runner, request, query ? query.match : null);
 }
 
 async function run(runner: SqlRunner, request: FunctionSearchRequest, match: string | null): Promise<FunctionSearchResult> {

@@ -1,5 +1,5 @@
 import type { SqlRunner } from '../sql-runner.ts';
-import { matchExpression, phraseExpression, type MatchMode, type TermGroup } from './fts-query.ts';
+import { matchExpression, phraseExpression, type TermGroup } from './fts-query.ts';
 import { STOPWORDS } from './stopwords.ts';
 import { synonymsOf } from './synonyms.ts';
 import { tokenize } from './tokenize.ts';
@@ -22,11 +22,11 @@ export interface ExpandOptions {
   synonyms: boolean;
 }
 
-/** A query ready for FTS5: the words searched and the MATCH expressions for "all words" and "any word". */
+/** A query ready for FTS5: the words searched, what may stand for each, and the MATCH expression. */
 export interface ExpandedQuery {
   words: string[];
   groups: TermGroup[];
-  match(mode: MatchMode): string;
+  match: string;
 }
 
 interface VocabRow {
@@ -47,7 +47,7 @@ export async function expandQuery(runner: SqlRunner, text: string, options: Expa
 
   if (options.exact) {
     const groups = words.map((word) => ({ word, alternatives: [], prefix: false }));
-    return { words, groups, match: () => phraseExpression(words) };
+    return { words, groups, match: phraseExpression(words) };
   }
 
   const last = words[words.length - 1]!;
@@ -71,7 +71,7 @@ export async function expandQuery(runner: SqlRunner, text: string, options: Expa
     alternatives.delete(word);
     return { word, alternatives: [...alternatives], prefix: lastIsPrefix && word === last };
   });
-  return { words, groups, match: (mode) => matchExpression(groups, mode) };
+  return { words, groups, match: matchExpression(groups) };
 }
 
 /** Corrections for unknown (or much rarer than a neighbour) words, most frequent first. */

@@ -12,8 +12,6 @@ export interface TermGroup {
   prefix: boolean;
 }
 
-export type MatchMode = 'all' | 'any';
-
 export function quoteFts(word: string): string {
   return `"${word.replaceAll('"', '""')}"`;
 }
@@ -23,9 +21,13 @@ function groupExpression(group: TermGroup): string {
   return options.length === 1 ? options[0]! : `(${options.join(' OR ')})`;
 }
 
-/** `all`: every group must match (AND); `any`: at least one (OR), bm25 then favours documents matching more. */
-export function matchExpression(groups: readonly TermGroup[], mode: MatchMode): string {
-  return groups.map(groupExpression).join(mode === 'all' ? ' AND ' : ' OR ');
+/**
+ * Any group may match (OR): bm25 sums over the groups, so documents matching more of the words, in weightier
+ * fields, rank first. Requiring every word (AND) measured worse on the relevance set: a query word the
+ * right agent lacks ("stock analysis" vs "Stock Analyst") dropped it below agents merely mentioning both.
+ */
+export function matchExpression(groups: readonly TermGroup[]): string {
+  return groups.map(groupExpression).join(' OR ');
 }
 
 /** exact_match: the words in this order, adjacent, nothing expanded. */
