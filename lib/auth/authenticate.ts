@@ -44,10 +44,10 @@ export function parseLimits(text: string | null): KeyLimits | null {
 }
 
 /**
- * Checks a bearer token for a permission. 401: missing, malformed, unknown, revoked or expired;
+ * Checks a bearer token for a permission (or any one of several). 401: missing, malformed, unknown, revoked or expired;
  * 403: a valid key without the permission. Revocation reads the row each time, so it takes effect at once.
  */
-export async function authenticate(db: D1Database, token: string | null | undefined, permission: Permission, now = new Date()): Promise<AuthResult> {
+export async function authenticate(db: D1Database, token: string | null | undefined, permission: Permission | readonly Permission[], now = new Date()): Promise<AuthResult> {
   if (!token) return { ok: false, status: 401, message: 'missing API key: send Authorization: Bearer <API_KEY>' };
   const parsed = parseKeyToken(token);
   if (!parsed) return { ok: false, status: 401, message: 'invalid API key' };
@@ -59,8 +59,10 @@ export async function authenticate(db: D1Database, token: string | null | undefi
   if (row.revoked_at) return { ok: false, status: 401, message: 'API key revoked' };
   if (row.expires_at && row.expires_at <= now.toISOString()) return { ok: false, status: 401, message: 'API key expired' };
   const permissions = parsePermissions(row.permissions);
-  if (!permissions.includes(permission)) {
-    return { ok: false, status: 403, message: `API key lacks the "${permission}" permission (it has: ${permissions.join(', ') || 'none'})` };
+  const wanted: readonly Permission[] = typeof permission === 'string' ? [permission] : permission;
+  if (!wanted.some((name) => permissions.includes(name))) {
+    const needed = wanted.map((name) => `"${name}"`).join(' or ');
+    return { ok: false, status: 403, message: `API key lacks the ${needed} permission (it has: ${permissions.join(', ') || 'none'})` };
   }
   if (!row.last_used_at || Date.parse(row.last_used_at) < now.getTime() - LAST_USED_GRANULARITY_MS) {
     await db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').bind(now.toISOString(), row.id).run();

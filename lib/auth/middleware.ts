@@ -15,8 +15,8 @@ export const platformAuthFailure: AuthFailure = (c, status, message) =>
     ? jsonError(c, 403, message, 'permission_error', null, 'insufficient_permission')
     : jsonError(c, 401, message, 'authentication_error', null, 'invalid_api_key');
 
-/** Requires `Authorization: Bearer <key>` for a key with `permission`; the key is then `c.get('key')`. */
-export function requireKey(permission: Permission, onFailure: AuthFailure = platformAuthFailure) {
+/** Requires `Authorization: Bearer <key>` for a key with `permission` (or any of several); the key is then `c.get('key')`. */
+export function requireKey(permission: Permission | readonly Permission[], onFailure: AuthFailure = platformAuthFailure) {
   return createMiddleware<KeyEnv>(async (c, next) => {
     const result = await authenticate(c.env.DB, bearerToken(c.req.header('authorization')), permission);
     if (!result.ok) return onFailure(c, result.status, result.message);

@@ -43,13 +43,15 @@ CREATE TABLE challenges (
 CREATE INDEX challenges_by_expiry ON challenges (expires_at);
 
 -- One row per registered agent. Not WITHOUT ROWID: search (0002) keys its indexes on the rowid.
+-- account_id is NULL for an agent known only from a signed almanac attestation (older SDKs) until an
+-- account proves the address and registers it.
 -- JSON columns: use_cases [string], functions [{name, description, parameters:[{name, description}]}],
 -- tags [string], domain_tags [{domain, label, color}], protocols [string], endpoints [{url, weight}],
 -- profile {description, avatar_url, banner_url, starter_prompts}, geo_location object | NULL.
 -- `status` (active | offline | local) is derived on every write from url, is_active and the last probe.
 CREATE TABLE agents (
   address TEXT PRIMARY KEY,
-  account_id TEXT NOT NULL REFERENCES accounts (id),
+  account_id TEXT REFERENCES accounts (id),
   name TEXT NOT NULL DEFAULT '',
   handle TEXT UNIQUE,
   url TEXT,
@@ -72,6 +74,10 @@ CREATE TABLE agents (
   is_active INTEGER NOT NULL DEFAULT 1,
   is_public INTEGER NOT NULL DEFAULT 1,
   last_status_update TEXT,
+  -- Signed timestamps (unix seconds) of the newest status update and almanac attestation accepted:
+  -- an older signed message is a replay and changes nothing.
+  status_timestamp INTEGER,
+  attestation_timestamp INTEGER,
   last_probe_at TEXT,
   last_probe_ok INTEGER,
   last_probe_detail TEXT,

@@ -1,20 +1,40 @@
 import { Hono } from 'hono';
 import { notFound, onError } from '../../../lib/http/errors.ts';
 import { healthBody } from '../../../lib/http/health.ts';
+import { agentRoutes } from './agents/routes.ts';
+import { almanacRoutes } from './almanac/routes.ts';
 import type { RegistryApp } from './app.ts';
+import { identityRoutes } from './identity/routes.ts';
+import { interactionRoutes } from './interactions/routes.ts';
 import { keyRoutes } from './keys/routes.ts';
+import { runScheduled } from './liveness/scheduled.ts';
 import { searchRoutes } from './search/routes.ts';
 
 export { KeyService } from './keys/key-service.ts';
 
 const app = new Hono<RegistryApp>();
+const identity = identityRoutes();
 
 app.get('/health', (c) => c.json(healthBody('registry')));
 app.route('/v1/keys', keyRoutes());
 app.route('/v1/search', searchRoutes());
+app.route('/v1/almanac', almanacRoutes());
+app.route('/v2/identity', identity.v2);
+app.route('/v1/auth', identity.v1);
+app.route('/v2/agents', interactionRoutes());
+app.route('/v2/agents', agentRoutes());
+app.route('/v1/agents', agentRoutes());
 app.notFound(notFound);
 app.onError(onError);
 
 export default {
   fetch: app.fetch,
+  async scheduled(controller, env, ctx) {
+    ctx.waitUntil(
+      runScheduled(env, new Date(controller.scheduledTime)).then(
+        (summary) => console.log('liveness probe', summary),
+        (error: unknown) => console.error('liveness probe failed', error),
+      ),
+    );
+  },
 } satisfies ExportedHandler<RegistryEnv>;

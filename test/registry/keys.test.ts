@@ -1,0 +1,119 @@
+import { env } from 'cloudflare:test';
+import { exports } from 'cloudflare:workers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { KeyCheck } from '../../workers/registry/src/keys/key-service.ts';
+import { ADMIN_TOKEN, api, json, migrate, newKey } from './helpers.ts';
+
+beforeAll(migrate);
+
+const keyService = () => (exports as unknown as { KeyService: { authenticate(token: string, permission: string): Promise<KeyCheck> } }).KeyService;
+
+describe('API keys (/v1/keys)', () => {
+  it('the admin token creates a key for a new account; the secret is shown once and never listed', async () => {
+    const created = await newKey(['read', 'write'], { limits: { requests_per_minute: 5, tokens_per_minute: 1000 } });
+    expect(created.key).toMatch(/^rdv_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
+    expect(created).toMatchObject({ permissions: ['read', 'write'], limits: { requests_per_minute: 5, tokens_per_minute: 1000 }, expires_at: null });
+
+    const listed = await api(`/v1/keys?account_id=${created.account_id}`, { token: ADMIN_TOKEN });
+    expect(listed.status).toBe(200);
+    const { keys } = await json<{ keys: Record<string, unknown>[] }>(listed);
+    expect(keys).toHaveLength(1);
+    expect(keys[0]).toMatchObject({ id: created.id, prefix: `rdv_${created.id}` });
+    expect(JSON.stringify(keys)).not.toContain(created.key);
+    expect(keys[0]).not.toHaveProperty('key');
+
+    const row = await env.DB.prepare('SELECT secret_hash FROM api_keys WHERE id = ?').bind(created.id).first<{ secret_hash: string }>();
+    expect(row?.secret_hash).toMatch(/^[0-9a-f]{64}$/);
+    expect(row?.secret_hash).not.toContain(created.key.split('_').pop()!);
+  });
+
+  it('a key with the keys permission manages only its own account', async () => {
+    const manager = await newKey(['keys']);
+    const other = await newKey(['read']);
+    const made = await api('/v1/keys', { method: 'POST', token: manager.key, json: { name: 'child', permissions: ['read'], expires_in_days: 30 } });
+    expect(made.status).toBe(201);
+    const child = await json<{ account_id: string; expires_at: string }>(made);
+    expect(child.account_id).toBe(manager.account_id);
+    expect(Date.parse(child.expires_at)).toBeGreaterThan(Date.now() + 29 * 86_400_000);
+
+    const foreign = await api('/v1/keys', { method: 'POST', token: manager.key, json: { name: 'x', permissions: ['read'], account_id: other.account_id } });
+    expect(foreign.status).toBe(403);
+    expect(await json(foreign)).toMatchObject({ error: { type: 'permission_error', param: 'account_id' } });
+
+    const listed = await json<{ keys: { account_id: string }[] }>(await api('/v1/keys', { token: manager.key }));
+    expect(listed.keys.length).toBe(2);
+    expect(listed.keys.every((key) => key.account_id === manager.account_id)).toBe(true);
+
+    expect((await api(`/v1/keys/${other.id}`, { method: 'DELETE', token: manager.key })).status).toBe(404);
+    expect((await api('/v1/keys', { token: other.key })).status).toBe(403);
+  });
+
+  it('refuses key management without the admin token or a keys key (401, JSON)', async () => {
+    for (const token of [null, 'wrong-admin-token', 'rdv_0000000000000000_AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA']) {
+      const response = await api('/v1/keys', { method: 'POST', token, json: { name: 'x', permissions: ['read'] } });
+      expect(response.status).toBe(401);
+      expect(await json(response)).toMatchObject({ error: { type: 'authentication_error', code: 'invalid_api_key' } });
+    }
+  });
+
+  it('validates key requests (400 naming the field)', async () => {
+    const bad = await api('/v1/keys', { method: 'POST', token: ADMIN_TOKEN, json: { name: 'x', permissions: ['root'] } });
+    expect(bad.status).toBe(400);
+    expect(await json(bad)).toMatchObject({ error: { param: 'permissions.0' } });
+    const badId = await api('/v1/keys/not-a-key-id', { method: 'DELETE', token: ADMIN_TOKEN });
+    expect(badId.status).toBe(400);
+    const unknownAccount = await api('/v1/keys', { method: 'POST', token: ADMIN_TOKEN, json: { name: 'x', permissions: ['read'], account_id: 'nope' } });
+    expect(unknownAccount.status).toBe(404);
+  });
+
+  it('a deleted key is refused at once, by HTTP and by KeyService', async () => {
+    const key = await newKey(['read', 'chat']);
+    const search = () => api('/v1/search/agents', { method: 'POST', token: key.key, json: {} });
+    expect((await search()).status).toBe(200);
+    expect(await keyService().authenticate(key.key, 'chat')).toMatchObject({ ok: true, keyId: key.id, accountId: key.account_id });
+
+    const deleted = await api(`/v1/keys/${key.id}`, { method: 'DELETE', token: ADMIN_TOKEN });
+    expect(deleted.status).toBe(200);
+    expect(await json(deleted)).toMatchObject({ id: key.id, revoked: true });
+
+    const refused = await search();
+    expect(refused.status).toBe(401);
+    expect(await json(refused)).toMatchObject({ error: { message: 'API key revoked' } });
+    expect(await keyService().authenticate(key.key, 'chat')).toEqual({ ok: false, status: 401, message: 'API key revoked' });
+    expect((await api(`/v1/keys/${key.id}`, { method: 'DELETE', token: ADMIN_TOKEN })).status).toBe(404);
+    expect((await json<{ keys: unknown[] }>(await api(`/v1/keys?account_id=${key.account_id}`, { token: ADMIN_TOKEN }))).keys).toHaveLength(0);
+  });
+
+  it('an expired key is refused (401)', async () => {
+    const key = await newKey(['read'], { expires_in_days: 1 });
+    await env.DB.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), key.id).run();
+    const response = await api('/v1/search/agents', { method: 'POST', token: key.key, json: {} });
+    expect(response.status).toBe(401);
+    expect(await json(response)).toMatchObject({ error: { message: 'API key expired' } });
+  });
+
+  it('a key with a wrong secret is refused like an unknown one', async () => {
+    const key = await newKey(['read']);
+    const tampered = `${key.key.slice(0, -1)}${key.key.endsWith('A') ? 'B' : 'A'}`;
+    const response = await api('/v1/search/agents', { method: 'POST', token: tampered, json: {} });
+    expect(response.status).toBe(401);
+    expect(await json(response)).toMatchObject({ error: { message: 'invalid API key' } });
+  });
+
+  it('KeyService: 403 without the permission, limits for chat, 401 for garbage', async () => {
+    const reader = await newKey(['read']);
+    expect(await keyService().authenticate(reader.key, 'chat')).toMatchObject({ ok: false, status: 403, message: expect.stringContaining('"chat"') });
+    const chatter = await newKey(['chat'], { limits: { requests_per_minute: 7 } });
+    expect(await keyService().authenticate(chatter.key, 'chat')).toMatchObject({ ok: true, limits: { requests_per_minute: 7 } });
+    expect(await keyService().authenticate('', 'chat')).toMatchObject({ ok: false, status: 401 });
+    expect(await keyService().authenticate('Bearer nonsense', 'read')).toMatchObject({ ok: false, status: 401 });
+    expect(await keyService().authenticate(chatter.key, 'admin' as 'chat')).toMatchObject({ ok: false, status: 403 });
+  });
+
+  it('search needs read: a write-only key gets 403 with a JSON reason', async () => {
+    const writer = await newKey(['write']);
+    const response = await api('/v1/search/agents', { method: 'POST', token: writer.key, json: {} });
+    expect(response.status).toBe(403);
+    expect(await json(response)).toMatchObject({ error: { type: 'permission_error', message: expect.stringContaining('"read"') } });
+  });
+});

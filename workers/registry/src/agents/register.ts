@@ -1,0 +1,90 @@
+import type { AgentUpdate, RegistrationRequest, RegistrationResponse } from '../../../../schemas/registry.ts';
+import { ownerOf, proveIdentity } from '../identity/ownership.ts';
+import { analyzeReadme } from './readme.ts';
+import { type AgentRow, type AgentState, emptyState, findAgent, handleOwner, saveAgent, stateOf, toAgentDetail } from './store.ts';
+
+export type Refusal = { ok: false; status: 401 | 403 | 404 | 409; detail: string };
+export type Saved = { ok: true; created: boolean; body: RegistrationResponse };
+
+/** The change an update body asks for, applied over the agent's current state. */
+function applyUpdate(base: AgentState, update: AgentUpdate): AgentState {
+  const readme = update.profile?.readme ?? update.readme ?? base.readme;
+  return {
+    ...base,
+    name: update.name ?? base.name,
+    handle: update.handle ?? base.handle,
+    url: update.url ?? base.url,
+    endpoints: update.endpoints ?? base.endpoints,
+    readme,
+    readmeAnalysis: analyzeReadme(readme),
+    protocols: update.protocols ?? base.protocols,
+    profile: {
+      description: update.profile?.description ?? update.short_description ?? base.profile.description,
+      avatar_url: update.profile?.avatar_url ?? update.avatar_url ?? base.profile.avatar_url,
+      banner_url: update.profile?.banner_url ?? base.profile.banner_url,
+      starter_prompts: update.profile?.starter_prompts ?? base.profile.starter_prompts,
+    },
+    metadata: update.metadata ?? base.metadata,
+    agentType: update.agent_type ?? base.agentType,
+    geoLocation: update.geo_location ?? base.geoLocation,
+    isPublic: update.public ?? base.isPublic,
+  };
+}
+
+async function handleTaken(db: D1Database, handle: string | undefined, address: string): Promise<Refusal | null> {
+  if (!handle) return null;
+  const holder = await handleOwner(db, handle);
+  return holder && holder !== address ? { ok: false, status: 409, detail: `handle "${handle}" is taken by another agent` } : null;
+}
+
+async function save(db: D1Database, address: string, accountId: string, state: AgentState, previous: AgentRow | null): Promise<Saved> {
+  await saveAgent(db, address, accountId, state, previous, new Date().toISOString());
+  const row = await findAgent(db, address);
+  if (!row) throw new Error(`agent ${address} vanished after saving`);
+  // An agent known only from an almanac attestation becomes registered now: for its owner that is a creation.
+  const created = previous === null || previous.account_id === null;
+  return { ok: true, created, body: { success: true, created, agent: toAgentDetail(row), readme: state.readmeAnalysis } };
+}
+
+/**
+ * POST /v2/agents: create or replace an agent of an address the caller's account proved (beforehand via
+ * /v2/identity, or inline with `challenge` + `challenge_response` as older SDKs send).
+ */
+export async function register(db: D1Database, accountId: string, request: RegistrationRequest): Promise<Saved | Refusal> {
+  const { address } = request;
+  if (request.challenge && request.challenge_response) {
+    const proof = await proveIdentity(db, { address, challenge: request.challenge, challenge_response: request.challenge_response }, accountId);
+    if (!proof.ok) return proof;
+  }
+  const owner = await ownerOf(db, address);
+  if (owner && owner !== accountId) return { ok: false, status: 409, detail: `address ${address} is owned by another account` };
+  if (!owner) {
+    return { ok: false, status: 403, detail: `prove you hold ${address} first: GET /v2/identity/${address}/challenge, sign it, POST /v2/identity` };
+  }
+  const taken = await handleTaken(db, request.handle, address);
+  if (taken) return taken;
+  const previous = await findAgent(db, address);
+  const state = applyUpdate(previous ? stateOf(previous) : emptyState(), {
+    name: request.name,
+    handle: request.handle,
+    url: request.url ?? request.endpoint,
+    readme: request.readme,
+    profile: request.profile,
+    agent_type: request.agent_type,
+    endpoints: request.endpoints,
+    protocols: request.protocols,
+    metadata: request.metadata,
+    geo_location: request.geo_location,
+  });
+  return save(db, address, accountId, state, previous);
+}
+
+/** PUT / PATCH /v2/agents/{address}: change some fields of the caller's own agent. */
+export async function update(db: D1Database, accountId: string, address: string, changes: AgentUpdate): Promise<Saved | Refusal> {
+  const previous = await findAgent(db, address);
+  if (!previous || previous.account_id === null) return { ok: false, status: 404, detail: `agent ${address} is not registered` };
+  if (previous.account_id !== accountId) return { ok: false, status: 409, detail: `agent ${address} belongs to another account` };
+  const taken = await handleTaken(db, changes.handle, address);
+  if (taken) return taken;
+  return save(db, address, accountId, applyUpdate(stateOf(previous), changes), previous);
+}
