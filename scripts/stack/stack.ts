@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Identity } from '../../lib/identity/index.ts';
 import { viteDev } from './client.ts';
 import { readDevVars } from './dev-vars.ts';
-import { createDevKey } from './dev-key.ts';
+import { bootstrapDevKey } from '../dev/bootstrap-key.ts';
 import { DEFAULT_PORTS, INSPECTOR_PORTS, type Ports, type ServiceName } from './ports.ts';
 import { spawnService, StartError, waitForHttp, type ServiceProcess } from './process.ts';
 import { ensureSecrets, secretsFiles, storeAgentKeys, type WorkerName } from './secrets.ts';
@@ -121,7 +121,7 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
     const stored = readDevVars(files.router).REGISTRY_API_KEY;
     if (stored && (await keyWorks(stored))) return;
     progress('creating a registry API key');
-    storeAgentKeys(files, await createDevKey(urls.registry, secrets.registry.ADMIN_TOKEN!));
+    storeAgentKeys(files, await bootstrapDevKey({ registryUrl: urls.registry, adminToken: secrets.registry.ADMIN_TOKEN!, name: 'local agents' }));
   }
 
   async function keyWorks(key: string): Promise<boolean> {
