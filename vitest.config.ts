@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig, defineProject } from 'vitest/config';
 
@@ -19,11 +21,58 @@ function workerProject(name: string, configPath: string, bindings: Record<string
   });
 }
 
+/** Bundles a Worker with wrangler (as deploy would) for use as an auxiliary worker in a test project. */
+function bundleWorker(configPath: string, name: string): string {
+  const outdir = path.resolve(`node_modules/.cache/rendezvous-test/${name}`);
+  execFileSync('npx', ['wrangler', 'deploy', '--dry-run', '--outdir', outdir, '-c', configPath], { stdio: 'pipe', env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } });
+  return `${outdir}/index.js`;
+}
+
+/**
+ * chat: the chat Worker with the real registry beside it (keys over the REGISTRY RPC binding, search over
+ * REGISTRY_API; the test reaches the registry's D1 as REGISTRY_DB) and a fake OpenAI-compatible upstream that
+ * every outbound fetch of the chat Worker reaches (test/chat/fake-upstream).
+ */
+function chatProject() {
+  const registryDb = '00000000-0000-0000-0000-000000000000';
+  const models = {
+    llm1: { provider: 'offline' },
+    'llm1-mini': { provider: 'offline' },
+    'llm1-tiny': { provider: 'offline', context_window: 64 },
+    relay: { provider: 'openai', base_url: 'http://upstream.test/v1', model: 'fake-model', api_key_var: 'RELAY_API_KEY' },
+    'relay-open': { provider: 'openai', base_url: 'http://upstream.test/v1', model: 'fake-model', think: 'open' },
+    'llm1-edge': { provider: 'workers-ai', model: '@cf/meta/llama-3.1-8b-instruct-fast' },
+  };
+  return defineProject({
+    plugins: [
+      cloudflareTest(async () => ({
+        wrangler: { configPath: './workers/chat/wrangler.toml' },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: await readD1Migrations('workers/registry/migrations'),
+            MODEL_MAP: JSON.stringify(models),
+            RELAY_API_KEY: 'upstream-secret',
+            DEFAULT_RPM: '30',
+            DEFAULT_TPM: '20000',
+          },
+          d1Databases: { REGISTRY_DB: registryDb },
+          outboundService: 'fake-upstream',
+          workers: [
+            { name: 'rendezvous-registry', modules: true, scriptPath: bundleWorker('wrangler.toml', 'registry'), compatibilityDate: '2026-04-20', d1Databases: { DB: registryDb }, bindings: { ADMIN_TOKEN: 'test-admin-token', ALLOW_PRIVATE_URLS: 'true' } },
+            { name: 'fake-upstream', modules: true, scriptPath: bundleWorker('test/chat/fake-upstream/wrangler.toml', 'fake-upstream'), compatibilityDate: '2026-04-20' },
+          ],
+        },
+      })),
+    ],
+    test: { name: 'chat', include: ['test/chat/**/*.test.ts'], setupFiles: ['./test/chat/setup.ts'] },
+  });
+}
+
 export default defineConfig({
   test: {
     projects: [
       workerProject('registry', './wrangler.toml', { ADMIN_TOKEN: 'test-admin-token' }),
-      workerProject('chat', './workers/chat/wrangler.toml'),
+      chatProject(),
       workerProject('router', './workers/router/wrangler.toml', { PRIMARY_AGENT_KEY: 'router-dev-seed' }),
       workerProject('specialist', './workers/specialist/wrangler.toml', { FINANCIAL_AGENT_KEY: 'specialist-dev-seed' }),
       defineProject({ test: { name: 'node', include: ['test/node/**/*.test.ts'], environment: 'node' } }),

@@ -1,11 +1,11 @@
-import type { RegistryLimits } from '../config/limits.ts';
+import type { KeyLimits } from '../../../../schemas/keys.ts';
 
 /**
  * The registry's `KeyService` entrypoint as the chat Worker calls it over the REGISTRY service binding
  * (RPC). Keys live in the registry alone, so deleting one there revokes it here at once.
  */
 export type KeyCheck =
-  | { ok: true; keyId: string; accountId: string; limits?: RegistryLimits | null }
+  | { ok: true; keyId: string; accountId: string; limits?: KeyLimits | null }
   | { ok: false; status: 401 | 403; message: string };
 
 export interface KeyService {

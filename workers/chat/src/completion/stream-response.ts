@@ -71,6 +71,11 @@ export function streamCompletion(
           }
         }
       } catch (error) {
+        if (upstream.signal.aborted) {
+          // The client left (request signal or stream cancel): nobody is reading, so end quietly.
+          end();
+          return;
+        }
         const failure = error instanceof ChatError ? error : new ChatError(500, 'the completion failed', 'internal_error');
         if (!(error instanceof ChatError)) console.error('stream failed', error);
         controller.enqueue(frame(errorBody(failure.message, failure.type, failure.param, failure.code)));

@@ -1,14 +1,9 @@
+import type { KeyLimits as RegistryLimits } from '../../../../schemas/keys.ts';
+
 /** Per-key limits: the key's own (from the registry) or the deployment's defaults (vars). */
 export interface KeyLimits {
   requestsPerMinute: number;
   tokensPerMinute: number;
-}
-
-export interface RegistryLimits {
-  requests_per_minute?: number | null;
-  tokens_per_minute?: number | null;
-  rpm?: number | null;
-  tpm?: number | null;
 }
 
 function positive(value: unknown, fallback: number): number {
@@ -19,7 +14,7 @@ function positive(value: unknown, fallback: number): number {
 export function resolveLimits(env: { DEFAULT_RPM?: string; DEFAULT_TPM?: string }, own?: RegistryLimits | null): KeyLimits {
   const defaults = { requestsPerMinute: positive(env.DEFAULT_RPM, 60), tokensPerMinute: positive(env.DEFAULT_TPM, 100_000) };
   return {
-    requestsPerMinute: positive(own?.requests_per_minute ?? own?.rpm, defaults.requestsPerMinute),
-    tokensPerMinute: positive(own?.tokens_per_minute ?? own?.tpm, defaults.tokensPerMinute),
+    requestsPerMinute: positive(own?.requests_per_minute, defaults.requestsPerMinute),
+    tokensPerMinute: positive(own?.tokens_per_minute, defaults.tokensPerMinute),
   };
 }

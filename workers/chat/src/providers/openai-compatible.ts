@@ -47,7 +47,7 @@ export function openAiCompatibleProvider(model: ServedModel, options: UpstreamOp
         const detail = (await response.text().catch(() => '')).slice(0, 500);
         throw fromUpstreamStatus(response.status, detail || response.statusText, response.headers.get('retry-after'));
       }
-      return translateStream(sseData(response.body), { think: model.think, maxTokens: request.max_tokens });
+      return translateStream(sseData(response.body, request.signal), { think: model.think, maxTokens: request.max_tokens });
     },
   };
 }

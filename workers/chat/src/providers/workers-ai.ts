@@ -55,7 +55,7 @@ export function workersAiProvider(model: ServedModel, ai: AiRunner): Provider {
         if (request.signal.aborted) throw error;
         throw fromWorkersAiError(error);
       }
-      const data = result instanceof ReadableStream ? sseData(result as ReadableStream<Uint8Array>) : single(result);
+      const data = result instanceof ReadableStream ? sseData(result as ReadableStream<Uint8Array>, request.signal) : single(result);
       return translateStream(data, { think: model.think, maxTokens: request.max_tokens });
     },
   };

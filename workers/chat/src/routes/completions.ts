@@ -65,7 +65,8 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', validat
     return meter.settle(admission.reservation, model.alias, usage.prompt_tokens, usage.completion_tokens);
   };
 
-  // Cancelled when the client goes away (stream cancel, or the request's own signal), so the upstream stops.
+  // Aborted when the client goes away, so the upstream stops: the request's signal fires on disconnect
+  // (enable_request_signal), and a cancelled response stream aborts it too.
   const upstream = new AbortController();
   c.req.raw.signal.addEventListener('abort', () => upstream.abort());
 

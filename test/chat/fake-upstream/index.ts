@@ -1,0 +1,73 @@
+/**
+ * A scripted OpenAI-compatible upstream for the chat tests. The scenario is the last user message's
+ * `scenario: <name>`; `PUT /fixtures/<name>` stores a recorded stream that `scenario: replay <name>` serves
+ * back; `GET /last-request` returns the last request received.
+ */
+const fixtures = new Map<string, string>();
+let lastRequest: unknown = null;
+
+const encoder = new TextEncoder();
+const sse = (value: unknown) => encoder.encode(`data: ${typeof value === 'string' ? value : JSON.stringify(value)}\n\n`);
+
+function chunk(delta: Record<string, unknown>, finish: string | null = null) {
+  return { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1767225600, model: 'fake-model', choices: [{ index: 0, delta, finish_reason: finish }] };
+}
+
+function streamOf(events: unknown[]): ReadableStream<Uint8Array> {
+  return new ReadableStream({
+    start(controller) {
+      for (const event of events) controller.enqueue(sse(event));
+      controller.close();
+    },
+  });
+}
+
+const STREAM_HEADERS = { 'content-type': 'text/event-stream' };
+
+async function completions(request: Request): Promise<Response> {
+  const body = (await request.json()) as { messages: { role: string; content: string }[] };
+  lastRequest = { body, authorization: request.headers.get('authorization') };
+  const last = [...body.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
+  const scenario = /scenario:\s*([\w-]+)(?:\s+([\w.-]+))?/.exec(last);
+  switch (scenario?.[1]) {
+    case 'replay': {
+      const text = fixtures.get(scenario[2] ?? '');
+      return text ? new Response(text, { headers: STREAM_HEADERS }) : new Response('no such fixture', { status: 500 });
+    }
+    case 'rate-limited':
+      return Response.json({ error: { message: 'Too many requests' } }, { status: 429, headers: { 'retry-after': '7' } });
+    case 'overloaded':
+      return Response.json({ error: { message: 'Service unavailable' } }, { status: 503 });
+    case 'no-model':
+      return Response.json({ error: { message: 'The model `fake-model` does not exist.' } }, { status: 404 });
+    case 'bad-key':
+      return Response.json({ error: { message: 'Incorrect API key provided' } }, { status: 401 });
+    case 'broken-midway':
+      return new Response(streamOf([chunk({ content: 'partial ' }), { error: { message: 'model crashed' } }]), { headers: STREAM_HEADERS });
+    default:
+      return new Response(
+        streamOf([
+          chunk({ role: 'assistant', content: '' }),
+          chunk({ content: 'Hello' }),
+          chunk({ content: ' from upstream.' }),
+          chunk({}, 'stop'),
+          { ...chunk({}), choices: [], usage: { prompt_tokens: 11, completion_tokens: 4, total_tokens: 15 } },
+          '[DONE]',
+        ]),
+        { headers: STREAM_HEADERS },
+      );
+  }
+}
+
+export default {
+  async fetch(request: Request): Promise<Response> {
+    const { pathname } = new URL(request.url);
+    if (request.method === 'POST' && pathname === '/v1/chat/completions') return completions(request);
+    if (request.method === 'PUT' && pathname.startsWith('/fixtures/')) {
+      fixtures.set(pathname.slice('/fixtures/'.length), await request.text());
+      return new Response(null, { status: 204 });
+    }
+    if (pathname === '/last-request') return Response.json(lastRequest);
+    return new Response('not found', { status: 404 });
+  },
+};
