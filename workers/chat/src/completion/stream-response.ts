@@ -13,23 +13,24 @@ const encoder = new TextEncoder();
  * The completion as server-sent events, pulled from the provider one event at a time (nothing is buffered:
  * each upstream token is written as it comes). Order: role chunk (with executable_data and
  * intermediate_steps), thought and content chunks, finish chunk, usage chunk, `data: [DONE]`. When the client
- * goes away the stream is cancelled, which aborts the upstream request. `onEnd` gets the tally once, however
- * the stream ends.
+ * goes away the stream is cancelled, which aborts the upstream request. `settle` gets the tally once, however
+ * the stream ends; a completed stream waits for it before `[DONE]`, so usage read after [DONE] includes it.
  */
 export function streamCompletion(
   events: AsyncIterable<ProviderEvent>,
   context: CompletionContext,
   promptTokens: number,
   upstream: AbortController,
-  onEnd: (tally: CompletionTally) => void,
+  settle: (tally: CompletionTally) => Promise<void>,
+  background: (work: Promise<unknown>) => void,
 ): ReadableStream<Uint8Array> {
   const tally = new CompletionTally();
   const iterator = events[Symbol.asyncIterator]();
   let ended = false;
-  const end = () => {
-    if (ended) return;
+  const end = (): Promise<void> => {
+    if (ended) return Promise.resolve();
     ended = true;
-    onEnd(tally);
+    return settle(tally).catch((error: unknown) => console.error('usage not recorded', error));
   };
 
   const chunk = (delta: Delta, extra: Partial<ChatCompletionChunk> = {}, finish: Partial<ChatCompletionChunk['choices'][number]> = {}): ChatCompletionChunk => ({
@@ -58,9 +59,9 @@ export function streamCompletion(
           if (done) {
             controller.enqueue(frame(chunk({}, {}, { finish_reason: tally.finishReason, stop_reason: tally.stopReason })));
             controller.enqueue(frame(chunk({}, { usage: tally.usage(promptTokens) })));
+            await end();
             controller.enqueue(encoder.encode('data: [DONE]\n\n'));
             controller.close();
-            end();
             return;
           }
           tally.apply(event);
@@ -73,20 +74,20 @@ export function streamCompletion(
       } catch (error) {
         if (upstream.signal.aborted) {
           // The client left (request signal or stream cancel): nobody is reading, so end quietly.
-          end();
+          background(end());
           return;
         }
         const failure = error instanceof ChatError ? error : new ChatError(500, 'the completion failed', 'internal_error');
         if (!(error instanceof ChatError)) console.error('stream failed', error);
         controller.enqueue(frame(errorBody(failure.message, failure.type, failure.param, failure.code)));
         controller.close();
-        end();
+        background(end());
       }
     },
     async cancel() {
       upstream.abort();
       await iterator.return?.().catch(() => {});
-      end();
+      background(end());
     },
   });
 

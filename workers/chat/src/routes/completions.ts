@@ -93,7 +93,7 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', validat
   }
 
   if (request.stream) {
-    const body = streamCompletion(events, context, promptTokens, upstream, (tally) => c.executionCtx.waitUntil(settle(tally)));
+    const body = streamCompletion(events, context, promptTokens, upstream, settle, (work) => c.executionCtx.waitUntil(work));
     return new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...headers } });
   }
   try {

@@ -1,0 +1,111 @@
+import { env } from 'cloudflare:test';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { registerAgent } from '../../lib/registry-client/index.ts';
+import { ChatCompletion, ChatCompletionChunk } from '../../schemas/chat.ts';
+import { createKey, openai, post, readEvents } from './helpers.ts';
+
+const FINANCE_README = `# Financial Analysis Specialist
+![tag:finance](https://img.shields.io/badge/finance-blue) ![tag:domain/markets](https://img.shields.io/badge/markets-3D8BD3)
+
+<description>Analyses public companies from their SEC filings: revenue, margins and risks.</description>
+<use_cases>
+<use_case>Compare the quarterly revenue of two companies</use_case>
+<use_case>Summarise the risk factors of a 10-K filing</use_case>
+</use_cases>
+<payload_requirements>
+<payload>
+<requirement>
+<parameter>request</parameter>
+<description>The question about a company, in plain English</description>
+</requirement>
+</payload>
+</payload_requirements>
+`;
+
+const WEATHER_README = `# Weather Forecaster
+
+Gives hourly weather forecasts for any city in the world.
+
+## Use cases
+- Will it rain in Paris tomorrow
+- Wind speed at an airport
+`;
+
+let key: string;
+let finance: string;
+let weather: string;
+
+beforeAll(async () => {
+  key = (await createKey()).key;
+  const writer = (await createKey({ permissions: ['read', 'write'] })).key;
+  const common = { token: writer, registryUrl: 'http://registry.test', fetch: (input: RequestInfo | URL, init?: RequestInit) => env.REGISTRY_API.fetch(input, init) };
+  finance = (await registerAgent({ ...common, seed: `finance ${crypto.randomUUID()}`, url: 'https://finance.example.com/webhook', title: 'Financial Analysis Specialist', readme: FINANCE_README })).address;
+  weather = (await registerAgent({ ...common, seed: `weather ${crypto.randomUUID()}`, url: 'https://weather.example.com/webhook', title: 'Weather Forecaster', readme: WEATHER_README })).address;
+});
+
+const question = 'I need a financial analysis of revenue in SEC filings';
+
+describe('agent discovery', () => {
+  it('finds the agent that fits, returns its manifest from its README and records each step', async () => {
+    const completion = (await openai(key).chat.completions.create({
+      model: 'llm1',
+      messages: [{ role: 'user', content: question }],
+      agent_discovery: { limit: 1 },
+    } as never)) as unknown as ChatCompletion;
+    ChatCompletion.parse(completion);
+    expect(completion.executable_data).toEqual([
+      {
+        type: 'agent_manifest',
+        address: finance,
+        name: 'Financial Analysis Specialist',
+        status: expect.any(String),
+        description: 'Analyses public companies from their SEC filings: revenue, margins and risks.',
+        use_cases: ['Compare the quarterly revenue of two companies', 'Summarise the risk factors of a 10-K filing'],
+        accepts: [{ parameter: 'request', description: 'The question about a company, in plain English' }],
+        tags: ['finance', 'domain/markets'],
+      },
+    ]);
+    const [search, choose] = completion.intermediate_steps;
+    expect(search).toMatchObject({ step: 'search', query: question, error: null });
+    expect(search!.step === 'search' && search!.candidates.map((c) => c.address)).toContain(finance);
+    expect(choose).toMatchObject({ step: 'choose', choice: [finance], reason: expect.stringContaining('highest-ranked') });
+    const content = completion.choices[0]!.message.content!;
+    expect(content).toContain('Financial Analysis Specialist');
+    expect(content).toContain(finance);
+    expect(content).toContain('`request`');
+  });
+
+  it('searches with the caller’s own query when one is given', async () => {
+    const completion = (await openai(key).chat.completions.create({
+      model: 'llm1',
+      messages: [{ role: 'user', content: 'echo: hi' }],
+      agent_discovery: { query: 'hourly weather forecasts', limit: 1 },
+    } as never)) as unknown as ChatCompletion;
+    expect(completion.executable_data.map((m) => m.address)).toEqual([weather]);
+    expect(completion.executable_data[0]!.use_cases).toEqual(['Will it rain in Paris tomorrow', 'Wind speed at an airport']);
+    expect(completion.executable_data[0]!.description).toBe('Gives hourly weather forecasts for any city in the world.');
+  });
+
+  it('sends the manifests and the steps in the first chunk of a stream', async () => {
+    const response = await post('/chat/completions', key, { model: 'llm1', messages: [{ role: 'user', content: question }], stream: true, agent_discovery: true });
+    const events = await readEvents(response);
+    const first = ChatCompletionChunk.parse(events[0]);
+    expect(first.executable_data!.map((m) => m.address)).toContain(finance);
+    expect(first.intermediate_steps!.map((s) => s.step)).toEqual(['search', 'choose']);
+  });
+
+  it('records a failed search and still answers (a key without the read permission)', async () => {
+    const chatOnly = (await createKey({ permissions: ['chat'] })).key;
+    const response = await post('/chat/completions', chatOnly, { model: 'llm1', messages: [{ role: 'user', content: question }], agent_discovery: true });
+    expect(response.status).toBe(200);
+    const completion = ChatCompletion.parse(await response.json());
+    expect(completion.executable_data).toEqual([]);
+    expect(completion.intermediate_steps[0]).toMatchObject({ step: 'search', error: expect.stringContaining('403') });
+    expect(completion.intermediate_steps[1]).toMatchObject({ step: 'choose', choice: [], reason: 'no agent chosen: the search failed' });
+  });
+
+  it('does nothing when discovery is off', async () => {
+    const response = await post('/chat/completions', key, { model: 'llm1', messages: [{ role: 'user', content: question }], agent_discovery: { enabled: false } });
+    expect(await response.json()).toMatchObject({ executable_data: [], intermediate_steps: [] });
+  });
+});

@@ -1,0 +1,120 @@
+import { SELF } from 'cloudflare:test';
+import OpenAI from 'openai';
+import { describe, expect, it } from 'vitest';
+import { UsageReport } from '../../schemas/chat.ts';
+import { createKey, openai, post, revokeKey } from './helpers.ts';
+
+const ask = (content = 'echo: hi') => ({ model: 'llm1', messages: [{ role: 'user', content }] });
+
+function limitHeaders(response: Response) {
+  return Object.fromEntries([...response.headers].filter(([name]) => name.startsWith('x-ratelimit-')));
+}
+
+describe('per-key rate limits (a Durable Object per key)', () => {
+  it('admits exactly the key’s requests per minute when they arrive all at once', async () => {
+    const { key } = await createKey({ limits: { requests_per_minute: 7 } });
+    const responses = await Promise.all(Array.from({ length: 12 }, () => post('/chat/completions', key, ask())));
+    const statuses = responses.map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(7);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(5);
+    const refused = responses.find((r) => r.status === 429)!;
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+    expect(limitHeaders(refused)).toMatchObject({ 'x-ratelimit-limit-requests': '7', 'x-ratelimit-remaining-requests': '0' });
+    expect(await refused.json()).toMatchObject({ error: { type: 'rate_limit_error', code: 'rate_limit_exceeded' } });
+    const remaining = responses.filter((r) => r.status === 200).map((r) => Number(r.headers.get('x-ratelimit-remaining-requests')));
+    expect(remaining.sort()).toEqual([0, 1, 2, 3, 4, 5, 6]);
+  });
+
+  it('uses the deployment default (DEFAULT_RPM) for a key without its own limits', async () => {
+    const { key } = await createKey();
+    const response = await post('/chat/completions', key, ask());
+    expect(limitHeaders(response)).toMatchObject({
+      'x-ratelimit-limit-requests': '30',
+      'x-ratelimit-remaining-requests': '29',
+      'x-ratelimit-limit-tokens': '20000',
+      'x-ratelimit-reset-requests': expect.stringMatching(/^\d+(\.\d+)?m?s$/),
+      'x-ratelimit-reset-tokens': expect.stringMatching(/^\d+(\.\d+)?m?s$/),
+    });
+  });
+
+  it('admits exactly the tokens per minute under concurrency, reserving prompt plus max_tokens', async () => {
+    const { key } = await createKey({ limits: { tokens_per_minute: 1000 } });
+    const heavy = { ...ask(), max_tokens: 300 };
+    const statuses = (await Promise.all(Array.from({ length: 5 }, () => post('/chat/completions', key, heavy)))).map((r) => r.status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(3);
+    expect(statuses.filter((s) => s === 429)).toHaveLength(2);
+  });
+
+  it('gives back what a completion did not use, so later requests fit again', async () => {
+    const { key } = await createKey({ limits: { tokens_per_minute: 1000 } });
+    const first = await post('/chat/completions', key, { ...ask(), max_tokens: 900 });
+    expect(first.status).toBe(200);
+    const used = ((await first.json()) as { usage: { total_tokens: number } }).usage.total_tokens;
+    const next = await post('/chat/completions', key, { ...ask(), max_tokens: 600 });
+    expect(next.status).toBe(200);
+    const promptTokens = ((await next.json()) as { usage: { prompt_tokens: number } }).usage.prompt_tokens;
+    expect(Number(next.headers.get('x-ratelimit-remaining-tokens'))).toBe(1000 - used - (promptTokens + 600));
+  });
+
+  it('reaches the SDK as RateLimitError', async () => {
+    const { key } = await createKey({ limits: { requests_per_minute: 1 } });
+    await openai(key).chat.completions.create(ask() as OpenAI.ChatCompletionCreateParamsNonStreaming);
+    const failure = await openai(key).chat.completions.create(ask() as OpenAI.ChatCompletionCreateParamsNonStreaming).catch((e: unknown) => e);
+    expect(failure).toBeInstanceOf(OpenAI.RateLimitError);
+  });
+
+  it('counts one key’s requests apart from another’s', async () => {
+    const a = await createKey({ limits: { requests_per_minute: 1 } });
+    const b = await createKey({ limits: { requests_per_minute: 1 } });
+    expect((await post('/chat/completions', a.key, ask())).status).toBe(200);
+    expect((await post('/chat/completions', b.key, ask())).status).toBe(200);
+    expect((await post('/chat/completions', a.key, ask())).status).toBe(429);
+  });
+});
+
+describe('revocation', () => {
+  it('refuses a key the moment it is deleted in the registry', async () => {
+    const { id, key } = await createKey();
+    expect((await post('/chat/completions', key, ask())).status).toBe(200);
+    await revokeKey(id);
+    const response = await post('/chat/completions', key, ask());
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: { type: 'authentication_error', message: 'API key revoked' } });
+  });
+});
+
+describe('GET /v1/usage', () => {
+  it('reports the calling key’s tokens, per model, as the completions reported them', async () => {
+    const { key } = await createKey();
+    const client = openai(key);
+    const one = await client.chat.completions.create({ model: 'llm1', messages: [{ role: 'user', content: 'echo: first' }] });
+    const two = await client.chat.completions.create({ model: 'llm1-mini', messages: [{ role: 'user', content: 'summarise: One. Two two. Three three three.' }] });
+    const stream = await client.chat.completions.create({ model: 'llm1', messages: [{ role: 'user', content: 'echo: streamed' }], stream: true });
+    let streamedUsage: OpenAI.CompletionUsage | undefined;
+    for await (const chunk of stream) streamedUsage = chunk.usage ?? streamedUsage;
+
+    const response = await SELF.fetch('http://chat.test/v1/usage', { headers: { authorization: `Bearer ${key}` } });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('x-ratelimit-remaining-requests')).toBe('27');
+    const report = UsageReport.parse(await response.json());
+    const sum = (field: 'prompt_tokens' | 'completion_tokens') => one.usage![field] + two.usage![field] + streamedUsage![field];
+    expect(report.totals).toEqual({
+      requests: 3,
+      prompt_tokens: sum('prompt_tokens'),
+      completion_tokens: sum('completion_tokens'),
+      total_tokens: sum('prompt_tokens') + sum('completion_tokens'),
+    });
+    expect(report.by_model.map((m) => [m.model, m.requests])).toEqual([
+      ['llm1', 2],
+      ['llm1-mini', 1],
+    ]);
+    expect(report.limits).toEqual({ requests_per_minute: 30, tokens_per_minute: 20000 });
+  });
+
+  it('keeps each key’s usage apart', async () => {
+    const { key } = await createKey();
+    const response = await SELF.fetch('http://chat.test/v1/usage', { headers: { authorization: `Bearer ${key}` } });
+    expect(UsageReport.parse(await response.json()).totals.requests).toBe(0);
+  });
+});
