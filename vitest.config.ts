@@ -73,7 +73,7 @@ export default defineConfig({
     projects: [
       workerProject('registry', './wrangler.toml', { ADMIN_TOKEN: 'test-admin-token' }),
       chatProject(),
-      workerProject('router', './workers/router/wrangler.toml', { PRIMARY_AGENT_KEY: 'router-dev-seed' }),
+      workerProject('router', './workers/router/wrangler.toml', { PRIMARY_AGENT_KEY: 'router-dev-seed', REGISTRY_API_KEY: 'test-registry-key', REGISTRY_URL: 'http://registry.test' }),
       workerProject('specialist', './workers/specialist/wrangler.toml', { FINANCIAL_AGENT_KEY: 'specialist-dev-seed' }),
       defineProject({ test: { name: 'node', include: ['test/node/**/*.test.ts'], environment: 'node' } }),
       defineProject({ test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], environment: 'node', testTimeout: 120_000, hookTimeout: 180_000, fileParallelism: false } }),
