@@ -1,5 +1,15 @@
 import { SELF } from 'cloudflare:test';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SPECIALIST } from './helpers/conversation.ts';
+import { installFakeNetwork } from './helpers/fake-network.ts';
+
+// The router registers itself on its first request; give it a registry to talk to.
+beforeEach(() => {
+  installFakeNetwork(SPECIALIST.address);
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 const CLIENT = 'http://localhost:5174';
 

@@ -1,6 +1,8 @@
 import { vi } from 'vitest';
 import { parseEnvelope, verifyEnvelope, MemoryReplayGuard } from '../../../lib/envelope/index.ts';
 import type { Envelope } from '../../../schemas/envelope.ts';
+import type { AlmanacRecord } from '../../../schemas/registry.ts';
+import { registrationResponse, type Registration } from './fake-registry.ts';
 
 export const SPECIALIST_WEBHOOK = 'http://specialist.test/webhook';
 
@@ -13,6 +15,8 @@ export interface FakeNetwork {
   delivered: { envelope: Envelope; payload: unknown }[];
   /** Status the registry search answers with (200 by default). */
   searchStatus: number;
+  /** Agents that registered themselves (`POST /v2/agents`). */
+  registrations: Registration[];
 }
 
 /**
@@ -20,7 +24,7 @@ export interface FakeNetwork {
  * specialist webhook that records what it receives. The router's code runs unchanged; only its peers are fake.
  */
 export function installFakeNetwork(specialistAddress: string): FakeNetwork {
-  const network: FakeNetwork = { registered: [], searches: [], delivered: [], searchStatus: 200 };
+  const network: FakeNetwork = { registered: [], searches: [], delivered: [], searchStatus: 200, registrations: [] };
   const replay = new MemoryReplayGuard();
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const request = new Request(input, init);
@@ -31,10 +35,32 @@ export function installFakeNetwork(specialistAddress: string): FakeNetwork {
       const agents = network.registered.map((address) => ({ address }));
       return Response.json({ agents, offset: 0, limit: 5, num_hits: agents.length, total: agents.length, search_id: crypto.randomUUID() });
     }
-    if (url.host === 'registry.test' && url.pathname.startsWith('/v1/almanac/agents/')) {
-      const address = url.pathname.split('/').at(-1);
-      if (!network.registered.includes(address!)) return Response.json({ detail: 'not found' }, { status: 404 });
-      return Response.json({ address, endpoints: [{ url: SPECIALIST_WEBHOOK, weight: 1 }] });
+    if (url.host === 'registry.test' && request.method === 'GET' && url.pathname.startsWith('/v1/almanac/agents/')) {
+      const address = url.pathname.split('/').at(-1)!;
+      if (!network.registered.includes(address)) return Response.json({ detail: 'agent not found' }, { status: 404 });
+      const record: AlmanacRecord = {
+        address,
+        name: 'Specialist',
+        status: 'local',
+        url: SPECIALIST_WEBHOOK,
+        endpoints: [{ url: SPECIALIST_WEBHOOK, weight: 1 }],
+        protocols: [],
+        metadata: null,
+        expiry: null,
+        last_updated: new Date().toISOString(),
+      };
+      return Response.json(record);
+    }
+    // Registration as lib/registry-client performs it: the agent is known already, so details and status only.
+    if (url.host === 'registry.test' && request.method === 'GET' && url.pathname.startsWith('/v2/agents/')) return Response.json({});
+    if (url.host === 'registry.test' && request.method === 'POST' && url.pathname === '/v2/agents') {
+      const body = (await request.json()) as { address: string; name: string; url: string; profile: { readme: string } };
+      const registration = { address: body.address, name: body.name, url: body.url, readme: body.profile.readme, authorization: request.headers.get('Authorization') };
+      network.registrations.push(registration);
+      return Response.json(registrationResponse(registration));
+    }
+    if (url.host === 'registry.test' && request.method === 'POST' && /^\/v1\/almanac\/agents\/[^/]+\/status$/.test(url.pathname)) {
+      return Response.json({ address: url.pathname.split('/')[4], is_active: true, status: 'local' });
     }
     if (request.url === SPECIALIST_WEBHOOK) {
       const parsed = parseEnvelope(await request.text());

@@ -2,6 +2,7 @@ import { Hono } from 'hono';
 import { notFound, onError } from '../../../lib/http/errors.ts';
 import { healthBody } from '../../../lib/http/health.ts';
 import { clientCors } from './cors.ts';
+import { registerOnFirstRequest } from './registration.ts';
 import { routerIdentity } from './router-identity.ts';
 import { getResponseRoute } from './routes/get-response.ts';
 import { requestStatusRoute } from './routes/request-status.ts';
@@ -14,6 +15,7 @@ export { GlobalSlot } from './global-slot.ts';
 
 const app = new Hono<{ Bindings: RouterEnv }>();
 
+app.use('*', registerOnFirstRequest);
 app.get('/health', (c) => c.json(healthBody('router', { address: routerIdentity(c.env).address })));
 app.use('/api/*', clientCors);
 app.route('/api/send-request', sendRequestRoute);

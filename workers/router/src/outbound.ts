@@ -1,5 +1,6 @@
 import { buildEnvelope, schemaDigest, serializeEnvelope } from '../../../lib/envelope/index.ts';
 import { requestMessageSchema } from '../../../schemas/messages.ts';
+import { almanacRecordSchema } from '../../../schemas/registry.ts';
 import { routerIdentity } from './router-identity.ts';
 
 const REQUEST_DIGEST = schemaDigest('RequestMessage', requestMessageSchema);
@@ -8,8 +9,8 @@ const REQUEST_DIGEST = schemaDigest('RequestMessage', requestMessageSchema);
 export async function sendToAgent(env: RouterEnv, message: { target: string; session: string; payload: unknown }): Promise<void> {
   const lookup = await fetch(new URL(`/v1/almanac/agents/${message.target}`, env.REGISTRY_URL));
   if (!lookup.ok) throw new Error(`almanac lookup of ${message.target} answered ${lookup.status}`);
-  const record = (await lookup.json()) as { endpoints?: { url: string }[] };
-  const url = record.endpoints?.[0]?.url;
+  const record = almanacRecordSchema.parse(await lookup.json());
+  const url = record.url ?? record.endpoints[0]?.url;
   if (!url) throw new Error(`${message.target} has no endpoint`);
   const envelope = buildEnvelope({
     sender: routerIdentity(env),
