@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, mkdirSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { dirname } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 
@@ -87,4 +88,14 @@ export function tail(file: string, lines: number): string {
   } catch {
     return '(no log)';
   }
+}
+
+/** Fails when something already listens on the port (wrangler would otherwise quietly pick another one). */
+export async function assertPortFree(name: string, port: number): Promise<void> {
+  await new Promise<void>((resolve, reject) => {
+    const probe = createServer()
+      .once('error', () => reject(new Error(`port ${port} for ${name} is in use; stop what runs there or choose other ports`)))
+      .once('listening', () => probe.close(() => resolve()))
+      .listen(port, '127.0.0.1');
+  });
 }

@@ -7,7 +7,7 @@ import { viteDev } from './client.ts';
 import { readDevVars } from './dev-vars.ts';
 import { bootstrapDevKey } from '../dev/bootstrap-key.ts';
 import { DEFAULT_PORTS, INSPECTOR_PORTS, type Ports, type ServiceName } from './ports.ts';
-import { spawnService, StartError, waitForHttp, type ServiceProcess } from './process.ts';
+import { assertPortFree, spawnService, StartError, waitForHttp, type ServiceProcess } from './process.ts';
 import { ensureSecrets, secretsFiles, storeAgentKeys, type WorkerName } from './secrets.ts';
 import { wranglerDev } from './wrangler-dev.ts';
 
@@ -154,6 +154,7 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
     async start(name) {
       if (running.has(name)) return;
       progress(`starting ${name} on ${urls[name]}`);
+      await assertPortFree(name, ports[name]);
       running.set(name, services[name].spawn());
       order.push(name);
       try {
