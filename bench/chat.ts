@@ -1,0 +1,150 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { bootstrapDevKey } from '../scripts/dev/bootstrap-key.ts';
+import { waitForHttp } from '../scripts/stack/process.ts';
+import { wranglerDev } from '../scripts/stack/wrangler-dev.ts';
+import { startFakeUpstream } from './chat-upstream.ts';
+
+/**
+ * bench:chat — what the chat Worker adds to a stream. A local OpenAI-compatible upstream (Node) streams
+ * tokens; the same requests go straight to it and through the chat Worker (`wrangler dev`, the real
+ * registry checking the key over RPC, the real Durable Object meter). Figures: time to first token
+ * (p50/p90, and what the Worker adds) and tokens per second, with the upstream paced at one token per
+ * 2 ms (~450 tok/s, several times faster than a hosted model) and unpaced (as fast as sockets go).
+ * Targets: < 2 ms added to the first token at p50; >= 95 % of the direct throughput (paced).
+ */
+const ROOT = resolve(import.meta.dirname, '..');
+const PORTS = { upstream: 9611, registry: 9612, chat: 9613, registryInspector: 9622, chatInspector: 9623 };
+const ADMIN_TOKEN = 'bench-admin-token';
+const TTFT_RUNS = Number(process.env.BENCH_TTFT_RUNS ?? 300);
+const STREAM_TOKENS = Number(process.env.BENCH_STREAM_TOKENS ?? 1000);
+const STREAM_RUNS = Number(process.env.BENCH_STREAM_RUNS ?? 5);
+
+const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
+
+interface Measured {
+  firstTokenMs: number;
+  tokens: number;
+  streamMs: number;
+}
+
+/** Sends one streaming completion and times the first content token and the whole token stream. */
+async function measure(url: string, key: string | null, model: string): Promise<Measured> {
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  if (key) headers.authorization = `Bearer ${key}`;
+  const started = performance.now();
+  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ model, messages: [{ role: 'user', content: 'stream please' }], stream: true }) });
+  if (!response.ok || !response.body) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
+  const decoder = new TextDecoder();
+  let firstAt = 0;
+  let tokens = 0;
+  let buffered = '';
+  for await (const bytes of response.body as unknown as AsyncIterable<Uint8Array>) {
+    buffered += decoder.decode(bytes, { stream: true });
+    const events = buffered.split('\n\n');
+    buffered = events.pop()!;
+    for (const event of events) {
+      if (!event.includes('"content":" tok')) continue;
+      tokens++;
+      if (!firstAt) firstAt = performance.now();
+    }
+  }
+  const ended = performance.now();
+  return { firstTokenMs: firstAt - started, tokens, streamMs: ended - firstAt };
+}
+
+async function series(runs: number, run: () => Promise<Measured>): Promise<Measured[]> {
+  const results: Measured[] = [];
+  for (let i = 0; i < runs; i++) results.push(await run());
+  return results;
+}
+
+async function main() {
+  const work = mkdtempSync(join(tmpdir(), 'bench-chat-'));
+  const envFile = join(work, 'empty.env');
+  writeFileSync(envFile, '');
+  execFileSync(join(ROOT, 'node_modules/.bin/wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', work, '--config', 'wrangler.toml'], {
+    cwd: ROOT,
+    stdio: 'ignore',
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' },
+  });
+
+  const upstream = await startFakeUpstream(PORTS.upstream);
+  const upstreamUrl = `http://127.0.0.1:${PORTS.upstream}/v1`;
+  const shapes = { short: 'bench-0ms-5', paced: `bench-2ms-${STREAM_TOKENS}`, unpaced: `bench-0ms-${STREAM_TOKENS}` };
+  const models = Object.fromEntries(Object.values(shapes).map((model) => [model, { provider: 'openai', base_url: upstreamUrl, model }]));
+  const common = { root: ROOT, persistDir: work, envFile, logDir: work };
+  const registry = wranglerDev({ ...common, name: 'registry', config: 'wrangler.toml', port: PORTS.registry, inspectorPort: PORTS.registryInspector, vars: { ADMIN_TOKEN } });
+  const chat = wranglerDev({
+    ...common,
+    name: 'chat',
+    config: 'workers/chat/wrangler.toml',
+    port: PORTS.chat,
+    inspectorPort: PORTS.chatInspector,
+    vars: { MODEL_MAP: JSON.stringify(models), DEFAULT_RPM: '1000000', DEFAULT_TPM: '1000000000' },
+  });
+  try {
+    await waitForHttp(registry, '/health');
+    await waitForHttp(chat, '/health');
+    const key = await bootstrapDevKey({ registryUrl: registry.url, adminToken: ADMIN_TOKEN, name: 'bench', permissions: ['chat'] });
+    const direct = (model: string) => () => measure(`${upstreamUrl}/chat/completions`, null, model);
+    const through = (model: string) => () => measure(`${chat.url}/v1/chat/completions`, key, model);
+
+    // Warm both paths (isolate start, DO creation, connection pools) before measuring.
+    await series(20, direct(shapes.short));
+    await series(20, through(shapes.short));
+
+    // Time to first token, interleaved so both paths see the same machine load.
+    const ttft = { direct: [] as number[], through: [] as number[] };
+    for (let i = 0; i < TTFT_RUNS; i++) {
+      ttft.direct.push((await direct(shapes.short)()).firstTokenMs);
+      ttft.through.push((await through(shapes.short)()).firstTokenMs);
+    }
+    const added50 = percentile(ttft.through, 50) - percentile(ttft.direct, 50);
+    const added90 = percentile(ttft.through, 90) - percentile(ttft.direct, 90);
+
+    // The floor any Worker pays here: one round trip through wrangler dev (GET /health, no key, no upstream)
+    // against one round trip to the Node upstream.
+    const roundTrip = async (url: string) => {
+      const started = performance.now();
+      await (await fetch(url)).arrayBuffer();
+      return performance.now() - started;
+    };
+    const floor = { direct: [] as number[], worker: [] as number[] };
+    for (let i = 0; i < TTFT_RUNS; i++) {
+      floor.direct.push(await roundTrip(`http://127.0.0.1:${PORTS.upstream}/stats`));
+      floor.worker.push(await roundTrip(`${chat.url}/health`));
+    }
+    const floor50 = percentile(floor.worker, 50) - percentile(floor.direct, 50);
+
+    const rate = async (run: () => Promise<Measured>) => {
+      const results = await series(STREAM_RUNS, run);
+      if (results.some((r) => r.tokens !== STREAM_TOKENS)) throw new Error('a stream lost tokens');
+      return results.reduce((sum, r) => sum + r.tokens, 0) / (results.reduce((sum, r) => sum + r.streamMs, 0) / 1000);
+    };
+    const paced = { direct: await rate(direct(shapes.paced)), through: await rate(through(shapes.paced)) };
+    const unpaced = { direct: await rate(direct(shapes.unpaced)), through: await rate(through(shapes.unpaced)) };
+    const share = paced.through / paced.direct;
+
+    const ms = (value: number) => `${value.toFixed(2)} ms`;
+    console.log(`chat Worker (wrangler dev, local) vs the same upstream direct; ${TTFT_RUNS} first-token runs, ${STREAM_RUNS} streams of ${STREAM_TOKENS} tokens per figure`);
+    console.log(`time to first token   direct  p50 ${ms(percentile(ttft.direct, 50))}  p90 ${ms(percentile(ttft.direct, 90))}`);
+    console.log(`                      worker  p50 ${ms(percentile(ttft.through, 50))}  p90 ${ms(percentile(ttft.through, 90))}`);
+    console.log(`                      added   p50 ${ms(added50)}  p90 ${ms(added90)}    target < 2 ms at p50: ${added50 < 2 ? 'PASS' : 'FAIL'}`);
+    console.log(`                      of which the local runtime's round-trip floor (GET /health vs the upstream) p50 ${ms(floor50)}; the Worker's own work p50 ${ms(added50 - floor50)}`);
+    console.log(`throughput, paced     direct ${paced.direct.toFixed(0)} tok/s  worker ${paced.through.toFixed(0)} tok/s  = ${(share * 100).toFixed(1)} %    target >= 95 %: ${share >= 0.95 ? 'PASS' : 'FAIL'}`);
+    console.log(`throughput, unpaced   direct ${unpaced.direct.toFixed(0)} tok/s  worker ${unpaced.through.toFixed(0)} tok/s  = ${((unpaced.through / unpaced.direct) * 100).toFixed(1)} %    (local runtime's per-chunk cost; informational)`);
+    console.log(`upstream streams opened ${upstream.stats.opened}, finished ${upstream.stats.finished}, cut by a client ${upstream.stats.aborted}`);
+    process.exitCode = added50 < 2 && share >= 0.95 ? 0 : 1;
+  } finally {
+    await chat.stop();
+    await registry.stop();
+    upstream.server.close();
+    if (process.env.BENCH_KEEP) console.log(`logs kept in ${work}`);
+    else rmSync(work, { recursive: true, force: true });
+  }
+}
+
+await main();
