@@ -27,8 +27,8 @@ export function ensureSecrets(files: Record<WorkerName, string>): Record<WorkerN
   };
 }
 
-/** Gives both agents the registry key (and the specialist the chat key: the same key serves both). */
-export function storeAgentKeys(files: Record<WorkerName, string>, apiKey: string): void {
-  writeDevVars(files.router, { REGISTRY_API_KEY: apiKey });
-  writeDevVars(files.specialist, { REGISTRY_API_KEY: apiKey, CHAT_API_KEY: apiKey });
+/** Gives both agents the registry key, and the specialist its chat key. */
+export function storeAgentKeys(files: Record<WorkerName, string>, keys: { registry: string; chat: string }): void {
+  writeDevVars(files.router, { REGISTRY_API_KEY: keys.registry });
+  writeDevVars(files.specialist, { REGISTRY_API_KEY: keys.registry, CHAT_API_KEY: keys.chat });
 }

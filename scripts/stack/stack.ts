@@ -6,6 +6,7 @@ import { Identity } from '../../lib/identity/index.ts';
 import { viteDev } from './client.ts';
 import { readDevVars } from './dev-vars.ts';
 import { bootstrapDevKey } from '../dev/bootstrap-key.ts';
+import { createChatKey } from './chat-key.ts';
 import { DEFAULT_PORTS, INSPECTOR_PORTS, type Ports, type ServiceName } from './ports.ts';
 import { assertPortFree, spawnService, StartError, waitForHttp, type ServiceProcess } from './process.ts';
 import { ensureSecrets, secretsFiles, storeAgentKeys, type WorkerName } from './secrets.ts';
@@ -119,9 +120,13 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
   /** Keeps a working registry key; creates one with the admin token when the stored one is missing or refused. */
   async function ensureRegistryKey(): Promise<void> {
     const stored = readDevVars(files.router).REGISTRY_API_KEY;
-    if (stored && (await keyWorks(stored))) return;
-    progress('creating a registry API key');
-    storeAgentKeys(files, await bootstrapDevKey({ registryUrl: urls.registry, adminToken: secrets.registry.ADMIN_TOKEN!, name: 'local agents' }));
+    if (stored && readDevVars(files.specialist).CHAT_API_KEY && (await keyWorks(stored))) return;
+    progress('creating the agents’ API keys');
+    const adminToken = secrets.registry.ADMIN_TOKEN!;
+    storeAgentKeys(files, {
+      registry: await bootstrapDevKey({ registryUrl: urls.registry, adminToken, name: 'local agents', permissions: ['read', 'write'] }),
+      chat: await createChatKey(urls.registry, adminToken),
+    });
   }
 
   async function keyWorks(key: string): Promise<boolean> {
