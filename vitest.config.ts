@@ -68,6 +68,32 @@ function chatProject() {
   });
 }
 
+/**
+ * agent-runtime: the lib/agent fixture (test/agent-runtime) with the real registry beside it, which its agents
+ * register in, resolve each other through and report interactions to (the test reaches its D1 as REGISTRY_DB).
+ */
+function agentRuntimeProject() {
+  const registryDb = '00000000-0000-0000-0000-0000000000a1';
+  return defineProject({
+    plugins: [
+      cloudflareTest(async () => ({
+        wrangler: { configPath: './test/agent-runtime/wrangler.toml' },
+        miniflare: {
+          bindings: { TEST_MIGRATIONS: await readD1Migrations('workers/registry/migrations'), REGISTRY_API_KEY: AGENT_RUNTIME_REGISTRY_KEY },
+          d1Databases: { REGISTRY_DB: registryDb },
+          workers: [
+            { name: 'rendezvous-registry', modules: true, scriptPath: bundleWorker('wrangler.toml', 'registry-for-agent-runtime'), compatibilityDate: '2026-04-20', d1Databases: { DB: registryDb }, bindings: { ADMIN_TOKEN: 'test-admin-token', ALLOW_PRIVATE_URLS: 'true' } },
+          ],
+        },
+      })),
+    ],
+    test: { name: 'agent-runtime', include: ['test/agent-runtime/**/*.test.ts'], setupFiles: ['./test/agent-runtime/setup.ts'], testTimeout: 60_000 },
+  });
+}
+
+/** The registry key the agent-runtime fixture's agents use; test/agent-runtime/setup.ts stores it in the registry. */
+const AGENT_RUNTIME_REGISTRY_KEY = 'rdv_a9e2a9e2a9e2a9e2_agent-runtime-test-secret-00000000000000000';
+
 export default defineConfig({
   test: {
     projects: [
@@ -75,6 +101,7 @@ export default defineConfig({
       chatProject(),
       workerProject('router', './workers/router/wrangler.toml', { PRIMARY_AGENT_KEY: 'router-dev-seed', REGISTRY_API_KEY: 'test-registry-key', REGISTRY_URL: 'http://registry.test' }),
       workerProject('specialist', './workers/specialist/wrangler.toml', { FINANCIAL_AGENT_KEY: 'specialist-dev-seed' }),
+      agentRuntimeProject(),
       defineProject({ test: { name: 'node', include: ['test/node/**/*.test.ts'], environment: 'node' } }),
       defineProject({ test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], environment: 'node', testTimeout: 120_000, hookTimeout: 180_000, fileParallelism: false } }),
     ],

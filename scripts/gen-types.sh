@@ -8,3 +8,4 @@ for pair in chat:ChatEnv router:RouterEnv specialist:SpecialistEnv; do
   worker=${pair%%:*}; interface=${pair##*:}
   npx wrangler types -c "workers/$worker/wrangler.toml" --env-interface "$interface" --include-runtime=false --strict-vars=false "workers/$worker/worker-configuration.d.ts"
 done
+npx wrangler types -c test/agent-runtime/wrangler.toml --env-interface AgentRuntimeEnv --include-runtime=false --strict-vars=false test/agent-runtime/worker-configuration.d.ts

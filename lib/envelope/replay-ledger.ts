@@ -23,6 +23,11 @@ export class ReplayLedger extends DurableObject<unknown> {
     return true;
   }
 
+  /** Forgets a digest, so that an envelope whose handling failed is processed when the sender retries it. */
+  async release(digestHex: string): Promise<void> {
+    this.ctx.storage.sql.exec('DELETE FROM seen WHERE digest = ?', digestHex);
+  }
+
   override async alarm(): Promise<void> {
     this.ctx.storage.sql.exec('DELETE FROM seen WHERE until <= ?', Date.now() / 1000);
     const left = this.ctx.storage.sql.exec<{ n: number }>('SELECT count(*) AS n FROM seen').one().n;

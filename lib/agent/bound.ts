@@ -1,0 +1,56 @@
+import { Identity } from '../identity/index.ts';
+import { urlPolicyFromEnv, type UrlPolicy } from '../net/index.ts';
+import { AlmanacResolver, type EndpointResolver } from './resolver.ts';
+import type { AgentSettings } from './types.ts';
+
+/** What defineAgent was given, minus the handlers. */
+export interface AgentDefinition<Env> {
+  name: string;
+  title: string;
+  readme: string;
+  description?: string;
+  protocols?: string[];
+  webhookPath: string;
+  settings: (env: Env, ctx: ExecutionContext) => AgentSettings;
+}
+
+/** An agent with its settings read from one env: what every operation works with. */
+export interface BoundAgent<Env> {
+  definition: AgentDefinition<Env>;
+  env: Env;
+  executionCtx: ExecutionContext;
+  settings: AgentSettings;
+  identity: Identity;
+  resolver: EndpointResolver;
+  fetch: typeof fetch;
+  policy: UrlPolicy;
+}
+
+/** Deriving a key costs a scalar multiplication; an isolate derives each identity once. */
+const identities = new Map<string, Identity>();
+
+function identityOf(seed: string, index: number): Identity {
+  const key = `${index}\u0000${seed}`;
+  let identity = identities.get(key);
+  if (!identity) {
+    identity = Identity.fromSeed(seed, index);
+    identities.set(key, identity);
+  }
+  return identity;
+}
+
+export function bindAgent<Env>(definition: AgentDefinition<Env>, env: Env, executionCtx: ExecutionContext): BoundAgent<Env> {
+  const settings = definition.settings(env, executionCtx);
+  if (!settings.seed) throw new Error(`agent ${definition.name}: no identity seed configured`);
+  const doFetch = settings.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));
+  return {
+    definition,
+    env,
+    executionCtx,
+    settings,
+    identity: identityOf(settings.seed, settings.index ?? 0),
+    resolver: settings.resolver ?? new AlmanacResolver(settings.registryUrl, doFetch),
+    fetch: doFetch,
+    policy: urlPolicyFromEnv(settings.allowPrivateUrls ? 'true' : undefined),
+  };
+}

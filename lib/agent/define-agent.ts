@@ -1,0 +1,138 @@
+import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import type { z } from 'zod';
+import { notFound, onError } from '../http/errors.ts';
+import { validate } from '../http/validate.ts';
+import { bindAgent, type AgentDefinition, type BoundAgent } from './bound.ts';
+import { agentContext } from './context.ts';
+import { consumeBatch, type ConsumerAgent } from './consumer.ts';
+import { emptyHandlerTable, type HandlerTable } from './handlers.ts';
+import { ensureStarted, shutDown } from './lifecycle.ts';
+import type { Model } from './model.ts';
+import { answerWith } from './rest-routes.ts';
+import type { AgentContext, AgentSettings, DeadLetterHandler, LifecycleHandler, MessageHandler } from './types.ts';
+import { handleWebhook } from './webhook.ts';
+
+export interface AgentConfig<Env extends object> {
+  /** Names the agent in the outbox queue and in logs; unique within a Worker. */
+  name: string;
+  /** Registered title and README (stored byte for byte by the registry). */
+  title: string;
+  readme: string;
+  description?: string;
+  protocols?: string[];
+  /** Path of the message endpoint within `agent.app` (default `/webhook`). */
+  webhookPath?: string;
+  settings: (env: Env, ctx: ExecutionContext) => AgentSettings;
+}
+
+type Bindings<Env extends object> = { Bindings: Env };
+type Awaitable<T> = T | Promise<T>;
+
+export interface Agent<Env extends object> extends ConsumerAgent<Env> {
+  readonly app: Hono<Bindings<Env>>;
+  fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response>;
+  queue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void>;
+  scheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void>;
+  onMessage<Schema extends z.ZodObject>(model: Model<Schema>, handler: MessageHandler<Env, z.output<Schema>>): Agent<Env>;
+  onPayload<Shape extends z.ZodType>(shape: Shape, handler: MessageHandler<Env, z.output<Shape>>): Agent<Env>;
+  onStartup(handler: LifecycleHandler<Env>): Agent<Env>;
+  onShutdown(handler: LifecycleHandler<Env>): Agent<Env>;
+  onDeadLetter(handler: DeadLetterHandler<Env>): Agent<Env>;
+  get<Response extends z.ZodType>(path: string, spec: { response: Response }, handler: (ctx: AgentContext<Env>) => Awaitable<z.input<Response>>): Agent<Env>;
+  post<Request extends z.ZodType, Response extends z.ZodType>(
+    path: string,
+    spec: { request: Request; response: Response },
+    handler: (ctx: AgentContext<Env>, body: z.output<Request>) => Awaitable<z.input<Response>>,
+  ): Agent<Env>;
+  context(env: Env, ctx: ExecutionContext): AgentContext<Env>;
+  address(env: Env, ctx: ExecutionContext): string;
+  shutdown(env: Env, ctx: ExecutionContext): Promise<void>;
+}
+
+/** A Worker-hosted agent: identity, registration, verified webhook, handlers, REST routes, queued delivery. */
+export function defineAgent<Env extends object>(config: AgentConfig<Env>): Agent<Env> {
+  const definition: AgentDefinition<Env> = { ...config, webhookPath: config.webhookPath ?? '/webhook' };
+  const table: HandlerTable<Env> = emptyHandlerTable();
+  const bind = (env: Env, ctx: ExecutionContext) => bindAgent(definition, env, ctx);
+  const started = (bound: BoundAgent<Env>) => ensureStarted(bound, table);
+  const boundOf = (env: Env, ctx: ExecutionContext) => {
+    const bound = bind(env, ctx);
+    started(bound);
+    return bound;
+  };
+  // Hono types its execution context on its own; it is the Worker's.
+  const fromRequest = (c: Context<Bindings<Env>>) => boundOf(c.env as Env, c.executionCtx as unknown as ExecutionContext);
+
+  const app = new Hono<Bindings<Env>>();
+  app.onError(onError);
+  app.notFound(notFound);
+  app.post(definition.webhookPath, (c) => handleWebhook(c, fromRequest(c), table));
+
+  const agent: Agent<Env> = {
+    name: config.name,
+    table,
+    bind,
+    started,
+    app,
+    fetch: async (request, env, ctx) => app.fetch(request, env, ctx),
+    queue: (batch, env, ctx) => consumeBatch([agent], batch, env, ctx),
+    scheduled: async (_controller, env, ctx) => started(bind(env, ctx)),
+    onMessage(model, handler) {
+      if (table.typed.has(model.digest)) throw new Error(`agent ${config.name}: a handler for ${model.title} (${model.digest}) is declared already`);
+      table.typed.set(model.digest, { model, handler: handler as MessageHandler<Env, unknown> });
+      return agent;
+    },
+    onPayload(shape, handler) {
+      table.shapes.push({ shape, handler: handler as MessageHandler<Env, unknown> });
+      return agent;
+    },
+    onStartup(handler) {
+      table.startup.push(handler);
+      return agent;
+    },
+    onShutdown(handler) {
+      table.shutdown.push(handler);
+      return agent;
+    },
+    onDeadLetter(handler) {
+      table.deadLetter.push(handler);
+      return agent;
+    },
+    get(path, spec, handler) {
+      app.get(path, (c) => {
+        const ctx = agentContext(fromRequest(c as unknown as Context<Bindings<Env>>));
+        return answerWith(c, spec.response, () => handler(ctx), ctx);
+      });
+      return agent;
+    },
+    post(path, spec, handler) {
+      app.post(path, validate('json', spec.request), (c) => {
+        const ctx = agentContext(fromRequest(c as unknown as Context<Bindings<Env>>));
+        return answerWith(c, spec.response, () => handler(ctx, c.req.valid('json') as z.output<typeof spec.request>), ctx);
+      });
+      return agent;
+    },
+    context: (env, ctx) => agentContext(boundOf(env, ctx)),
+    address: (env, ctx) => bind(env, ctx).identity.address,
+    shutdown: (env, ctx) => shutDown(bind(env, ctx), table),
+  };
+  return agent;
+}
+
+/**
+ * For a Worker that hosts several agents, or mounts an agent beside routes of its own: the queue and
+ * Cron handlers over one outbox queue, and a middleware that starts every agent (registration, startup
+ * handlers) on any request, so that an agent that has not been sent anything yet still registers.
+ */
+export function serveAgents<Env extends object>(agents: Agent<Env>[]): Pick<ExportedHandler<Env>, 'queue' | 'scheduled'> & { start: MiddlewareHandler<Bindings<Env>> } {
+  return {
+    start: async (c, next) => {
+      for (const agent of agents) agent.started(agent.bind(c.env as Env, c.executionCtx as unknown as ExecutionContext));
+      await next();
+    },
+    queue: (batch, env, ctx) => consumeBatch(agents, batch, env, ctx),
+    scheduled: async (_controller, env, ctx) => {
+      for (const agent of agents) agent.started(agent.bind(env, ctx));
+    },
+  };
+}

@@ -1,0 +1,70 @@
+import { checkOutboundUrl } from '../net/index.ts';
+import type { BoundAgent } from './bound.ts';
+
+/** The uAgents header asking the receiver to answer with its reply envelope in the HTTP response. */
+export const SYNC_HEADER = 'x-uagents-connection';
+
+export type Delivery =
+  | { kind: 'delivered'; endpoint: string; status: number; body: string; duplicate: boolean }
+  /** Worth trying again later: the receiver or the network failed, or the target is not known yet. */
+  | { kind: 'retry'; endpoint: string | null; detail: string }
+  /** Will not succeed by retrying: the receiver refused the envelope, or the URL is not allowed. */
+  | { kind: 'refused'; endpoint: string | null; detail: string };
+
+const TRANSIENT_STATUSES = new Set([408, 425, 429]);
+
+function refusalCode(body: string): string | null {
+  try {
+    const parsed = JSON.parse(body) as { error?: { code?: unknown } };
+    return typeof parsed.error?.code === 'string' ? parsed.error.code : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * POSTs a signed envelope to the target's endpoints, best first. A receiver that answers 409 `replayed`
+ * already has this envelope (an earlier attempt got through but its answer was lost): delivered.
+ */
+export async function deliverEnvelope<Env>(agent: BoundAgent<Env>, target: string, envelopeJson: string, options: { sync?: boolean; timeoutMs?: number } = {}): Promise<Delivery> {
+  let endpoints: string[];
+  try {
+    endpoints = await agent.resolver.resolve(target);
+  } catch (error) {
+    // An unknown target may be about to register: worth another try.
+    return { kind: 'retry', endpoint: null, detail: `cannot resolve ${target}: ${(error as Error).message}` };
+  }
+  let last: Delivery = { kind: 'refused', endpoint: null, detail: `${target} has no endpoint` };
+  for (const endpoint of endpoints) {
+    const allowed = checkOutboundUrl(endpoint, agent.policy);
+    if (!allowed.ok) {
+      last = { kind: 'refused', endpoint, detail: allowed.message };
+      continue;
+    }
+    let response: Response;
+    try {
+      response = await agent.fetch(allowed.url.href, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(options.sync ? { [SYNC_HEADER]: 'sync' } : {}) },
+        body: envelopeJson,
+        signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+      });
+    } catch (error) {
+      agent.resolver.invalidate(target);
+      last = { kind: 'retry', endpoint, detail: `${endpoint} did not answer: ${(error as Error).message}` };
+      continue;
+    }
+    const body = await response.text();
+    if (response.ok) return { kind: 'delivered', endpoint, status: response.status, body, duplicate: false };
+    if (response.status === 409 && refusalCode(body) === 'replayed') return { kind: 'delivered', endpoint, status: response.status, body, duplicate: true };
+    const detail = `${endpoint} answered ${response.status}: ${body.slice(0, 300)}`;
+    if (response.status >= 500 || TRANSIENT_STATUSES.has(response.status)) {
+      agent.resolver.invalidate(target);
+      last = { kind: 'retry', endpoint, detail };
+      continue;
+    }
+    // The receiver read the envelope and refused it: every endpoint of that agent would.
+    return { kind: 'refused', endpoint, detail };
+  }
+  return last;
+}

@@ -1,0 +1,38 @@
+import type { z } from 'zod';
+import type { Model } from './model.ts';
+import type { DeadLetterHandler, LifecycleHandler, MessageHandler } from './types.ts';
+
+/** Everything an agent declared, filled by defineAgent's methods at module load. */
+export interface HandlerTable<Env> {
+  typed: Map<string, { model: Model; handler: MessageHandler<Env, unknown> }>;
+  shapes: { shape: z.ZodType; handler: MessageHandler<Env, unknown> }[];
+  startup: LifecycleHandler<Env>[];
+  shutdown: LifecycleHandler<Env>[];
+  deadLetter: DeadLetterHandler<Env>[];
+}
+
+export function emptyHandlerTable<Env>(): HandlerTable<Env> {
+  return { typed: new Map(), shapes: [], startup: [], shutdown: [], deadLetter: [] };
+}
+
+export type Dispatch<Env> =
+  | { ok: true; handler: MessageHandler<Env, unknown>; message: unknown }
+  | { ok: false; code: 'unknown_schema' | 'invalid_payload'; message: string };
+
+/** Typed handlers by schema digest first; then shape handlers, in declaration order, by payload shape. */
+export function dispatch<Env>(table: HandlerTable<Env>, schemaDigest: string, payload: unknown): Dispatch<Env> {
+  const typed = table.typed.get(schemaDigest);
+  if (typed) {
+    const parsed = typed.model.schema.safeParse(payload);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      return { ok: false, code: 'invalid_payload', message: `payload is not a valid ${typed.model.title}: ${issue?.path.join('.') || '(root)'}: ${issue?.message}` };
+    }
+    return { ok: true, handler: typed.handler, message: parsed.data };
+  }
+  for (const { shape, handler } of table.shapes) {
+    const parsed = shape.safeParse(payload);
+    if (parsed.success) return { ok: true, handler, message: parsed.data };
+  }
+  return { ok: false, code: 'unknown_schema', message: `this agent has no handler for schema ${schemaDigest} and no payload shape it takes matches` };
+}

@@ -1,0 +1,43 @@
+import { parseEnvelope, serializeEnvelope, verifyEnvelope } from '../envelope/index.ts';
+import { durableReplayGuard } from '../envelope/replay-ledger.ts';
+import type { BoundAgent } from './bound.ts';
+import { deliverEnvelope } from './delivery.ts';
+import { reportInteraction } from './interactions.ts';
+import type { Message, Model } from './model.ts';
+import { signMessage } from './outbox.ts';
+import type { DeliveryStatus, ReceivedReply, SendAndReceiveOptions } from './types.ts';
+
+/**
+ * Request-response (spec §8): delivered directly, not queued, with the uAgents sync header; the
+ * receiver answers with its reply envelope in the HTTP response, correlated by session. The reply is
+ * verified like any incoming envelope (signature, addressed to us, not replayed).
+ */
+export async function sendAndReceive<Env>(
+  agent: BoundAgent<Env>,
+  to: string,
+  message: Message,
+  options: SendAndReceiveOptions<Model | undefined> & { session: string },
+): Promise<[ReceivedReply | null, DeliveryStatus]> {
+  const { session } = options;
+  const status = (ok: boolean, detail: string, endpoint: string | null): DeliveryStatus => ({ status: ok ? 'delivered' : 'failed', detail, destination: to, endpoint, session });
+  const envelope = signMessage(agent, to, message, session);
+  const delivery = await deliverEnvelope(agent, to, serializeEnvelope(envelope), { sync: true, timeoutMs: options.timeout ?? 30_000 });
+  if (delivery.kind !== 'delivered') return [null, status(false, delivery.detail, delivery.endpoint)];
+  agent.executionCtx.waitUntil(reportInteraction(agent, to, session));
+
+  const parsed = parseEnvelope(delivery.body);
+  if (!parsed.ok) return [null, status(true, 'delivered; the receiver sent no reply in this session', delivery.endpoint)];
+  const reply = parsed.envelope;
+  if (reply.sender !== to || reply.session !== session) return [null, status(false, 'the reply is not from the target or not in this session', delivery.endpoint)];
+  const self = agent.identity.address;
+  const verified = await verifyEnvelope(reply, { self, replay: durableReplayGuard(agent.settings.replayLedger, self) });
+  if (!verified.ok) return [null, status(false, `the reply was refused: ${verified.message}`, delivery.endpoint)];
+  let payload = verified.payload;
+  if (options.response) {
+    if (reply.schema_digest !== options.response.digest) return [null, status(false, `the reply is not a ${options.response.title}`, delivery.endpoint)];
+    const checked = options.response.schema.safeParse(payload);
+    if (!checked.success) return [null, status(false, `the reply does not match ${options.response.title}: ${checked.error.issues[0]?.message}`, delivery.endpoint)];
+    payload = checked.data;
+  }
+  return [{ sender: reply.sender, session, schemaDigest: reply.schema_digest, payload }, status(true, 'reply received', delivery.endpoint)];
+}

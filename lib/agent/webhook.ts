@@ -1,0 +1,66 @@
+import type { Context } from 'hono';
+import type { ContentfulStatusCode } from 'hono/utils/http-status';
+import { parseEnvelope, serializeEnvelope, verifyEnvelope, type RejectReason } from '../envelope/index.ts';
+import { durableReplayGuard } from '../envelope/replay-ledger.ts';
+import { jsonError } from '../http/errors.ts';
+import type { BoundAgent } from './bound.ts';
+import { messageContext, type SyncReply } from './context.ts';
+import { SYNC_HEADER } from './delivery.ts';
+import { dispatch, type HandlerTable } from './handlers.ts';
+
+/** A refused envelope is the sender's mistake (or an attack): a 4xx naming the reason, never a 500. */
+const STATUS_OF: Record<RejectReason | 'invalid_payload', ContentfulStatusCode> = {
+  malformed_envelope: 400,
+  malformed_payload: 400,
+  unknown_schema: 400,
+  invalid_payload: 400,
+  bad_sender: 400,
+  expired: 400,
+  bad_signature: 401,
+  wrong_target: 403,
+  replayed: 409,
+};
+
+const ENVELOPE_MAX_BYTES = 1024 * 1024;
+
+/**
+ * POST {webhookPath}: verify (signature, target, expiry, replay) before any handler runs, then dispatch.
+ * A handler that fails, or answers non-2xx, gives the digest back to the replay ledger so that the
+ * sender's retry is processed rather than refused as a replay.
+ */
+export async function handleWebhook<Env>(c: Context, agent: BoundAgent<Env>, table: HandlerTable<Env>): Promise<Response> {
+  const refuse = (status: ContentfulStatusCode, message: string, code: string) => jsonError(c, status, message, 'invalid_envelope', null, code);
+  const text = await c.req.text();
+  if (text.length > ENVELOPE_MAX_BYTES) return refuse(413, 'envelope is larger than 1 MiB', 'too_large');
+  const parsed = parseEnvelope(text);
+  if (!parsed.ok) return refuse(400, parsed.message, 'malformed_envelope');
+  const { envelope } = parsed;
+  const self = agent.identity.address;
+  const ledger = durableReplayGuard(agent.settings.replayLedger, self);
+  // With shape handlers any digest may be understood, so the digest check waits for dispatch.
+  const acceptedSchemas = table.shapes.length ? undefined : new Set(table.typed.keys());
+  const verified = await verifyEnvelope(envelope, { self, replay: ledger, acceptedSchemas });
+  if (!verified.ok) return refuse(STATUS_OF[verified.reason], verified.message, verified.reason);
+
+  const release = () => agent.settings.replayLedger.get(agent.settings.replayLedger.idFromName(self)).release(verified.digestHex);
+  const route = dispatch(table, envelope.schema_digest, verified.payload);
+  if (!route.ok) {
+    await release();
+    return refuse(STATUS_OF[route.code], route.message, route.code);
+  }
+  const syncReply: SyncReply | null = c.req.header(SYNC_HEADER) === 'sync' ? { envelope: null } : null;
+  let result;
+  try {
+    result = await route.handler(messageContext(agent, envelope, syncReply), envelope.sender, route.message);
+  } catch (error) {
+    await release();
+    console.error(`agent ${agent.definition.name}: handler failed for ${envelope.schema_digest} from ${envelope.sender}`, error);
+    return jsonError(c, 500, 'the message handler failed; send again', 'server_error', null, 'handler_failed');
+  }
+  if (result instanceof Response) {
+    if (!result.ok) await release();
+    return result;
+  }
+  if (syncReply?.envelope) return c.body(serializeEnvelope(syncReply.envelope), 200, { 'content-type': 'application/json' });
+  return c.json(result ?? { status: 'success' });
+}

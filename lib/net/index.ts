@@ -1,0 +1,1 @@
+export { checkOutboundUrl, isPrivateOrLoopbackUrl, type UrlCheck, type UrlPolicy, urlPolicyFromEnv } from './url-policy.ts';
