@@ -1,0 +1,36 @@
+import type { Context } from 'hono';
+import { cors } from 'hono/cors';
+
+/** Response headers the browser client reads (search mode, rate limits). */
+const EXPOSED = [
+  'x-search-mode',
+  'retry-after',
+  'x-ratelimit-limit-requests',
+  'x-ratelimit-remaining-requests',
+  'x-ratelimit-reset-requests',
+  'x-ratelimit-limit-tokens',
+  'x-ratelimit-remaining-tokens',
+  'x-ratelimit-reset-tokens',
+];
+
+/** `ALLOWED_ORIGINS`: comma-separated origins, or `*` for any. */
+export function allowedOrigin(origin: string, allowed: string | undefined): string | null {
+  const list = (allowed ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  if (list.includes('*')) return origin || '*';
+  return list.includes(origin) ? origin : null;
+}
+
+/**
+ * CORS for the browser client on a Worker's public API: only the origins in the Worker's `ALLOWED_ORIGINS`
+ * var may call it from a page (keys travel in the Authorization header, never cookies). Preflights are
+ * answered here, before any key check.
+ */
+export function clientCors() {
+  return cors({
+    origin: (origin, c: Context<{ Bindings: { ALLOWED_ORIGINS?: string } }>) => allowedOrigin(origin, c.env.ALLOWED_ORIGINS),
+    allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
+    allowHeaders: ['Authorization', 'Content-Type', 'Accept'],
+    exposeHeaders: EXPOSED,
+    maxAge: 600,
+  });
+}

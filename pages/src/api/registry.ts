@@ -1,0 +1,41 @@
+import type { z } from 'zod';
+import { createdKeySchema, keyListSchema, revokedKeySchema, type ApiKey, type CreatedKey, type CreateKeyRequest, type RevokedKey } from '../../../schemas/keys.ts';
+import { agentDetailSchema, type AgentDetail } from '../../../schemas/registry.ts';
+import {
+  agentSearchRequestSchema,
+  agentSearchResponseSchema,
+  searchClickResponseSchema,
+  type AgentSearchResponse,
+  type SearchClickRequest,
+  type SearchClickResponse,
+} from '../../../schemas/search.ts';
+import { REGISTRY_URL } from './config.ts';
+import { bearer, requestJson } from './http.ts';
+
+/** The registry's public API, typed by its wire schemas. */
+
+export type AgentSearchInput = z.input<typeof agentSearchRequestSchema>;
+
+export function searchAgents(token: string, request: AgentSearchInput, signal?: AbortSignal): Promise<AgentSearchResponse> {
+  return requestJson(`${REGISTRY_URL}/v1/search/agents`, { method: 'POST', headers: bearer(token), body: JSON.stringify(request), signal }, agentSearchResponseSchema);
+}
+
+export function sendClick(token: string, click: SearchClickRequest): Promise<SearchClickResponse> {
+  return requestJson(`${REGISTRY_URL}/v1/search/agents/click`, { method: 'POST', headers: bearer(token), body: JSON.stringify(click) }, searchClickResponseSchema);
+}
+
+export function getAgent(token: string, address: string): Promise<AgentDetail> {
+  return requestJson(`${REGISTRY_URL}/v2/agents/${encodeURIComponent(address)}`, { headers: bearer(token) }, agentDetailSchema);
+}
+
+export async function listKeys(token: string): Promise<ApiKey[]> {
+  return (await requestJson(`${REGISTRY_URL}/v1/keys`, { headers: bearer(token) }, keyListSchema)).keys;
+}
+
+export function createKey(token: string, request: CreateKeyRequest): Promise<CreatedKey> {
+  return requestJson(`${REGISTRY_URL}/v1/keys`, { method: 'POST', headers: bearer(token), body: JSON.stringify(request) }, createdKeySchema);
+}
+
+export function revokeKey(token: string, id: string): Promise<RevokedKey> {
+  return requestJson(`${REGISTRY_URL}/v1/keys/${encodeURIComponent(id)}`, { method: 'DELETE', headers: bearer(token) }, revokedKeySchema);
+}

@@ -1,0 +1,58 @@
+import { createResource, createSignal, Show } from 'solid-js';
+import type { ApiKey, CreatedKey } from '../../../schemas/keys.ts';
+import { credential } from '../api/credentials.ts';
+import { listKeys, revokeKey } from '../api/registry.ts';
+import { CreateKeyForm } from './CreateKeyForm.tsx';
+import { KeyField } from './KeyField.tsx';
+import { KeyTable } from './KeyTable.tsx';
+import { NewKeyNotice } from './NewKeyNotice.tsx';
+import '../styles/controls.css';
+import './keys.css';
+
+/**
+ * The account's API keys, through the registry's key API (/v1/keys). The first key of an account is made
+ * with the deployment's admin token; after that a key with the `keys` permission manages its own account.
+ */
+export function KeysScreen() {
+  const [token] = credential('managerToken');
+  const [created, setCreated] = createSignal<CreatedKey | null>(null);
+  const [actionError, setActionError] = createSignal<string | null>(null);
+  const [keys, { refetch }] = createResource(token, (value) => (value ? listKeys(value) : Promise.resolve<ApiKey[]>([])));
+
+  async function revoke(key: ApiKey) {
+    try {
+      await revokeKey(token(), key.id);
+      setActionError(null);
+    } catch (error) {
+      setActionError((error as Error).message);
+    }
+    await refetch();
+  }
+
+  return (
+    <section class="keys">
+      <KeyField name="managerToken" label="Admin token, or a key with the keys permission" hint="ADMIN_TOKEN from the registry's secrets, or rdv_…" />
+      <Show when={token()} fallback={<p class="ui-notice">Enter the admin token (it makes an account’s first key) or a key that may manage keys.</p>}>
+        <Show when={created()}>{(key) => <NewKeyNotice created={key()} onDismiss={() => setCreated(null)} />}</Show>
+        <CreateKeyForm
+          token={token()}
+          onCreated={(key) => {
+            setCreated(key);
+            void refetch();
+          }}
+        />
+        <div class="ui-panel">
+          <h2>Live keys</h2>
+          <Show when={actionError()}>
+            <p class="ui-notice error">{actionError()}</p>
+          </Show>
+          <Show when={!keys.error} fallback={<p class="ui-notice error">Cannot list keys: {(keys.error as Error).message}</p>}>
+            <Show when={keys()} fallback={<p class="ui-muted">Loading…</p>}>
+              {(list) => <KeyTable keys={list()} onRevoke={revoke} />}
+            </Show>
+          </Show>
+        </div>
+      </Show>
+    </section>
+  );
+}

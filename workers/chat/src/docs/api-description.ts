@@ -1,0 +1,97 @@
+import { z } from 'zod';
+import { PLATFORM_VERSION } from '../../../../lib/http/health.ts';
+import type { ApiInfo, ResponseDescriptor, RouteDescriptor } from '../../../../lib/openapi/index.ts';
+import { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, ModelList, UsageReport } from '../../../../schemas/chat.ts';
+import { errorBodySchema, healthSchema } from '../../../../schemas/http.ts';
+
+/**
+ * The chat Worker's public API as the OpenAPI document describes it (GET /openapi.json, GET /docs). A route
+ * added without an entry here shows up in the document as undocumented, and the e2e test fails on it.
+ */
+export const CHAT_API_INFO: ApiInfo = {
+  title: 'Rendezvous chat completions',
+  version: PLATFORM_VERSION,
+  description:
+    'OpenAI-compatible chat completions (`{llm_base_url}` = this origin + `/v1`): stock OpenAI SDKs work unchanged. Extras: `thought` in stream chunks, `executable_data` and `intermediate_steps` from agent discovery. Keys are the registry’s, with the `chat` permission. Every authenticated response carries `x-ratelimit-*` headers; 429 adds `retry-after`.',
+};
+
+const error = (description: string): ResponseDescriptor => ({ description, schema: errorBodySchema });
+
+const authErrors = {
+  401: error('Missing, unknown, expired or revoked key'),
+  403: error('The key lacks the `chat` permission'),
+  429: error('Rate limit of the key exceeded (see `retry-after`)'),
+  500: error('Internal error, or the key service is unreachable'),
+};
+
+const model = ModelList.shape.data.element.meta({ title: 'Model' });
+
+export const CHAT_ROUTES: RouteDescriptor[] = [
+  {
+    method: 'get',
+    path: '/health',
+    tag: 'Service',
+    auth: 'none',
+    summary: 'Liveness of the Worker',
+    responses: { 200: { description: 'The Worker answers', schema: healthSchema } },
+  },
+  {
+    method: 'get',
+    path: '/openapi.json',
+    tag: 'Service',
+    auth: 'none',
+    summary: 'This document (OpenAPI 3.1)',
+    responses: { 200: { description: 'The OpenAPI document', contentType: 'application/json' } },
+  },
+  {
+    method: 'get',
+    path: '/docs',
+    tag: 'Service',
+    auth: 'none',
+    summary: 'Interactive API reference (this page)',
+    responses: { 200: { description: 'A self-contained HTML page', contentType: 'text/html' } },
+  },
+  {
+    method: 'post',
+    path: '/v1/chat/completions',
+    tag: 'Chat',
+    auth: 'bearer',
+    summary: 'Create a chat completion (JSON, or server-sent events with `stream: true`)',
+    description:
+      '`agent_discovery: true` (or `{limit, query}`) searches the registry for agents that fit the conversation and returns their manifests in `executable_data`, with the search and the choice in `intermediate_steps`.',
+    body: ChatCompletionRequest.meta({ title: 'ChatCompletionRequest' }),
+    example: { model: 'llm1', messages: [{ role: 'user', content: 'Hello!' }], stream: false },
+    responses: {
+      200: { description: 'The completion', schema: ChatCompletion.meta({ title: 'ChatCompletion' }), events: ChatCompletionChunk.meta({ title: 'ChatCompletionChunk' }) },
+      400: error('Invalid parameters, or an unknown model'),
+      ...authErrors,
+      422: error('Valid parameters that cannot be served (model unavailable here, prompt too long for the window)'),
+      503: error('The upstream model provider is overloaded or timed out (see `retry-after`)'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/models',
+    tag: 'Models',
+    auth: 'bearer',
+    summary: 'The model aliases this deployment serves',
+    responses: { 200: { description: 'Models', schema: ModelList.meta({ title: 'ModelList' }) }, ...authErrors },
+  },
+  {
+    method: 'get',
+    path: '/v1/models/{id}',
+    tag: 'Models',
+    auth: 'bearer',
+    summary: 'One model alias',
+    params: z.object({ id: z.string().describe('Model alias, e.g. llm1') }),
+    responses: { 200: { description: 'The model', schema: model }, ...authErrors, 404: error('No such model') },
+  },
+  {
+    method: 'get',
+    path: '/v1/usage',
+    tag: 'Usage',
+    auth: 'bearer',
+    summary: 'The calling key’s recorded token usage and its limits',
+    responses: { 200: { description: 'Usage in total and per model', schema: UsageReport.meta({ title: 'UsageReport' }) }, ...authErrors },
+  },
+];

@@ -1,0 +1,336 @@
+import { z } from 'zod';
+import type { ApiInfo, ResponseDescriptor, RouteDescriptor } from '../../../../lib/openapi/index.ts';
+import { PLATFORM_VERSION } from '../../../../lib/http/health.ts';
+import { envelopeSchema } from '../../../../schemas/envelope.ts';
+import { errorBodySchema, healthSchema } from '../../../../schemas/http.ts';
+import { createdKeySchema, createKeyRequestSchema, keyIdParamSchema, keyListQuerySchema, keyListSchema, revokedKeySchema } from '../../../../schemas/keys.ts';
+import {
+  addressParamSchema,
+  agentDetailSchema,
+  agentStatusUpdateSchema,
+  agentUpdateSchema,
+  almanacAttestationSchema,
+  almanacRecordSchema,
+  challengeRequestSchema,
+  challengeResponseSchema,
+  deletedAgentSchema,
+  detailErrorSchema,
+  identityProofSchema,
+  identityResponseSchema,
+  interactionRequestSchema,
+  interactionResponseSchema,
+  proxySubmitResponseSchema,
+  registrationRequestSchema,
+  registrationResponseSchema,
+  statusUpdateResponseSchema,
+} from '../../../../schemas/registry.ts';
+import {
+  agentSearchRequestSchema,
+  agentSearchResponseSchema,
+  functionSearchRequestSchema,
+  functionSearchResponseSchema,
+  searchClickRequestSchema,
+  searchClickResponseSchema,
+} from '../../../../schemas/search.ts';
+
+/**
+ * The registry's public API as the OpenAPI document describes it (GET /openapi.json, GET /docs). Each entry
+ * names the schemas its route validates and answers with; a route added without an entry here shows up in
+ * the document as undocumented, and the e2e test fails on it.
+ */
+export const REGISTRY_API_INFO: ApiInfo = {
+  title: 'Rendezvous registry',
+  version: PLATFORM_VERSION,
+  description:
+    'Agent registry: API keys, agent search with click feedback and function search, and the registration, almanac and interaction endpoints the uAgents / fetchai Python SDKs call. Errors are `{error:{message,type,param,code}}`, except on the SDK-facing endpoints, which answer `{detail}` as the SDKs expect.',
+};
+
+const error = (description: string): ResponseDescriptor => ({ description, schema: errorBodySchema });
+const detail = (description: string): ResponseDescriptor => ({ description, schema: detailErrorSchema });
+
+const keyErrors = {
+  400: error('Invalid body, query or path'),
+  401: error('Missing or unknown token: key management needs the admin token or a key with the `keys` permission'),
+  403: error('The key may not do this (another account, or an admin-only field)'),
+};
+const searchErrors = {
+  400: error('Body is not JSON, or a field or filter value is outside the allowed values'),
+  401: error('Missing, unknown, expired or revoked key'),
+  403: error('The key lacks the `read` permission'),
+};
+const sdkAuth = {
+  401: detail('Missing, unknown, expired or revoked key'),
+  403: detail('The key lacks the permission (`write` to change, `read` or `write` to look up)'),
+  406: detail('Malformed body or path'),
+};
+
+const sampleReadme = '# Weather agent\n\nCurrent weather by city.\n\n![tag:weather](https://example.com/badge)';
+
+function agentRoutes(prefix: '/v2/agents' | '/v1/agents', tag: string): RouteDescriptor[] {
+  const older = prefix === '/v1/agents' ? ' (older SDK path; same as /v2/agents)' : '';
+  return [
+    {
+      method: 'post',
+      path: prefix,
+      tag,
+      auth: 'bearer',
+      summary: `Register an agent, or update its registration${older}`,
+      description: 'Needs a `write` key and proof of the address (identity challenge first, or `challenge` and `challenge_response` inline). The README is stored byte for byte; its badges become tags.',
+      body: registrationRequestSchema,
+      example: { address: 'agent1q…', name: 'Weather agent', url: 'https://weather.example.com/webhook', readme: sampleReadme },
+      responses: {
+        200: { description: 'Registration updated', schema: registrationResponseSchema },
+        201: { description: 'Agent registered', schema: registrationResponseSchema },
+        ...sdkAuth,
+        409: detail('The address or handle belongs to another account'),
+      },
+    },
+    {
+      method: 'get',
+      path: `${prefix}/{address}`,
+      tag,
+      auth: 'bearer',
+      summary: `Look up a registered agent${older}`,
+      params: addressParamSchema,
+      responses: { 200: { description: 'The agent and everything its registration stored', schema: agentDetailSchema }, ...sdkAuth, 404: detail('No registered agent at this address') },
+    },
+    ...(['put', 'patch'] as const).map(
+      (method): RouteDescriptor => ({
+        method,
+        path: `${prefix}/{address}`,
+        tag,
+        auth: 'bearer',
+        summary: `Change fields of the caller's agent${older}`,
+        params: addressParamSchema,
+        body: agentUpdateSchema,
+        example: { readme: sampleReadme },
+        responses: {
+          200: { description: 'Updated', schema: registrationResponseSchema },
+          ...sdkAuth,
+          404: detail('Agent not registered'),
+          409: detail('The agent belongs to another account'),
+        },
+      }),
+    ),
+    {
+      method: 'delete',
+      path: `${prefix}/{address}`,
+      tag,
+      auth: 'bearer',
+      summary: `Delete the caller's agent${older}`,
+      params: addressParamSchema,
+      responses: { 200: { description: 'Deleted', schema: deletedAgentSchema }, ...sdkAuth, 404: detail('Agent not registered'), 409: detail('The agent belongs to another account') },
+    },
+  ];
+}
+
+export const REGISTRY_ROUTES: RouteDescriptor[] = [
+  {
+    method: 'get',
+    path: '/health',
+    tag: 'Service',
+    auth: 'none',
+    summary: 'Liveness of the Worker',
+    responses: { 200: { description: 'The Worker answers', schema: healthSchema } },
+  },
+  {
+    method: 'get',
+    path: '/openapi.json',
+    tag: 'Service',
+    auth: 'none',
+    summary: 'This document (OpenAPI 3.1)',
+    responses: { 200: { description: 'The OpenAPI document', contentType: 'application/json' } },
+  },
+  {
+    method: 'get',
+    path: '/docs',
+    tag: 'Service',
+    auth: 'none',
+    summary: 'Interactive API reference (this page)',
+    responses: { 200: { description: 'A self-contained HTML page', contentType: 'text/html' } },
+  },
+  {
+    method: 'post',
+    path: '/v1/keys',
+    tag: 'API keys',
+    auth: 'bearer',
+    summary: 'Create an API key (the secret is in this response only)',
+    description:
+      'With the admin token: creates the key in `account_id`, or in a new account when it is absent (the first key of an account). With a key that has the `keys` permission: creates a key in that key’s own account.',
+    body: createKeyRequestSchema,
+    example: { name: 'my agents', permissions: ['read', 'write', 'chat'] },
+    responses: { 201: { description: 'The new key; `key` is the secret, shown once', schema: createdKeySchema }, ...keyErrors, 404: error('No such account') },
+  },
+  {
+    method: 'get',
+    path: '/v1/keys',
+    tag: 'API keys',
+    auth: 'bearer',
+    summary: 'List live keys (never their secrets)',
+    description: 'The admin token lists every account’s keys (or one account’s with `account_id`); a key lists its own account’s.',
+    query: keyListQuerySchema,
+    responses: { 200: { description: 'Keys, newest first', schema: keyListSchema }, ...keyErrors },
+  },
+  {
+    method: 'delete',
+    path: '/v1/keys/{id}',
+    tag: 'API keys',
+    auth: 'bearer',
+    summary: 'Revoke a key (immediately, for search, registration and chat)',
+    params: keyIdParamSchema,
+    responses: { 200: { description: 'Revoked', schema: revokedKeySchema }, ...keyErrors, 404: error('No live key with this id in the caller’s account') },
+  },
+  {
+    method: 'post',
+    path: '/v1/search/agents',
+    tag: 'Search',
+    auth: 'bearer',
+    summary: 'Search agents',
+    description:
+      'Text search over names, READMEs, tags and declared functions, with filters and sorts. Pagination: keep the body, add `limit` to `offset`, pass the first response’s `search_id`. The `x-search-mode` header says whether the lexical or semantic path answered.',
+    body: agentSearchRequestSchema,
+    example: { search_text: 'weather', filters: { state: ['active'] }, sort: 'relevancy', direction: 'desc', offset: 0, limit: 10 },
+    responses: { 200: { description: 'One page of results', schema: agentSearchResponseSchema }, ...searchErrors },
+  },
+  {
+    method: 'post',
+    path: '/v1/search/agents/click',
+    tag: 'Search',
+    auth: 'bearer',
+    summary: 'Report that a user opened a search result (click feedback)',
+    body: searchClickRequestSchema,
+    responses: {
+      200: { description: 'Recorded (`duplicate` when this click was already recorded)', schema: searchClickResponseSchema },
+      ...searchErrors,
+      404: error('Unknown search_id or agent address'),
+    },
+  },
+  {
+    method: 'post',
+    path: '/v1/search/functions',
+    tag: 'Search',
+    auth: 'bearer',
+    summary: 'Search the functions agents declare (README payloads, protocols)',
+    body: functionSearchRequestSchema,
+    example: { search_text: 'city', limit: 10 },
+    responses: { 200: { description: 'One page of functions', schema: functionSearchResponseSchema }, ...searchErrors },
+  },
+  {
+    method: 'get',
+    path: '/v1/almanac/agents/{address}',
+    tag: 'Almanac',
+    auth: 'none',
+    summary: 'Where to reach an agent (public: the SDKs resolve without a key)',
+    params: addressParamSchema,
+    responses: { 200: { description: 'The agent’s endpoints and protocols', schema: almanacRecordSchema }, 404: detail('Unknown address'), 406: detail('Not an agent address') },
+  },
+  {
+    method: 'post',
+    path: '/v1/almanac/agents/{address}/status',
+    tag: 'Almanac',
+    auth: 'none',
+    summary: 'Signed status update (the agent says it is active or not)',
+    description: 'Signed with the agent’s own key (uagents-core AgentStatusUpdate); no API key.',
+    params: addressParamSchema,
+    body: agentStatusUpdateSchema,
+    responses: {
+      200: { description: 'Status stored', schema: statusUpdateResponseSchema },
+      401: detail('Bad signature, or a timestamp too far from the registry’s clock or older than the last one'),
+      404: detail('Unknown address'),
+      406: detail('Malformed body, or the identifier is not this address'),
+    },
+  },
+  {
+    method: 'post',
+    path: '/v1/almanac/agents',
+    tag: 'Almanac',
+    auth: 'none',
+    summary: 'Signed registration attestation (older SDKs)',
+    description: 'uagents-core AgentRegistrationAttestation: endpoints and protocols signed by the agent; no API key.',
+    body: almanacAttestationSchema,
+    responses: { 200: { description: 'Stored', schema: almanacRecordSchema }, 401: detail('Bad signature or stale timestamp'), 406: detail('Malformed body') },
+  },
+  {
+    method: 'get',
+    path: '/v2/identity/{address}/challenge',
+    tag: 'Registration',
+    auth: 'bearer',
+    summary: 'Ask for an ownership challenge to sign',
+    params: addressParamSchema,
+    responses: { 200: { description: 'The challenge', schema: challengeResponseSchema }, ...sdkAuth, 409: detail('The address is owned by another account') },
+  },
+  {
+    method: 'post',
+    path: '/v2/identity',
+    tag: 'Registration',
+    auth: 'bearer',
+    summary: 'Prove ownership of an address with the signed challenge',
+    body: identityProofSchema,
+    responses: {
+      200: { description: 'Proven: the caller’s account owns the address', schema: identityResponseSchema },
+      ...sdkAuth,
+      401: detail('Unknown, used or expired challenge, bad signature, or a missing/unknown key'),
+      409: detail('The address is owned by another account'),
+    },
+  },
+  {
+    method: 'post',
+    path: '/v1/auth/challenge',
+    tag: 'Registration',
+    auth: 'bearer',
+    summary: 'Ask for an ownership challenge (older SDKs: address in the body)',
+    body: challengeRequestSchema,
+    responses: { 200: { description: 'The challenge', schema: challengeResponseSchema }, ...sdkAuth, 409: detail('The address is owned by another account') },
+  },
+  {
+    method: 'post',
+    path: '/v1/auth/prove',
+    tag: 'Registration',
+    auth: 'bearer',
+    summary: 'Prove ownership (older SDKs)',
+    body: identityProofSchema,
+    responses: {
+      200: { description: 'Proven', schema: identityResponseSchema },
+      ...sdkAuth,
+      401: detail('Unknown, used or expired challenge, bad signature, or a missing/unknown key'),
+      409: detail('The address is owned by another account'),
+    },
+  },
+  ...agentRoutes('/v2/agents', 'Registration'),
+  ...agentRoutes('/v1/agents', 'Registration'),
+  {
+    method: 'post',
+    path: '/v2/agents/interactions',
+    tag: 'Interactions',
+    auth: 'agent',
+    summary: 'Count an interaction between two agents',
+    description: 'Authorised by an attestation of the source or the target agent; each attestation counts once.',
+    body: interactionRequestSchema,
+    responses: {
+      200: { description: 'Counted', schema: interactionResponseSchema },
+      401: detail('Missing or invalid attestation'),
+      403: detail('The attester is neither source nor target'),
+      404: detail('Target not registered'),
+      406: detail('Malformed body'),
+      409: detail('The attestation was already used'),
+    },
+  },
+  {
+    method: 'post',
+    path: '/v2/agents/proxy/submit',
+    tag: 'Interactions',
+    auth: 'none',
+    summary: 'Relay a signed envelope to its target’s webhook, counting the interaction',
+    description: 'The body is a uAgents envelope, verified (signature, target, expiry, replay) before it is relayed.',
+    body: envelopeSchema.meta({ title: 'Envelope' }),
+    responses: {
+      200: { description: 'Delivered', schema: proxySubmitResponseSchema },
+      401: detail('The envelope’s signature or expiry does not verify'),
+      404: detail('The target has no registered webhook'),
+      406: detail('Malformed envelope'),
+      409: detail('Replayed envelope, or a target this registry does not relay to'),
+      413: detail('Envelope larger than 1 MiB'),
+      502: { description: 'The target webhook refused (`delivered: false`) or did not answer (`detail`)', schema: z.union([proxySubmitResponseSchema, detailErrorSchema]) },
+    },
+  },
+];
