@@ -28,7 +28,7 @@ const isoTime = z.iso.datetime();
 /** GET /api/requests/{request_id}: where a request stands (the client's progress line, the latency benchmark). */
 export const requestStatusSchema = z.object({
   request_id: requestIdSchema,
-  state: z.enum(['waiting', 'answered']),
+  state: z.enum(['waiting', 'answered', 'failed']),
   /** The agent the request was sent to. */
   specialist: z.string(),
   sent_at: isoTime,
@@ -36,6 +36,8 @@ export const requestStatusSchema = z.object({
   delivered_at: isoTime.nullable(),
   answered_at: isoTime.nullable(),
   expires_at: isoTime,
+  /** Why the request never reached the specialist (state `failed`). */
+  failure: z.string().nullable(),
 });
 
 export const requestIdParamSchema = z.object({ request_id: requestIdSchema });

@@ -1,4 +1,4 @@
-import { env, runDurableObjectAlarm } from 'cloudflare:test';
+import { env, runDurableObjectAlarm, SELF } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { analysis, ask, deliver, poll, reply, SPECIALIST } from './helpers/conversation.ts';
 import { installFakeNetwork, type FakeNetwork } from './helpers/fake-network.ts';
@@ -85,5 +85,22 @@ describe('GET /api/get-response without request_id: the spec’s single global s
     await drain();
     await deliver(reply(crypto.randomUUID(), analysis('unsolicited')));
     expect(await body(await poll())).toEqual({ status: 200, json: { status: 'waiting' } });
+  });
+});
+
+describe('a request the specialist refuses', () => {
+  it('ends with a clear 502 instead of waiting forever', async () => {
+    network.specialistStatus = 400;
+    const response = await SELF.fetch('http://router.test/api/send-request', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ input: 'refused question' }),
+    });
+    const { request_id: requestId } = (await response.json()) as { request_id: string };
+    await vi.waitFor(async () => {
+      const failed = await body(await poll(requestId));
+      expect(failed.status).toBe(502);
+      expect(failed.json).toMatchObject({ error: { code: 'undeliverable', message: expect.stringContaining('400') } });
+    });
   });
 });

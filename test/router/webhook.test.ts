@@ -65,7 +65,7 @@ describe('POST /webhook', () => {
 
   it('refuses a payload that is not an analysis result', async () => {
     const requestId = await ask(network);
-    await expectRefused(await deliver(reply(requestId, { analysis_result: { analysis: 'not a list' } })), 400, 'unexpected_payload');
+    await expectRefused(await deliver(reply(requestId, { analysis_result: { analysis: 'not a list' } })), 400, 'unknown_schema');
     expect(await (await poll(requestId)).json()).toEqual({ status: 'waiting' });
   });
 

@@ -17,6 +17,8 @@ export interface FakeNetwork {
   searchStatus: number;
   /** Agents that registered themselves (`POST /v2/agents`). */
   registrations: Registration[];
+  /** Status the specialist's webhook answers with (200 by default; 400 refuses every message). */
+  specialistStatus: number;
 }
 
 /**
@@ -24,7 +26,7 @@ export interface FakeNetwork {
  * specialist webhook that records what it receives. The router's code runs unchanged; only its peers are fake.
  */
 export function installFakeNetwork(specialistAddress: string): FakeNetwork {
-  const network: FakeNetwork = { registered: [], searches: [], delivered: [], searchStatus: 200, registrations: [] };
+  const network: FakeNetwork = { registered: [], searches: [], delivered: [], searchStatus: 200, registrations: [], specialistStatus: 200 };
   const replay = new MemoryReplayGuard();
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const request = new Request(input, init);
@@ -62,7 +64,9 @@ export function installFakeNetwork(specialistAddress: string): FakeNetwork {
     if (url.host === 'registry.test' && request.method === 'POST' && /^\/v1\/almanac\/agents\/[^/]+\/status$/.test(url.pathname)) {
       return Response.json({ address: url.pathname.split('/')[4], is_active: true, status: 'local' });
     }
+    if (url.host === 'registry.test' && request.method === 'POST' && url.pathname === '/v2/agents/interactions') return Response.json({ status: 'recorded' });
     if (request.url === SPECIALIST_WEBHOOK) {
+      if (network.specialistStatus !== 200) return Response.json({ status: 'error', message: 'refused by the test' }, { status: network.specialistStatus });
       const parsed = parseEnvelope(await request.text());
       if (!parsed.ok) return Response.json({ status: 'error', message: parsed.message }, { status: 400 });
       const verified = await verifyEnvelope(parsed.envelope, { self: specialistAddress, replay });

@@ -9,6 +9,8 @@ interface SlotRecord {
   /** When the specialist's webhook accepted the request. */
   deliveredAt?: number;
   answer?: { payload: AnalysisResultMessage; filedAt: number };
+  /** Why the request never reached the specialist (refused, or retries exhausted). */
+  failure?: string;
 }
 
 export type FileOutcome = 'filed' | 'unknown_session' | 'wrong_sender';
@@ -25,6 +27,7 @@ export interface SlotTimes {
 export type SlotRead =
   | { state: 'unknown' }
   | { state: 'waiting'; times: SlotTimes }
+  | { state: 'failed'; reason: string; times: SlotTimes }
   | { state: 'answered'; answer: AnalysisResultMessage; times: SlotTimes };
 
 const KEY = 'slot';
@@ -43,7 +46,12 @@ export class AnswerSlot extends DurableObject<RouterEnv> {
 
   async markDelivered(): Promise<void> {
     const record = await this.live();
-    if (record && record.deliveredAt === undefined) await this.ctx.storage.put<SlotRecord>(KEY, { ...record, deliveredAt: Date.now() });
+    if (record && record.deliveredAt === undefined && record.failure === undefined) await this.ctx.storage.put<SlotRecord>(KEY, { ...record, deliveredAt: Date.now() });
+  }
+
+  async fail(reason: string): Promise<void> {
+    const record = await this.live();
+    if (record && !record.answer) await this.ctx.storage.put<SlotRecord>(KEY, { ...record, failure: reason });
   }
 
   async file(sender: string, answer: AnalysisResultMessage): Promise<FileOutcome> {
@@ -65,8 +73,9 @@ export class AnswerSlot extends DurableObject<RouterEnv> {
       filedAt: record.answer?.filedAt ?? null,
       expiresAt: record.expiresAt,
     };
-    if (!record.answer) return { state: 'waiting', times };
-    return { state: 'answered', answer: record.answer.payload, times };
+    if (record.answer) return { state: 'answered', answer: record.answer.payload, times };
+    if (record.failure !== undefined) return { state: 'failed', reason: record.failure, times };
+    return { state: 'waiting', times };
   }
 
   override async alarm(): Promise<void> {

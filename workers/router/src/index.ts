@@ -1,28 +1,35 @@
 import { Hono } from 'hono';
+import { serveAgents } from '../../../lib/agent/index.ts';
 import { notFound, onError } from '../../../lib/http/errors.ts';
 import { healthBody } from '../../../lib/http/health.ts';
+import { routerAgent, routerIn } from './agent.ts';
 import { clientCors } from './cors.ts';
-import { registerOnFirstRequest } from './registration.ts';
-import { routerIdentity } from './router-identity.ts';
+import { watchDeliveries } from './delivery-times.ts';
 import { getResponseRoute } from './routes/get-response.ts';
 import { requestStatusRoute } from './routes/request-status.ts';
 import { sendRequestRoute } from './routes/send-request.ts';
-import { webhookRoute } from './routes/webhook.ts';
 
-export { ReplayLedger } from '../../../lib/envelope/replay-ledger.ts';
+export { ReplayLedger } from '../../../lib/agent/index.ts';
 export { AnswerSlot } from './answer-slot.ts';
 export { GlobalSlot } from './global-slot.ts';
 
-const app = new Hono<{ Bindings: RouterEnv }>();
+// Any request, queue batch or cron event starts the agent: registration (with backoff) and its refresh.
+const agents = serveAgents([routerAgent]);
 
-app.use('*', registerOnFirstRequest);
-app.get('/health', (c) => c.json(healthBody('router', { address: routerIdentity(c.env).address })));
+const app = new Hono<{ Bindings: RouterEnv }>();
+app.use('*', agents.start);
+app.get('/health', (c) => c.json(healthBody('router', { address: routerIn(c).address })));
 app.use('/api/*', clientCors);
 app.route('/api/send-request', sendRequestRoute);
 app.route('/api/get-response', getResponseRoute);
 app.route('/api/requests', requestStatusRoute);
-app.route('/webhook', webhookRoute);
+// POST /webhook: lib/agent verifies the envelope, then the router's handler files the answer (agent.ts).
+app.route('/', routerAgent.app);
 app.notFound(notFound);
 app.onError(onError);
 
-export default app;
+export default {
+  fetch: app.fetch,
+  queue: (batch, env, ctx) => agents.queue!(watchDeliveries(batch, env, ctx), env, ctx),
+  scheduled: agents.scheduled,
+} satisfies ExportedHandler<RouterEnv>;

@@ -20,5 +20,8 @@ export const getResponseRoute = new Hono<{ Bindings: RouterEnv }>().get('/', val
     return jsonError(c, 404, `no request ${requestId}: it was never sent here or its answer has expired`, 'not_found', 'request_id', 'unknown_request');
   }
   if (slot.state === 'waiting') return c.json({ status: 'waiting' });
+  if (slot.state === 'failed') {
+    return jsonError(c, 502, `the request could not be delivered to the specialist: ${slot.reason}`, 'upstream_error', 'request_id', 'undeliverable');
+  }
   return c.json(slot.answer);
 });

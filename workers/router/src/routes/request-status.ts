@@ -23,6 +23,7 @@ export const requestStatusRoute = new Hono<{ Bindings: RouterEnv }>().get('/:req
     delivered_at: isoOrNull(times.deliveredAt),
     answered_at: isoOrNull(times.filedAt),
     expires_at: iso(times.expiresAt),
+    failure: slot.state === 'failed' ? slot.reason : null,
   };
   return c.json(status);
 });

@@ -2,22 +2,22 @@ import { Hono } from 'hono';
 import { jsonError } from '../../../../lib/http/errors.ts';
 import { validate } from '../../../../lib/http/validate.ts';
 import { sendRequestBodySchema } from '../../../../schemas/router-api.ts';
+import { RequestMessage, routerIn } from '../agent.ts';
 import { findSpecialist, RegistryError } from '../discovery.ts';
-import { sendToAgent } from '../outbound.ts';
-import { routerIdentity } from '../router-identity.ts';
 import { answerSlot, answerTtlMs } from '../slots.ts';
 
 /**
  * POST /api/send-request. Finds the specialist, opens the request's answer slot (so that the answer can
  * only be filed from that agent, in this session) and sends `{request: input}` in a new session, whose id
- * is the request id the client polls with.
+ * is the request id the client polls with. Sending queues the signed envelope; lib/agent delivers it
+ * with retries.
  */
 export const sendRequestRoute = new Hono<{ Bindings: RouterEnv }>().post('/', validate('json', sendRequestBodySchema), async (c) => {
   const { input } = c.req.valid('json');
-  const self = routerIdentity(c.env).address;
+  const agent = routerIn(c);
   let specialist: string | undefined;
   try {
-    specialist = await findSpecialist(c.env, self);
+    specialist = await findSpecialist(c.env, agent.address);
   } catch (error) {
     if (!(error instanceof RegistryError)) throw error;
     return jsonError(c, 500, error.message, 'upstream_error', null, 'registry_unavailable');
@@ -27,7 +27,6 @@ export const sendRequestRoute = new Hono<{ Bindings: RouterEnv }>().post('/', va
   }
   const requestId = crypto.randomUUID();
   await answerSlot(c.env, requestId).open(specialist, answerTtlMs(c.env));
-  await sendToAgent(c.env, { target: specialist, session: requestId, payload: { request: input } });
-  await answerSlot(c.env, requestId).markDelivered();
+  await agent.send(specialist, RequestMessage({ request: input }), { session: requestId });
   return c.json({ status: 'request_sent' as const, request_id: requestId });
 });

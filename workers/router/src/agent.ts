@@ -1,0 +1,60 @@
+import type { Context } from 'hono';
+import { defineAgent, model, type AgentContext } from '../../../lib/agent/index.ts';
+import { errorBody } from '../../../lib/http/errors.ts';
+import { analysisResultMessageSchema, requestMessageSchema } from '../../../schemas/messages.ts';
+import { answerSlot, globalSlot } from './slots.ts';
+
+/** Flush left: the registry stores the README byte for byte. Written so that a search for the specialist does not find the router. */
+const README = `# Rendezvous router
+
+Reference application front door. A browser client posts a question to this agent; it looks up a specialist in the registry, forwards the question and keeps the reply for the client to poll.
+
+## Interaction
+- Clients: POST /api/send-request, GET /api/get-response?request_id=…
+- Agents: replies to the router's requests arrive as signed envelopes at /webhook, in the session of the request.
+`;
+
+/** Router → specialist: `{request}` (the key the specialist and its README share). */
+export const RequestMessage = model('Request', requestMessageSchema);
+
+/** The router as an agent: identity from PRIMARY_AGENT_KEY, registered at PRIMARY_WEBHOOK_URL, queued delivery. */
+export const routerAgent = defineAgent<RouterEnv>({
+  name: 'router',
+  title: 'Rendezvous router',
+  readme: README,
+  settings: (env) => ({
+    seed: env.PRIMARY_AGENT_KEY,
+    webhookUrl: env.PRIMARY_WEBHOOK_URL,
+    registryUrl: env.REGISTRY_URL,
+    registryToken: env.REGISTRY_API_KEY,
+    allowPrivateUrls: env.ALLOW_PRIVATE_URLS === 'true',
+    replayLedger: env.REPLAY_LEDGER,
+    outbox: env.ROUTER_OUTBOX,
+    deadLetterQueue: 'rendezvous-router-outbox-dlq',
+  }),
+});
+
+/** The router agent in a route handler. Hono types its execution context on its own; it is the Worker's. */
+export function routerIn(c: Context<{ Bindings: RouterEnv }>): AgentContext<RouterEnv> {
+  return routerAgent.context(c.env, c.executionCtx as unknown as ExecutionContext);
+}
+
+const refuse = (status: number, message: string, code: string) => Response.json(errorBody(message, 'invalid_envelope', null, code), { status });
+
+/**
+ * An analysis arriving at /webhook (already verified by lib/agent: signature, target, expiry, replay) is
+ * filed into its request's slot, but only from the agent the request went to, in the session the router
+ * opened; then into the spec's global slot.
+ */
+routerAgent.onPayload(analysisResultMessageSchema, async (ctx, sender, answer) => {
+  const outcome = await answerSlot(ctx.env, ctx.session).file(sender, answer);
+  if (outcome === 'unknown_session') return refuse(404, `session ${ctx.session} is not a request this router sent, or it has expired`, 'unknown_session');
+  if (outcome === 'wrong_sender') return refuse(403, `request ${ctx.session} was not sent to ${sender}`, 'wrong_sender');
+  await globalSlot(ctx.env).put(answer);
+  return { status: 'success' };
+});
+
+/** A request the specialist's webhook refused, or that never got through: tell the polling client. */
+routerAgent.onDeadLetter(async (ctx, letter) => {
+  await answerSlot(ctx.env, letter.session).fail(letter.reason);
+});
