@@ -112,7 +112,7 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
       },
     },
     client: {
-      spawn: () => viteDev({ root: ROOT, port: ports.client, routerUrl: urls.router, logDir }),
+      spawn: () => viteDev({ root: ROOT, port: ports.client, urls, logDir }),
       ready: (service) => waitForHttp(service, '/'),
     },
   };
