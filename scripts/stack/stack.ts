@@ -71,17 +71,17 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
   const worker = (name: WorkerName, config: string, vars: Record<string, string>) =>
     wranglerDev({ name, root: ROOT, config, port: ports[name], inspectorPort: INSPECTOR_PORTS[name], persistDir, envFile: files[name], vars, logDir });
 
-  /** How each service starts, and what "ready" means for it. */
+  /** How each service starts, and what "ready" means for it. URLs follow the chosen ports; ALLOWED_ORIGINS lets the client call the registry and chat APIs. */
   const services: Record<ServiceName, { spawn: () => ServiceProcess; ready: (service: ServiceProcess) => Promise<void> }> = {
     registry: {
-      spawn: () => worker('registry', 'wrangler.toml', {}),
+      spawn: () => worker('registry', 'wrangler.toml', { ALLOWED_ORIGINS: urls.client }),
       ready: async (service) => {
         await waitForHttp(service, '/health');
         await ensureRegistryKey();
       },
     },
     chat: {
-      spawn: () => worker('chat', 'workers/chat/wrangler.toml', {}),
+      spawn: () => worker('chat', 'workers/chat/wrangler.toml', { ALLOWED_ORIGINS: urls.client, REGISTRY_URL: urls.registry }),
       ready: (service) => waitForHttp(service, '/health'),
     },
     edgar: {
