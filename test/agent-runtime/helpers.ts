@@ -1,4 +1,4 @@
-import { SELF } from 'cloudflare:test';
+import { env, SELF } from 'cloudflare:test';
 import { expect, vi } from 'vitest';
 import type { ObservedEvent } from './fixture/observer.ts';
 
@@ -34,4 +34,12 @@ export async function settle(filter: { agent?: string; kind?: string; session?: 
 
 export function errorOf(body: unknown): { message: string; type: string; code: string | null } {
   return (body as { error: { message: string; type: string; code: string | null } }).error;
+}
+
+/** Sends resolve peers through the registry: wait until the fixture's agents (registering on the first request) are in its almanac. */
+export async function agentsRegistered(): Promise<void> {
+  for (const name of ['alice', 'bob', 'carol'] as const) {
+    const address = await addressOf(name);
+    await vi.waitFor(async () => expect((await env.REGISTRY.fetch(`http://registry.test/v1/almanac/agents/${address}`)).status).toBe(200), { timeout: 20_000, interval: 200 });
+  }
 }

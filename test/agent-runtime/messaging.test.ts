@@ -1,6 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { Identity } from '../../lib/identity/index.ts';
-import { addressOf, postJson, settle } from './helpers.ts';
+import { agentsRegistered, addressOf, postJson, settle } from './helpers.ts';
+
+beforeAll(agentsRegistered);
 
 describe('agents message each other', () => {
   it('alice sends Ping to bob through the queue; bob answers Pong in the same session; each arrives once', async () => {
