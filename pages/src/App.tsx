@@ -5,12 +5,13 @@ import { KeysScreen } from './keys/KeysScreen.tsx';
 import { Playground } from './playground/Playground.tsx';
 import { ReferenceClient } from './reference/ReferenceClient.tsx';
 import './app.css';
+import './styles/navigation.css';
 
 /** The app's screens; the reference client is the first. Each view mounts only while shown. */
 const VIEWS: { id: string; title: string; component: () => JSX.Element }[] = [
   { id: 'ask', title: 'Ask an agent', component: ReferenceClient },
   { id: 'explorer', title: 'Agents', component: Explorer },
-  { id: 'playground', title: 'Chat playground', component: Playground },
+  { id: 'playground', title: 'Chat', component: Playground },
   { id: 'keys', title: 'API keys', component: KeysScreen },
 ];
 

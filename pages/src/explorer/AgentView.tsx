@@ -104,7 +104,7 @@ export function AgentView(props: { agent: AgentRecord; token: string; onBack: ()
       </Show>
       <section class="ui-panel">
         <Show when={record().readme.trim()} fallback={<p class="ui-muted">This agent has no README.</p>}>
-          <Readme text={record().readme} domainTags={full()?.domain_tags} />
+          <Readme text={record().readme} domainTags={full()?.domain_tags} structuredShown={full() !== undefined} />
         </Show>
       </section>
     </article>

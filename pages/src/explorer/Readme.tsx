@@ -30,12 +30,19 @@ function badgeHtml(token: Tokens.Image, domains: readonly DomainTag[]): string |
   return `<span class="ui-tag readme-badge domain" style="background:#${known.color};color:${textOn(known.color)};border-color:#${known.color}">${escapeHtml(known.label)}</span>`;
 }
 
-/** An agent's README as Markdown, sanitised (it is written by whoever registered the agent). */
-export function Readme(props: { text: string; domainTags?: readonly DomainTag[] }) {
+/** The README's machine-readable blocks (spec "README conventions"), for callers that show them as structured fields instead. */
+const STRUCTURED_BLOCKS = /<(use_cases|payload_requirements)(?:\s[^>]*)?>[\s\S]*?<\/\1\s*>/gi;
+
+/**
+ * An agent's README as Markdown, sanitised (it is written by whoever registered the agent). With
+ * `structuredShown`, the `<use_cases>` and `<payload_requirements>` blocks are left out: the caller shows them.
+ */
+export function Readme(props: { text: string; domainTags?: readonly DomainTag[]; structuredShown?: boolean }) {
   const html = createMemo(() => {
     const domains = props.domainTags ?? [];
     const marked = new Marked({ gfm: true, async: false, renderer: { image: (token) => badgeHtml(token, domains) ?? false } });
-    return DOMPurify.sanitize(marked.parse(props.text, { async: false }));
+    const text = props.structuredShown ? props.text.replace(STRUCTURED_BLOCKS, '') : props.text;
+    return DOMPurify.sanitize(marked.parse(text, { async: false }));
   });
   return <div class="readme" innerHTML={html()} />;
 }

@@ -1,9 +1,12 @@
 import { Hono } from 'hono';
+import { clientCors } from '../../../lib/http/cors.ts';
 import { notFound, onError } from '../../../lib/http/errors.ts';
 import { healthBody } from '../../../lib/http/health.ts';
+import { apiDocs } from '../../../lib/openapi/index.ts';
 import { agentRoutes } from './agents/routes.ts';
 import { almanacRoutes } from './almanac/routes.ts';
 import type { RegistryApp } from './app.ts';
+import { REGISTRY_API_INFO, REGISTRY_ROUTES } from './docs/api-description.ts';
 import { identityRoutes } from './identity/routes.ts';
 import { interactionRoutes } from './interactions/routes.ts';
 import { keyRoutes } from './keys/routes.ts';
@@ -15,6 +18,7 @@ export { KeyService } from './keys/key-service.ts';
 const app = new Hono<RegistryApp>();
 const identity = identityRoutes();
 
+app.use('*', clientCors());
 app.get('/health', (c) => c.json(healthBody('registry')));
 app.route('/v1/keys', keyRoutes());
 app.route('/v1/search', searchRoutes());
@@ -24,6 +28,7 @@ app.route('/v1/auth', identity.v1);
 app.route('/v2/agents', interactionRoutes());
 app.route('/v2/agents', agentRoutes());
 app.route('/v1/agents', agentRoutes());
+app.route('/', apiDocs(app, REGISTRY_API_INFO, REGISTRY_ROUTES));
 app.notFound(notFound);
 app.onError(onError);
 

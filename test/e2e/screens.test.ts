@@ -1,0 +1,186 @@
+import { join, resolve } from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ChatCompletion } from '../../schemas/chat.ts';
+import { createdKeySchema } from '../../schemas/keys.ts';
+import { agentSearchRequestSchema, searchClickRequestSchema } from '../../schemas/search.ts';
+import { readDevVars } from '../../scripts/stack/dev-vars.ts';
+import { secretsFiles } from '../../scripts/stack/secrets.ts';
+import { ROOT } from '../../scripts/stack/stack.ts';
+import { launchBrowser } from './helpers/browser.ts';
+import { DEMO_AGENTS, registerDemoAgents } from './helpers/demo-agents.ts';
+import { createTempStack, type TempStack } from './helpers/temp-stack.ts';
+
+/** Screenshots for the README, rewritten by every run. */
+const SHOTS = resolve(ROOT, 'docs/screenshots');
+
+describe('the client’s screens in a browser: API keys, agents explorer, chat playground, API reference', () => {
+  let temp: TempStack;
+  let browser: Browser;
+  let page: Page;
+  let adminToken: string;
+  let registry: string;
+  let chat: string;
+  let apiKey: string;
+
+  const search = (key: string) =>
+    fetch(`${registry}/v1/search/agents`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: '{"search_text":""}' });
+
+  beforeAll(async () => {
+    temp = await createTempStack();
+    for (const name of ['registry', 'chat', 'client'] as const) await temp.stack.start(name);
+    ({ registry, chat } = temp.stack.urls);
+    adminToken = readDevVars(secretsFiles(ROOT, join(temp.dir, 'secrets')).registry).ADMIN_TOKEN!;
+    const created = await fetch(`${registry}/v1/keys`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'demo agents', permissions: ['read', 'write'] }),
+    });
+    await registerDemoAgents(registry, createdKeySchema.parse(await created.json()).key);
+    browser = await launchBrowser();
+    page = await browser.newPage({ viewport: { width: 1100, height: 900 }, colorScheme: 'light' });
+    await page.goto(`${temp.stack.urls.client}/#keys`);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await temp?.dispose();
+  });
+
+  async function createKeyInPage(name: string): Promise<string> {
+    await page.getByLabel('Name').fill(name);
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const secret = page.getByTestId('new-key');
+    await expect.poll(async () => (await secret.textContent())?.trim() ?? '').toMatch(/^rdv_/);
+    await page.getByText(`Key “${name}” created.`).waitFor();
+    return (await secret.textContent())!.trim();
+  }
+
+  it('API keys: the admin token creates a key shown once, the list never shows a secret, and revoking a key refuses it at once', async () => {
+    await page.getByLabel('Admin token, or a key with the keys permission').fill(adminToken);
+    await page.getByLabel('Admin token, or a key with the keys permission').press('Tab');
+    await page.getByRole('heading', { name: 'Live keys' }).waitFor();
+
+    apiKey = await createKeyInPage('playground and explorer');
+    const row = page.locator('tr', { hasText: 'playground and explorer' });
+    await row.waitFor();
+    expect(await row.locator('.ui-tag').allTextContents()).toEqual(['read', 'chat']);
+    expect(await page.locator('.keys-table').innerText()).not.toContain(apiKey.slice(-12));
+    expect((await search(apiKey)).status).toBe(200);
+    await page.screenshot({ path: join(SHOTS, 'api-keys.png'), fullPage: true });
+    await page.getByRole('button', { name: 'Use in explorer and playground' }).click();
+
+    const temporary = await createKeyInPage('temporary');
+    expect((await search(temporary)).status).toBe(200);
+    const temporaryRow = page.locator('tr', { hasText: 'temporary' });
+    await temporaryRow.getByRole('button', { name: 'Revoke' }).click();
+    await temporaryRow.getByRole('button', { name: 'Confirm revoke' }).click();
+    await temporaryRow.waitFor({ state: 'detached' });
+    expect(await page.locator('tr', { hasText: 'playground and explorer' }).count()).toBe(1);
+    expect((await search(temporary)).status).toBe(401);
+    await page.getByRole('button', { name: 'Done' }).click();
+  });
+
+  it('Agents: lists and pages the registry in one search session, searches as you type, and opening an agent sends click feedback', async () => {
+    const searches: { body: unknown; response: Promise<unknown> }[] = [];
+    page.on('request', (request) => {
+      if (request.url() === `${registry}/v1/search/agents` && request.method() === 'POST') {
+        searches.push({ body: agentSearchRequestSchema.parse(request.postDataJSON()), response: request.response().then((r) => r?.json()) });
+      }
+    });
+    await page.getByRole('button', { name: 'Agents' }).click();
+    expect(await page.getByLabel('API key (read permission)').inputValue()).toBe(apiKey);
+    await page.getByText(`${DEMO_AGENTS.length} agents`).waitFor();
+    await page.getByText('Page 1 of 2').waitFor();
+    expect(await page.locator('.agent-card').count()).toBe(10);
+    const firstPage = (await searches.at(-1)!.response) as { search_id: string };
+
+    await page.getByRole('button', { name: 'Next →' }).click();
+    await page.getByText('Page 2 of 2').waitFor();
+    expect(await page.locator('.agent-card').count()).toBe(DEMO_AGENTS.length - 10);
+    expect(searches.at(-1)!.body).toMatchObject({ offset: 10, limit: 10, search_id: firstPage.search_id });
+
+    await page.getByLabel('Search agents').pressSequentially('weather forecast', { delay: 40 });
+    await expect.poll(() => page.locator('.agent-card').first().locator('.agent-card-title').textContent()).toBe('Weather forecaster');
+    expect(searches.at(-1)!.body).toMatchObject({ search_text: 'weather forecast', offset: 0 });
+    expect(searches.at(-1)!.body).not.toHaveProperty('search_id');
+    const card = page.locator('.agent-card').first();
+    expect(await card.locator('.ui-status').textContent()).toMatch(/^(active|offline|local)$/);
+    expect(await card.locator('.ui-tag').allTextContents()).toEqual(expect.arrayContaining(['weather', 'forecast']));
+    await page.screenshot({ path: join(SHOTS, 'agents-explorer.png'), fullPage: true });
+
+    const session = (await searches.at(-1)!.response) as { search_id: string; agents: { address: string }[] };
+    const click = page.waitForRequest((request) => request.url() === `${registry}/v1/search/agents/click`);
+    await card.locator('.agent-card-title').click();
+    const sent = await click;
+    expect(searchClickRequestSchema.parse(sent.postDataJSON())).toEqual({ search_id: session.search_id, page_index: 0, address: session.agents[0]!.address });
+    expect((await sent.response())?.status()).toBe(200);
+
+    await page.getByRole('heading', { name: 'Weather forecaster', level: 2 }).waitFor();
+    await page.locator('.readme h1', { hasText: 'Weather forecaster' }).waitFor();
+    expect(await page.locator('.readme .readme-badge').allTextContents()).toEqual(['weather', 'forecast', 'Weather']);
+    expect(await page.locator('.readme-badge.domain').evaluate((node) => getComputedStyle(node).backgroundColor)).toBe('rgb(31, 119, 180)');
+    await page.getByRole('heading', { name: 'What it accepts' }).waitFor();
+    expect(await page.locator('.agent-view-function code').allTextContents()).toEqual(['city']);
+    await page.screenshot({ path: join(SHOTS, 'agent-readme.png'), fullPage: true });
+  });
+
+  it('Agents: a README’s scripts, event handlers and javascript: links are removed; an invalid domain badge shows as broken', async () => {
+    await page.getByRole('button', { name: '← Back to results' }).click();
+    await page.getByLabel('Search agents').fill('currency converter');
+    await expect.poll(() => page.locator('.agent-card').first().locator('.agent-card-title').textContent()).toBe('Currency converter');
+    await page.locator('.agent-card-title').first().click();
+    await page.locator('.readme h1', { hasText: 'Currency converter' }).waitFor();
+    expect(await page.locator('.readme script, .readme [onerror]').count()).toBe(0);
+    expect(await page.locator('.readme').innerText()).toContain('a link');
+    expect(await page.locator('.readme [href^="javascript:" i]').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBeUndefined();
+    expect(await page.locator('.readme-badge.broken').textContent()).toContain('finance');
+  });
+
+  it('Chat playground: the model picker lists /v1/models; a reply streams with the thought apart and the agents discovery found', async () => {
+    await page.getByRole('button', { name: 'Chat', exact: true }).click();
+    const select = page.getByLabel('Model');
+    await expect.poll(() => select.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).toEqual(
+      expect.arrayContaining(['llm1', 'llm1-mini']),
+    );
+    await page.getByLabel('Discover agents').check();
+    const question = 'Which agent can tell me the weather in Paris tomorrow?';
+    await page.getByLabel('Message').fill(question);
+    const completion = page.waitForResponse((response) => response.url() === `${chat}/v1/chat/completions`);
+    await page.getByRole('button', { name: 'Send' }).click();
+    const response = await completion;
+    expect(response.headers()['content-type']).toContain('text/event-stream');
+    expect(response.request().postDataJSON()).toMatchObject({ stream: true, agent_discovery: true, messages: [{ role: 'user', content: question }] });
+
+    const reply = page.locator('.playground-reply[data-streaming="false"]');
+    await reply.waitFor({ timeout: 30_000 });
+    const model = await select.inputValue();
+    const direct = await fetch(`${chat}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ model, messages: [{ role: 'user', content: question }], agent_discovery: true }),
+    });
+    const expected = ChatCompletion.parse(await direct.json());
+    expect(await reply.locator('.playground-content').innerText()).toBe(expected.choices[0]!.message.content!.trim());
+    await reply.locator('.playground-thought summary').click();
+    expect((await reply.locator('.playground-thought p').innerText()).trim()).toBe(expected.choices[0]!.message.reasoning_content!.trim());
+    expect(await reply.locator('.playground-agent strong').allTextContents()).toEqual(expected.executable_data.map((agent) => agent.name));
+    expect(expected.executable_data.map((agent) => agent.name)).toContain('Weather forecaster');
+    await page.screenshot({ path: join(SHOTS, 'chat-playground.png'), fullPage: true });
+  });
+
+  it('API reference: the registry’s /docs page renders its OpenAPI document and sends a request from it', async () => {
+    const docs = await browser.newPage({ viewport: { width: 1100, height: 900 }, colorScheme: 'light' });
+    await docs.goto(`${registry}/docs`);
+    await docs.getByRole('heading', { name: /Rendezvous registry/ }).waitFor();
+    await docs.getByLabel('Bearer token').fill(apiKey);
+    const operation = docs.locator('details[data-op="POST /v1/search/agents"]');
+    await operation.locator(':scope > summary').click();
+    await operation.getByRole('button', { name: 'Send request' }).click();
+    await expect.poll(() => operation.getByTestId('response-status').textContent()).toBe('200');
+    expect(JSON.parse(await operation.getByTestId('response-body').innerText())).toMatchObject({ agents: expect.any(Array), search_id: expect.any(String) });
+    await operation.scrollIntoViewIfNeeded();
+    await docs.screenshot({ path: join(SHOTS, 'api-reference.png'), fullPage: false });
+    await docs.close();
+  });
+});
