@@ -97,7 +97,15 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
       ready: (service) => waitForHttp(service, '/'),
     },
     specialist: {
-      spawn: () => worker('specialist', 'workers/specialist/wrangler.toml', { FINANCIAL_WEBHOOK_URL: `${urls.specialist}/webhook`, REGISTRY_URL: urls.registry }),
+      spawn: () =>
+        worker('specialist', 'workers/specialist/wrangler.toml', {
+          FINANCIAL_WEBHOOK_URL: `${urls.specialist}/webhook`,
+          REGISTRY_URL: urls.registry,
+          CHAT_URL: `${urls.chat}/v1`,
+          EDGAR_BASE_URL: urls.edgar,
+          EDGAR_TICKERS_URL: `${urls.edgar}/files/company_tickers.json`,
+          EDGAR_SEARCH_URL: `${urls.edgar}/LATEST/search-index`,
+        }),
       ready: async (service) => {
         await waitForHttp(service, '/health');
         await waitRegistered(service, specialistAddress);

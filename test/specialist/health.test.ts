@@ -1,5 +1,13 @@
 import { SELF } from 'cloudflare:test';
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { installFakeNetwork } from './helpers/fake-network.ts';
+
+beforeEach(() => {
+  installFakeNetwork();
+});
+afterEach(() => {
+  vi.restoreAllMocks();
+});
 
 describe('specialist /health', () => {
   it('names the worker and the address derived from FINANCIAL_AGENT_KEY', async () => {
@@ -7,6 +15,7 @@ describe('specialist /health', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({
       name: 'specialist',
+      version: expect.any(String),
       address: 'agent1qd6zxzmnenyujt9upxj8q688sql56zr5pt3jwqzjxl7hfja0nl8zu6c9lg5',
     });
   });

@@ -1,0 +1,48 @@
+import { z } from 'zod';
+import { defineAgent, model } from '../../../lib/agent/index.ts';
+import { analysisResultMessageSchema } from '../../../schemas/messages.ts';
+import { enqueueAnalysis } from './jobs/analysis-job.ts';
+import { SPECIALIST_README, SPECIALIST_TITLE } from './readme.ts';
+
+/** Specialist → sender: the analysis, in the session of the request. */
+export const AnalysisResult = model('AnalysisResult', analysisResultMessageSchema);
+
+export const OUTBOX_DEAD_LETTER_QUEUE = 'rendezvous-specialist-outbox-dlq';
+
+/** The specialist as an agent: identity from FINANCIAL_AGENT_KEY, registered at FINANCIAL_WEBHOOK_URL, queued delivery. */
+export const specialistAgent = defineAgent<SpecialistEnv>({
+  name: 'specialist',
+  title: SPECIALIST_TITLE,
+  readme: SPECIALIST_README,
+  description: 'Financial analysis of US-listed companies from SEC EDGAR filings: revenue, margins, EPS, cash flow and growth.',
+  settings: (env) => ({
+    seed: env.FINANCIAL_AGENT_KEY,
+    webhookUrl: env.FINANCIAL_WEBHOOK_URL,
+    registryUrl: env.REGISTRY_URL,
+    registryToken: env.REGISTRY_API_KEY || undefined,
+    allowPrivateUrls: env.ALLOW_PRIVATE_URLS === 'true',
+    replayLedger: env.REPLAY_LEDGER,
+    outbox: env.SPECIALIST_OUTBOX,
+    deadLetterQueue: OUTBOX_DEAD_LETTER_QUEUE,
+  }),
+});
+
+const specError = (status: 400 | 500, message: string) => Response.json({ status: 'error', message }, { status });
+
+/**
+ * POST /webhook (spec endpoint 7), after lib/agent verified the envelope (signature, target, expiry,
+ * replay): any JSON object is taken, whatever its schema digest (the Python SDKs send their own), and
+ * `request` is checked here so that a missing one gets the spec's answer. The work is queued, so the
+ * sender is answered at once and the analysis survives a restart.
+ */
+specialistAgent.onPayload(z.looseObject({}), async (ctx, sender, payload) => {
+  const request = typeof payload.request === 'string' ? payload.request.trim() : '';
+  if (!request) return specError(400, 'No query provided');
+  try {
+    await enqueueAnalysis(ctx.env.ANALYSIS_QUEUE, { sender, session: ctx.session, request, received_at: new Date().toISOString() });
+  } catch (error) {
+    console.error('specialist: could not queue the analysis', error);
+    return specError(500, `the analysis could not be queued: ${(error as Error).message}`);
+  }
+  return { status: 'analysis_sent' };
+});

@@ -1,0 +1,35 @@
+import { ChatClient } from './chat/chat-client.ts';
+import { EdgarClient } from './edgar/client.ts';
+import { edgarRateLimiter } from './edgar/rate-limiter.ts';
+import type { Team } from './team/supervisor.ts';
+
+const DEFAULT_EDGAR_BASE_URL = 'https://data.sec.gov';
+const DEFAULT_TICKERS_URL = 'https://www.sec.gov/files/company_tickers.json';
+const DEFAULT_SEARCH_URL = 'https://efts.sec.gov/LATEST/search-index';
+const DEFAULT_USER_AGENT = 'Rendezvous demo admin@example.com';
+
+const positive = (text: string | undefined, fallback: number) => {
+  const value = Number(text);
+  return Number.isFinite(value) && value > 0 ? value : fallback;
+};
+
+/** The supervisor's team as the Worker's configuration makes it (wrangler.toml [vars] and secrets). */
+export function teamFromEnv(env: SpecialistEnv): Team {
+  const doFetch: typeof fetch = (input, init) => fetch(input, init);
+  const baseUrl = (env.EDGAR_BASE_URL || DEFAULT_EDGAR_BASE_URL).replace(/\/+$/, '');
+  const edgar = new EdgarClient({
+    baseUrl,
+    // data.sec.gov serves neither: the SEC has them on www.sec.gov and efts.sec.gov; a copy serves all at one base.
+    tickersUrl: env.EDGAR_TICKERS_URL || (baseUrl === DEFAULT_EDGAR_BASE_URL ? DEFAULT_TICKERS_URL : `${baseUrl}/files/company_tickers.json`),
+    searchUrl: env.EDGAR_SEARCH_URL || (baseUrl === DEFAULT_EDGAR_BASE_URL ? DEFAULT_SEARCH_URL : `${baseUrl}/LATEST/search-index`),
+    userAgent: env.EDGAR_USER_AGENT || DEFAULT_USER_AGENT,
+    maxRequestsPerSecond: positive(env.EDGAR_MAX_REQUESTS_PER_SECOND, 9),
+    cacheSeconds: env.EDGAR_CACHE_SECONDS !== '' && Number(env.EDGAR_CACHE_SECONDS) >= 0 ? Number(env.EDGAR_CACHE_SECONDS) : 3600,
+    limiter: edgarRateLimiter(env.EDGAR_RATE_LIMITER),
+    fetch: doFetch,
+  });
+  const chat = env.CHAT_URL
+    ? new ChatClient({ baseUrl: env.CHAT_URL, apiKey: env.CHAT_API_KEY ?? '', model: env.CHAT_MODEL || 'llm1', timeoutMs: positive(env.CHAT_TIMEOUT_MS, 20_000), fetch: doFetch })
+    : null;
+  return { edgar, chat, tavilyApiKey: env.TAVILY_API_KEY || null, fetch: doFetch };
+}

@@ -1,0 +1,117 @@
+import type { z } from 'zod';
+import type { EdgarRateLimiter } from './rate-limiter.ts';
+import {
+  companyFactsSchema,
+  companyTickersSchema,
+  fullTextSearchSchema,
+  submissionsSchema,
+  type CompanyFacts,
+  type CompanyTickers,
+  type FullTextSearch,
+  type Submissions,
+} from './schemas.ts';
+
+export interface EdgarConfig {
+  /** `https://data.sec.gov` or a copy at the same paths (scripts/dev/edgar-server.ts). */
+  baseUrl: string;
+  tickersUrl: string;
+  searchUrl: string;
+  userAgent: string;
+  maxRequestsPerSecond: number;
+  cacheSeconds: number;
+  limiter: DurableObjectStub<EdgarRateLimiter>;
+  fetch: typeof fetch;
+}
+
+/** EDGAR could not answer. `transient` failures (429, 5xx, network) are worth retrying later. */
+export class EdgarError extends Error {
+  constructor(
+    message: string,
+    readonly transient: boolean,
+  ) {
+    super(message);
+    this.name = 'EdgarError';
+  }
+}
+
+const TIMEOUT_MS = 15_000;
+/** Longer than this in the rate limiter's queue means EDGAR is swamped: give up now, retry later. */
+const MAX_WAIT_MS = 30_000;
+
+export const paddedCik = (cik: number | string) => String(cik).padStart(10, '0');
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** SEC EDGAR's JSON APIs, under the shared rate limit, with the SEC's User-Agent rule, cached. */
+export class EdgarClient {
+  constructor(private readonly config: EdgarConfig) {}
+
+  async tickers(): Promise<CompanyTickers> {
+    const tickers = await this.getJson(this.config.tickersUrl, companyTickersSchema);
+    if (!tickers) throw new EdgarError(`the ticker map ${this.config.tickersUrl} was not found`, false);
+    return tickers;
+  }
+
+  /** The company's profile and recent filings; null when EDGAR has no such company. */
+  submissions(cik: number): Promise<Submissions | null> {
+    return this.getJson(`${this.config.baseUrl}/submissions/CIK${paddedCik(cik)}.json`, submissionsSchema);
+  }
+
+  /** Every XBRL fact the company has filed; null when it has filed none. */
+  companyFacts(cik: number): Promise<CompanyFacts | null> {
+    return this.getJson(`${this.config.baseUrl}/api/xbrl/companyfacts/CIK${paddedCik(cik)}.json`, companyFactsSchema);
+  }
+
+  async fullTextSearch(query: string, forms: string[] = []): Promise<FullTextSearch> {
+    const url = new URL(this.config.searchUrl);
+    url.searchParams.set('q', query);
+    if (forms.length) url.searchParams.set('forms', forms.join(','));
+    return (await this.getJson(url.toString(), fullTextSearchSchema)) ?? { hits: { hits: [] } };
+  }
+
+  private async getJson<Schema extends z.ZodType>(url: string, schema: Schema): Promise<z.output<Schema> | null> {
+    const response = await this.cachedGet(url);
+    if (response === null) return null;
+    let body: unknown;
+    try {
+      body = await response.json();
+    } catch {
+      throw new EdgarError(`${url} did not answer JSON`, false);
+    }
+    const parsed = schema.safeParse(body);
+    if (!parsed.success) throw new EdgarError(`${url} answered an unexpected shape: ${parsed.error.issues[0]?.message}`, false);
+    return parsed.data;
+  }
+
+  /** Cache first; a miss waits for a token of the shared rate limit, then asks EDGAR. 404 → null. */
+  private async cachedGet(url: string): Promise<Response | null> {
+    const cache = await caches.open('edgar');
+    const key = new Request(url);
+    const hit = await cache.match(key);
+    if (hit) return hit;
+
+    const wait = await this.config.limiter.reserve(this.config.maxRequestsPerSecond);
+    if (wait > MAX_WAIT_MS) throw new EdgarError(`EDGAR's rate limit queue is ${Math.round(wait / 1000)} s long`, true);
+    if (wait > 0) await sleep(wait);
+
+    let response: Response;
+    try {
+      response = await this.config.fetch(url, {
+        headers: { 'User-Agent': this.config.userAgent, Accept: 'application/json' },
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      });
+    } catch (error) {
+      throw new EdgarError(`${url} could not be reached: ${(error as Error).message}`, true);
+    }
+    if (response.status === 404) return null;
+    if (!response.ok) {
+      throw new EdgarError(`${url} answered ${response.status}`, response.status === 429 || response.status >= 500);
+    }
+    const body = await response.arrayBuffer();
+    const stored = new Response(body, {
+      headers: { 'Content-Type': 'application/json', 'Cache-Control': `max-age=${this.config.cacheSeconds}` },
+    });
+    if (this.config.cacheSeconds > 0) await cache.put(key, stored.clone());
+    return stored;
+  }
+}

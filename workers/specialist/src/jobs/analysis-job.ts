@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import type { AnalysisItem } from '../../../../schemas/messages.ts';
+import { EdgarError } from '../edgar/client.ts';
+import { SUPERVISOR } from '../team/supervisor.ts';
+
+/** Must match the analysis queue's name in wrangler.toml: the Worker's queue handler routes by it. */
+export const ANALYSIS_QUEUE_NAME = 'rendezvous-specialist-analysis';
+
+/** A question accepted at the webhook, waiting for its analysis. */
+export const analysisJobSchema = z.object({
+  sender: z.string(),
+  session: z.string(),
+  request: z.string().min(1),
+  received_at: z.string(),
+});
+export type AnalysisJob = z.infer<typeof analysisJobSchema>;
+
+/** Tries of one question while EDGAR fails transiently (429, 5xx, unreachable); then the sender is told. */
+export const ANALYSIS_ATTEMPTS = 3;
+
+export async function enqueueAnalysis(queue: Queue, job: AnalysisJob): Promise<void> {
+  await queue.send(analysisJobSchema.parse(job), { contentType: 'json' });
+}
+
+export interface AnalysisRunner {
+  analyze(request: string): Promise<AnalysisItem[]>;
+  reply(job: AnalysisJob, items: AnalysisItem[]): Promise<void>;
+}
+
+const failure = (reason: string): AnalysisItem[] => [
+  { role: 'error', name: SUPERVISOR, content: `The analysis could not be completed: ${reason}. Please ask again later.` },
+];
+
+/**
+ * Runs each queued question and sends its analysis to the sender. A transient EDGAR failure is retried
+ * with backoff; after the last try, or on any other failure, the sender gets an error item instead of
+ * waiting for an answer that will not come.
+ */
+export async function consumeAnalysisBatch(batch: MessageBatch<unknown>, runner: AnalysisRunner): Promise<void> {
+  await Promise.all(
+    batch.messages.map(async (message) => {
+      const parsed = analysisJobSchema.safeParse(message.body);
+      if (!parsed.success) {
+        console.error(`specialist: queue message ${message.id} is not an analysis job; dropped`);
+        message.ack();
+        return;
+      }
+      const job = parsed.data;
+      let items: AnalysisItem[];
+      try {
+        items = await runner.analyze(job.request);
+      } catch (error) {
+        const transient = error instanceof EdgarError && error.transient;
+        if (transient && message.attempts < ANALYSIS_ATTEMPTS) {
+          console.warn(`specialist: analysis of session ${job.session} failed (try ${message.attempts}), retrying: ${(error as Error).message}`);
+          message.retry({ delaySeconds: 2 ** message.attempts });
+          return;
+        }
+        console.error(`specialist: analysis of session ${job.session} failed`, error);
+        items = failure(error instanceof EdgarError ? error.message : 'internal error');
+      }
+      try {
+        await runner.reply(job, items);
+        message.ack();
+      } catch (error) {
+        console.error(`specialist: the analysis of session ${job.session} could not be queued for delivery`, error);
+        message.retry({ delaySeconds: 2 ** message.attempts });
+      }
+    }),
+  );
+}

@@ -1,0 +1,63 @@
+import type { AnalysisItem } from '../../../../schemas/messages.ts';
+import { CompanyDirectory } from '../analysis/company-directory.ts';
+import { METRIC_INFO } from '../analysis/metrics.ts';
+import { describePeriod, parseQuestion, type QuestionPlan } from '../analysis/question.ts';
+import type { ChatClient } from '../chat/chat-client.ts';
+import { refinePlan } from '../chat/planner.ts';
+import { rewordAnswer } from '../chat/wording.ts';
+import type { EdgarClient } from '../edgar/client.ts';
+import { draftAnswer } from './answer.ts';
+import { analyzeFilings, filingsItem, FILINGS_ANALYST } from './filings-analyst.ts';
+import { SEARCH_WORKER, searchCurrentInformation, searchItem } from './search-worker.ts';
+
+export const SUPERVISOR = 'Supervisor';
+
+export interface Team {
+  edgar: EdgarClient;
+  /** The chat model; null when none is configured (the rules then do everything). */
+  chat: ChatClient | null;
+  tavilyApiKey: string | null;
+  fetch: typeof fetch;
+}
+
+function planItem(question: string, plan: QuestionPlan, note: string | null, searchProvider: string): AnalysisItem {
+  const companies = plan.companies.length ? plan.companies.map((c) => `${c.title} (${c.ticker})`).join(', ') : 'none recognised';
+  const metrics = plan.metrics.map((m) => METRIC_INFO[m].label.toLowerCase()).join(', ');
+  const lines = [
+    `Question: ${question}`,
+    `Companies: ${companies}.`,
+    `Figures: ${metrics}${plan.metricsDefaulted ? ' (none named; the usual set)' : ''}.`,
+    `Period: ${describePeriod(plan.period)}${plan.periodDefaulted ? ' (none named)' : ''}.`,
+    `Steps: 1. ${SEARCH_WORKER}: ${searchProvider} for current information.`,
+  ];
+  if (plan.companies.length) lines.push(`2. ${FILINGS_ANALYST}: SEC EDGAR XBRL company facts, figures per fiscal year. 3. ${SUPERVISOR}: answer from those figures.`);
+  else lines.push(`2. ${SUPERVISOR}: ask which company is meant.`);
+  if (note) lines.push(note);
+  return { role: 'plan', name: SUPERVISOR, content: lines.join('\n') };
+}
+
+/**
+ * The specialist's work on one question: plan (rules, gaps filled by the model), search and filings
+ * analysis in parallel, then the answer from the analyst's figures. Each step is one analysis item.
+ * EDGAR failures of the filings analyst propagate (the job is retried); the search worker's do not.
+ */
+export async function analyzeQuestion(team: Team, question: string): Promise<AnalysisItem[]> {
+  const directory = new CompanyDirectory(await team.edgar.tickers());
+  const ruled = parseQuestion(question, directory);
+  const { plan, note } = team.chat ? await refinePlan(team.chat, question, ruled, directory) : { plan: ruled, note: null };
+
+  const [search, ...outcomes] = await Promise.all([
+    searchCurrentInformation({ edgar: team.edgar, tavilyApiKey: team.tavilyApiKey, fetch: team.fetch }, question, plan.companies),
+    ...plan.companies.map((company) => analyzeFilings(team.edgar, company, plan.metrics, plan.period)),
+  ]);
+
+  const draft = draftAnswer(outcomes);
+  const worded = team.chat && outcomes.some((o) => o.ok) ? await rewordAnswer(team.chat, question, draft.body) : null;
+  const answer = [worded ?? draft.body, draft.footer].filter(Boolean).join('\n\n');
+  return [
+    planItem(question, plan, note, search.provider),
+    searchItem(search),
+    ...outcomes.map(filingsItem),
+    { role: 'answer', name: SUPERVISOR, content: answer },
+  ];
+}
