@@ -3,10 +3,14 @@ import { matchExpression, phraseExpression, type TermGroup } from './fts-query.t
 import { STOPWORDS } from './stopwords.ts';
 import { synonymsOf } from './synonyms.ts';
 import { tokenize } from './tokenize.ts';
-import { isCorrectable, oneEditVariants, TYPO_CANDIDATES_MAX } from './typos.ts';
+import { firstHalfVariants, isCorrectable, isOneEdit, stablePrefix, TYPO_CANDIDATES_MAX } from './typos.ts';
 
 /** Words corrected per query: bounds the vocabulary lookups of a long pasted text. */
-const CORRECTED_WORDS_MAX = 4;
+const CORRECTED_WORDS_MAX = 3;
+/** Exact vocabulary lookups per query (each an FTS index probe): bounds the cost of pasted gibberish. */
+const VARIANTS_MAX = 1200;
+/** Vocabulary words sharing a word's first half read per corrected word. */
+const HALF_SCAN = 500;
 /** A known but rare word also gets a correction this many times more frequent ("recieve" → "receive"). */
 const RARE_WORD_RATIO = 20;
 /** Shortest word still matched as a prefix while typed; one letter would match most of the index. */
@@ -35,7 +39,7 @@ interface VocabRow {
 }
 
 const VOCAB_LOOKUP = 'SELECT term, doc FROM search_words_vocab WHERE term IN (SELECT value FROM json_each(?1))';
-const PREFIX_LOOKUP = `SELECT term, doc FROM search_words_vocab WHERE term >= ?1 AND term <= ?2 LIMIT ${PREFIX_SCAN}`;
+const PREFIX_RANGE = 'SELECT term, doc FROM search_words_vocab WHERE term >= ?1 AND term <= ?2';
 
 /** Null when the text holds no searchable word (only punctuation, emoji, operators): the caller browses. */
 export async function expandQuery(runner: SqlRunner, text: string, options: ExpandOptions): Promise<ExpandedQuery | null> {
@@ -53,7 +57,7 @@ export async function expandQuery(runner: SqlRunner, text: string, options: Expa
   const last = words[words.length - 1]!;
   const prefixCandidate = typingLast && [...last].length >= PREFIX_MIN_CHARS;
   const statements = [{ sql: VOCAB_LOOKUP, params: [JSON.stringify(words)] }];
-  if (prefixCandidate) statements.push({ sql: PREFIX_LOOKUP, params: [last, `${last}\u{10FFFF}`] });
+  if (prefixCandidate) statements.push({ sql: `${PREFIX_RANGE} LIMIT ${PREFIX_SCAN}`, params: [last, `${last}\u{10FFFF}`] });
   const [known, prefixRows = []] = (await runner.batch(statements)) as [VocabRow[], VocabRow[]?];
   const frequency = new Map(known.map((row) => [row.term, row.doc]));
   const lastIsPrefix = prefixRows.length > 0;
@@ -79,11 +83,27 @@ async function correct(runner: SqlRunner, words: string[], frequency: Map<string
   const corrections = new Map<string, string[]>();
   const targets = words.filter((word) => word !== typing && isCorrectable(word) && (frequency.get(word) ?? 0) <= 2).slice(0, CORRECTED_WORDS_MAX);
   if (targets.length === 0) return corrections;
-  const variantsOf = new Map(targets.map((word) => [word, oneEditVariants(word)]));
+  const variantsOf = new Map<string, Set<string>>();
   const all = new Set<string>();
-  for (const variants of variantsOf.values()) for (const variant of variants) all.add(variant);
-  const rows = await runner.all<VocabRow>({ sql: VOCAB_LOOKUP, params: [JSON.stringify([...all])] });
-  const found = new Map(rows.map((row) => [row.term, row.doc]));
+  for (const word of targets) {
+    const variants = firstHalfVariants(word);
+    if (all.size + variants.size > VARIANTS_MAX) break;
+    variantsOf.set(word, variants);
+    for (const variant of variants) all.add(variant);
+  }
+  if (variantsOf.size === 0) return corrections;
+  const [exact, ...ranges] = (await runner.batch([
+    { sql: VOCAB_LOOKUP, params: [JSON.stringify([...all])] },
+    ...[...variantsOf.keys()].map((word) => ({ sql: `${PREFIX_RANGE} LIMIT ${HALF_SCAN}`, params: [stablePrefix(word), `${stablePrefix(word)}\u{10FFFF}`] })),
+  ])) as VocabRow[][];
+  const found = new Map(exact!.map((row) => [row.term, row.doc]));
+  [...variantsOf.keys()].forEach((word, i) => {
+    for (const row of ranges[i]!) {
+      if (!isOneEdit(word, row.term)) continue;
+      found.set(row.term, row.doc);
+      variantsOf.get(word)!.add(row.term);
+    }
+  });
   for (const [word, variants] of variantsOf) {
     const own = frequency.get(word) ?? 0;
     const candidates = [...variants]

@@ -1,0 +1,114 @@
+import { applyD1Migrations, createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { AgentSearchResponse } from '../../schemas/search.ts';
+import worker from '../../workers/registry/src/index.ts';
+import { generateAgents } from './fixtures/corpus/generate.ts';
+import { accountWithKey, insertAgents, type SeedAgent } from './fixtures/search-seed.ts';
+
+/**
+ * The deployed path of semantic_search (Workers AI embeddings + Vectorize), with both bindings replaced by
+ * stand-ins passed to the Worker's fetch: an embedder that maps words to a few concepts, and an in-memory
+ * vector index with cosine similarity.
+ */
+const CONCEPTS: Record<string, string[]> = {
+  rain: ['rain', 'umbrella', 'weather', 'storm', 'forecast', 'drizzle'],
+  money: ['money', 'budget', 'savings', 'finance', 'spend'],
+  food: ['food', 'recipe', 'dinner', 'hungry', 'cook'],
+};
+const AXES = Object.keys(CONCEPTS);
+
+function embedText(text: string): number[] {
+  const words = text.toLowerCase().split(/[^a-z]+/);
+  const vector = AXES.map((axis) => words.filter((word) => CONCEPTS[axis]!.includes(word)).length);
+  const norm = Math.hypot(...vector) || 1;
+  return vector.map((value) => value / norm);
+}
+
+class StandInIndex {
+  readonly vectors = new Map<string, number[]>();
+  async query(vector: number[], { topK }: { topK: number }) {
+    const matches = [...this.vectors].map(([id, values]) => ({ id, score: values.reduce((sum, v, i) => sum + v * vector[i]!, 0) }));
+    return { matches: matches.sort((a, b) => b.score - a.score).slice(0, topK) };
+  }
+  async upsert(vectors: { id: string; values: number[] }[]) {
+    for (const vector of vectors) this.vectors.set(vector.id, vector.values);
+  }
+  async deleteByIds(ids: string[]) {
+    for (const id of ids) this.vectors.delete(id);
+  }
+}
+
+const [a, b, c] = [...generateAgents(3, 77)];
+const plain = { tags: [], protocols: [], is_active: true, featured: false, recent_interactions: 0, geo_location: null };
+const weather: SeedAgent = { ...a!, ...plain, name: 'Sky Watch', description: 'Rain and storm forecast for your city.', readme: '# Sky Watch\n\nWeather forecast.' };
+const budget: SeedAgent = { ...b!, ...plain, name: 'Budget Buddy', description: 'Tracks spend and savings.', readme: '# Budget Buddy' };
+const chef: SeedAgent = { ...c!, ...plain, name: 'Pantry Chef', description: 'Dinner ideas from your pantry; a recipe when hungry.', readme: '# Pantry Chef' };
+
+let token: string;
+const index = new StandInIndex();
+let failEmbedding = false;
+const ai = {
+  async run(model: string, input: { text: string[] }) {
+    if (failEmbedding) throw new Error('Workers AI unavailable');
+    expect(model).toBe('@cf/baai/bge-small-en-v1.5');
+    return { data: input.text.map(embedText) };
+  },
+};
+
+async function search(body: Record<string, unknown>) {
+  const ctx = createExecutionContext();
+  const request = new Request('http://registry.test/v1/search/agents', {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  const response = await worker.fetch(request, { ...env, AI: ai as unknown as Ai, VECTORIZE: index as unknown as VectorizeIndex }, ctx);
+  await waitOnExecutionContext(ctx);
+  expect(response.status).toBe(200);
+  return { mode: response.headers.get('x-search-mode'), body: (await response.json()) as AgentSearchResponse };
+}
+
+beforeAll(async () => {
+  await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+  const owner = await accountWithKey(env.DB);
+  token = owner.token;
+  await insertAgents(env.DB, owner.accountId, [weather, budget, chef]);
+});
+
+describe('semantic_search with Workers AI and Vectorize', () => {
+  it('embeds agents in the background after a semantic search, then finds them by meaning', async () => {
+    const first = await search({ search_text: 'umbrella', semantic_search: true });
+    expect(first.mode).toBe('hybrid');
+    expect(first.body.total).toBe(0);
+    expect(index.vectors.size).toBe(3);
+
+    const second = await search({ search_text: 'umbrella', semantic_search: true });
+    expect(second.body.agents.map((agent) => agent.name)).toEqual([weather.name]);
+    expect(second.body.total).toBe(1);
+    // Without semantic_search the same text has no lexical match.
+    expect((await search({ search_text: 'umbrella' })).body.total).toBe(0);
+  });
+
+  it('fuses lexical and semantic ranks: an agent found both ways comes first', async () => {
+    const found = await search({ search_text: 'budget dinner recipe', semantic_search: true });
+    expect(found.body.agents.map((agent) => agent.name)).toEqual([chef.name, budget.name]);
+  });
+
+  it('re-embeds changed agents and drops deleted ones', async () => {
+    await env.DB.prepare("UPDATE agents SET description = 'Savings goals and budget alerts.', readme = '# Budget Buddy', last_updated = ? WHERE address = ?")
+      .bind(new Date().toISOString(), budget.address)
+      .run();
+    await env.DB.prepare('DELETE FROM agents WHERE address = ?').bind(chef.address).run();
+    await search({ search_text: 'savings', semantic_search: true });
+    expect(index.vectors.size).toBe(2);
+    expect((await search({ search_text: 'hungry', semantic_search: true })).body.total).toBe(0);
+  });
+
+  it('answers lexically when the embedding model fails', async () => {
+    failEmbedding = true;
+    const fallback = await search({ search_text: 'storm forecast', semantic_search: true });
+    failEmbedding = false;
+    expect(fallback.mode).toBe('lexical-fallback');
+    expect(fallback.body.agents.map((agent) => agent.name)).toEqual([weather.name]);
+  });
+});
