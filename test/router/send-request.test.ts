@@ -65,6 +65,21 @@ describe('POST /api/send-request', () => {
     expect(response.status).toBe(400);
   });
 
+  it('asks the registry again once when its search meets a passing failure', async () => {
+    network.registered.push(specialist.address);
+    network.searchOutages = 1;
+    expect((await send({ input: 'revenue?' })).status).toBe(200);
+    expect(network.searches).toHaveLength(2);
+  });
+
+  it('answers 500 with the reason when the registry keeps failing', async () => {
+    network.registered.push(specialist.address);
+    network.searchOutages = 2;
+    const response = await send({ input: 'revenue?' });
+    expect(response.status).toBe(500);
+    expect(await response.json()).toMatchObject({ error: { code: 'registry_unavailable', message: expect.stringContaining('503') } });
+  });
+
   it('answers 500 with the reason when the registry refuses the search', async () => {
     network.registered.push(specialist.address);
     network.searchStatus = 401;

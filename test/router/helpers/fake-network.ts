@@ -15,6 +15,8 @@ export interface FakeNetwork {
   delivered: { envelope: Envelope; payload: unknown }[];
   /** Status the registry search answers with (200 by default). */
   searchStatus: number;
+  /** How many of the next searches answer 503 (a registry that is restarting). */
+  searchOutages: number;
   /** Agents that registered themselves (`POST /v2/agents`). */
   registrations: Registration[];
   /** Status the specialist's webhook answers with (200 by default; 400 refuses every message). */
@@ -26,13 +28,17 @@ export interface FakeNetwork {
  * specialist webhook that records what it receives. The router's code runs unchanged; only its peers are fake.
  */
 export function installFakeNetwork(specialistAddress: string): FakeNetwork {
-  const network: FakeNetwork = { registered: [], searches: [], delivered: [], searchStatus: 200, registrations: [], specialistStatus: 200 };
+  const network: FakeNetwork = { registered: [], searches: [], delivered: [], searchStatus: 200, searchOutages: 0, registrations: [], specialistStatus: 200 };
   const replay = new MemoryReplayGuard();
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
     const request = new Request(input, init);
     const url = new URL(request.url);
     if (url.host === 'registry.test' && url.pathname === '/v1/search/agents') {
       network.searches.push({ body: await request.json(), authorization: request.headers.get('Authorization') });
+      if (network.searchOutages > 0) {
+        network.searchOutages--;
+        return Response.json({ error: { message: 'restarting' } }, { status: 503 });
+      }
       if (network.searchStatus !== 200) return Response.json({ error: { message: 'refused' } }, { status: network.searchStatus });
       const agents = network.registered.map((address) => ({ address }));
       return Response.json({ agents, offset: 0, limit: 5, num_hits: agents.length, total: agents.length, search_id: crypto.randomUUID() });
