@@ -31,5 +31,7 @@ export function teamFromEnv(env: SpecialistEnv): Team {
   const chat = env.CHAT_URL
     ? new ChatClient({ baseUrl: env.CHAT_URL, apiKey: env.CHAT_API_KEY ?? '', model: env.CHAT_MODEL || 'llm1', timeoutMs: positive(env.CHAT_TIMEOUT_MS, 20_000), fetch: doFetch })
     : null;
-  return { edgar, chat, tavilyApiKey: env.TAVILY_API_KEY || null, fetch: doFetch };
+  // An optional secret: the generated Env has it only where .dev.vars declares it.
+  const { TAVILY_API_KEY: tavilyApiKey } = env as Partial<Record<'TAVILY_API_KEY', string>>;
+  return { edgar, chat, tavilyApiKey: tavilyApiKey || null, fetch: doFetch };
 }

@@ -19,8 +19,9 @@ export function isAnnual(fact: XbrlFact): fact is XbrlFact & { start: string } {
 /**
  * How the company names its fiscal years. A fact's `fy` is the fiscal year of the filing it came from,
  * not of the fact; but the latest period in a 10-K is that 10-K's own year, so those periods are named by
- * their filing. Older comparatives are named by their end year shifted as the company's own years are
- * (NVIDIA's fiscal 2024 ends in January 2024: no shift; a year ending on 1 January 2023 is fiscal 2022).
+ * their filing. Older comparatives are named by their end year, shifted as the company's nearest own year
+ * is (NVIDIA's fiscal 2024 ends in January 2024: no shift; a 52-week year ending on 1 January 2023 is
+ * fiscal 2022, and so is named the year before it).
  */
 export function fiscalYearNamer(facts: XbrlFact[]): (end: string) => number {
   const ownPeriod = new Map<string, { end: string; fy: number }>();
@@ -29,14 +30,12 @@ export function fiscalYearNamer(facts: XbrlFact[]): (end: string) => number {
     const known = ownPeriod.get(fact.accn);
     if (!known || fact.end > known.end) ownPeriod.set(fact.accn, { end: fact.end, fy: fact.fy });
   }
-  const byEnd = new Map<string, number>();
-  let latest: { end: string; fy: number } | null = null;
-  for (const period of ownPeriod.values()) {
-    byEnd.set(period.end, period.fy);
-    if (!latest || period.end > latest.end) latest = period;
-  }
-  const shift = latest ? latest.fy - Number(latest.end.slice(0, 4)) : 0;
-  return (end) => byEnd.get(end) ?? Number(end.slice(0, 4)) + shift;
+  const named = [...ownPeriod.values()].map((period) => ({ at: Date.parse(period.end), end: period.end, shift: period.fy - Number(period.end.slice(0, 4)) }));
+  return (end) => {
+    const at = Date.parse(end);
+    const nearest = named.reduce<(typeof named)[number] | null>((best, period) => (!best || Math.abs(period.at - at) < Math.abs(best.at - at) ? period : best), null);
+    return Number(end.slice(0, 4)) + (nearest?.shift ?? 0);
+  };
 }
 
 const newer = (a: XbrlFact, b: XbrlFact) => a.filed > b.filed || (a.filed === b.filed && a.accn > b.accn);

@@ -31,7 +31,7 @@ const METRIC_PHRASES: [RegExp, Metric[]][] = [
   [/\b(?:operating (?:income|profits?|earnings)|ebit)\b/g, ['operating_income']],
   [/\b(?:net (?:profit |income )?margins?|profit margins?)\b/g, ['net_margin']],
   [/\bmargins?\b/g, ['gross_margin', 'operating_margin', 'net_margin']],
-  [/\bprofitability\b/g, ['operating_margin', 'net_margin']],
+  [/\bprofitab(?:le|ility)\b/g, ['operating_margin', 'net_margin']],
   [/\b(?:net (?:income|profits?|earnings|loss(?:es)?)|bottom[- ]line|profits?|earnings|earned|losses)\b/g, ['net_income']],
   [/\b(?:revenues?|sales|top[- ]line|turnover|sold)\b/g, ['revenue']],
 ];
