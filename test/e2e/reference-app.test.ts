@@ -1,7 +1,9 @@
+import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './helpers/browser.ts';
 import { startTempStack, type TempStack } from './helpers/temp-stack.ts';
+import { ROOT } from '../../scripts/stack/stack.ts';
 
 describe('the reference application, end to end', () => {
   let temp: TempStack;
@@ -28,7 +30,7 @@ describe('the reference application, end to end', () => {
   });
 
   it('a user asks a question in the browser and sees the analysis; polling then stops', async () => {
-    const page = await browser.newPage();
+    const page = await browser.newPage({ viewport: { width: 1100, height: 1500 } });
     const polls: string[] = [];
     page.on('request', (request) => {
       if (request.url().includes('/api/get-response')) polls.push(request.url());
@@ -46,6 +48,8 @@ describe('the reference application, end to end', () => {
     expect((await page.locator('.analysis .markdown').first().innerText()).trim().length).toBeGreaterThan(0);
     expect(polls.length).toBeGreaterThan(0);
     expect(new Set(polls.map((url) => new URL(url).searchParams.get('request_id'))).size).toBe(1);
+
+    await page.screenshot({ path: resolve(ROOT, 'docs/screenshots/reference-app.png') });
 
     const pollsAtAnswer = polls.length;
     await page.waitForTimeout(2500);
