@@ -38,6 +38,8 @@ export interface AgentSearchInput {
   request: AgentSearchRequest;
   searchId: string;
   queryKey: string;
+  /** The request's start: the click cut-off of a session not stored yet. */
+  startedAt: string;
 }
 
 /** Sort keys, as columns of search_agent_facts `f`. */
@@ -137,14 +139,14 @@ async function textSearch(runner: SqlRunner, input: AgentSearchInput, query: Exp
 }
 
 function textSql(input: AgentSearchInput, plan: TextPlan, sort: AgentSort, window: Window) {
-  const { request, searchId, queryKey } = input;
+  const { request, searchId, queryKey, startedAt } = input;
   const params = new SqlParams();
   const match = params.add(plan.match);
   const conditions = filterConditions({ filters: request.filters, excludeGeoAgents: request.exclude_geo_agents ?? false }, params);
   const clicks = `clicks AS (
       SELECT address, COUNT(*) AS n FROM search_clicks
       WHERE query_key = ${params.add(queryKey)}
-        AND clicked_at <= coalesce((SELECT started_at FROM search_sessions WHERE search_id = ${params.add(searchId)}), '9999')
+        AND clicked_at <= coalesce((SELECT started_at FROM search_sessions WHERE search_id = ${params.add(searchId)}), ${params.add(startedAt)})
       GROUP BY address)`;
   const hits = `hits AS (SELECT rowid AS rid, -${bm25Expression('search_agents_fts')} AS text_score FROM search_agents_fts WHERE search_agents_fts MATCH ${match})`;
 

@@ -16,7 +16,7 @@ import { recordClick } from './clicks.ts';
 import { searchFunctions } from './function-search.ts';
 import { toAgentRecord } from './records.ts';
 import { semanticBackend, syncEmbeddings } from './semantic.ts';
-import { openSession } from './sessions.ts';
+import { newSession, storeSession } from './sessions.ts';
 import { d1Runner } from './sql-runner.ts';
 import { queryKey } from './text/tokenize.ts';
 import type { RegistryApp } from '../app.ts';
@@ -29,9 +29,10 @@ export function searchRoutes() {
   app.post('/agents', readKey, validate('json', agentSearchRequestSchema), async (c) => {
     const request = c.req.valid('json');
     const runner = d1Runner(c.env.DB);
-    const session = await openSession(runner, request.search_id, queryKey(request.search_text), request.source);
+    const session = newSession(request.search_id, queryKey(request.search_text), request.source);
     const semantic = request.semantic_search ? semanticBackend(c.env) : null;
-    const result = await searchAgents(runner, semantic, { request, searchId: session.searchId, queryKey: session.queryKey });
+    const result = await searchAgents(runner, semantic, { request, ...session });
+    c.executionCtx.waitUntil(storeSession(runner, session).catch((error: unknown) => console.error('storing search session failed', error)));
     if (semantic) {
       c.executionCtx.waitUntil(syncEmbeddings(semantic, runner).catch((error: unknown) => console.error('embedding sync failed', error)));
     }
@@ -59,8 +60,9 @@ export function searchRoutes() {
   app.post('/functions', readKey, validate('json', functionSearchRequestSchema), async (c) => {
     const request = c.req.valid('json');
     const runner = d1Runner(c.env.DB);
-    const session = await openSession(runner, request.search_id, queryKey(request.search_text), request.source);
+    const session = newSession(request.search_id, queryKey(request.search_text), request.source);
     const result = await searchFunctions(runner, request);
+    c.executionCtx.waitUntil(storeSession(runner, session).catch((error: unknown) => console.error('storing search session failed', error)));
     const body: FunctionSearchResponse = {
       functions: result.functions,
       offset: request.offset ?? 0,

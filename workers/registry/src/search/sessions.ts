@@ -8,13 +8,23 @@ import type { SqlRunner } from './sql-runner.ts';
 export interface SearchSession {
   searchId: string;
   queryKey: string;
+  /** When this request started; the session's start if it is the first request of the session. */
+  startedAt: string;
+  source: string | undefined;
 }
 
-export async function openSession(runner: SqlRunner, searchId: string | undefined, queryKey: string, source: string | undefined): Promise<SearchSession> {
-  const id = searchId ?? crypto.randomUUID();
+export function newSession(searchId: string | undefined, queryKey: string, source: string | undefined): SearchSession {
+  return { searchId: searchId ?? crypto.randomUUID(), queryKey, startedAt: new Date().toISOString(), source };
+}
+
+/**
+ * Stores the session unless it exists (the first request's start time wins). Called after the response
+ * (waitUntil), so a search costs no write on its critical path; ranking reads the stored start, falling
+ * back to the request's own start for a session not stored yet.
+ */
+export async function storeSession(runner: SqlRunner, session: SearchSession): Promise<void> {
   await runner.all({
     sql: 'INSERT INTO search_sessions (search_id, query_key, source, started_at) VALUES (?1, ?2, ?3, ?4) ON CONFLICT (search_id) DO NOTHING',
-    params: [id, queryKey, source ?? null, new Date().toISOString()],
+    params: [session.searchId, session.queryKey, session.source ?? null, session.startedAt],
   });
-  return { searchId: id, queryKey };
 }

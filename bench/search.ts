@@ -1,0 +1,186 @@
+import Database from 'better-sqlite3';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { newKeyToken } from '../lib/auth/tokens.ts';
+import type { AgentSearchRequest } from '../schemas/search.ts';
+import { generateAgents } from '../test/registry/fixtures/corpus/generate.ts';
+import { AGENT_COLUMNS, registrationColumns } from '../test/registry/fixtures/corpus/registration-columns.ts';
+import { searchAgents } from '../workers/registry/src/search/agent-search.ts';
+import { sqliteRunner } from './sqlite-runner.ts';
+
+/**
+ * Search latency at 10,000 and 100,000 agents, through the running Worker (`wrangler dev`, local D1) and
+ * the same search code run directly on the same SQLite file (better-sqlite3), query kind by query kind.
+ * Targets at 100,000 agents: Worker p50 < 20 ms and p99 < 60 ms over all kinds, Worker p50 ≤ 3× raw p50.
+ *
+ * Run: npm run bench:search   (SIZES=10000 to run one size; PORT to move wrangler dev off 9787)
+ */
+
+const SIZES = (process.env.SIZES ?? '10000,100000').split(',').map(Number);
+const PORT = Number(process.env.PORT ?? 9787);
+const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const TARGET = { p50: 20, p99: 60, ratio: 3 };
+const ROOT = path.resolve(import.meta.dirname, '..');
+const WRANGLER = path.join(ROOT, 'node_modules/.bin/wrangler');
+const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' };
+
+/** Query kinds and the bodies each cycles through. */
+const KINDS: Record<string, AgentSearchRequest[]> = {
+  'one word': ['weather', 'translation', 'crypto', 'hotel', 'music', 'insurance'].map((search_text) => ({ search_text })),
+  'two words': ['stock analysis', 'vegan recipes', 'jazz playlist', 'tax refund', 'route planner'].map((search_text) => ({ search_text })),
+  'prefix typed': ['weath', 'transl', 'summ', 'calend', 'insur'].map((search_text) => ({ search_text })),
+  'typo': ['wether forcast', 'tranlsation', 'hotle', 'cyrpto wallet', 'workuot'].map((search_text) => ({ search_text })),
+  'sentence': ['what can I cook with rice tonight', 'find an agent that tracks my parcel', 'I need a lawyer to review a contract'].map((search_text) => ({ search_text })),
+  'text + filters': [
+    { search_text: 'finance', filters: { agent_type: ['uagent', 'hosted'], tags: ['finance'] } },
+    { search_text: 'weather', filters: { has_location: true, state: ['active', 'inactive'] } },
+  ],
+  'browse': [{}, { sort: 'created-at' }, { sort: 'interactions', direction: 'asc' }, { filters: { category: ['fetch-ai'] } }],
+  'deep page': [{ search_text: 'weather', offset: 600 }, { sort: 'last-modified', offset: 9000 }],
+  'rerank': [{ search_text: 'currency converter', rerank: true }, { search_text: 'smart thermostat', rerank: true }],
+};
+
+const quote = (value: string | number | null) => (value === null ? 'NULL' : typeof value === 'number' ? String(value) : `'${value.replaceAll("'", "''")}'`);
+
+function wrangler(args: string[], persist: string) {
+  const result = spawnSync(WRANGLER, [...args, '--local', '--persist-to', persist], { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 1 << 28 });
+  if (result.status !== 0) throw new Error(`wrangler ${args.join(' ')} failed:\n${result.stderr}\n${result.stdout}`);
+}
+
+/** A local D1 with the migrations, one account, one read key and `size` generated agents. */
+function seed(size: number, persist: string): string {
+  wrangler(['d1', 'migrations', 'apply', 'DB'], persist);
+  const key = newKeyToken();
+  const now = new Date().toISOString();
+  const statements = [
+    `INSERT INTO accounts (id, name, created_at) VALUES ('bench', 'bench', '${now}');`,
+    `INSERT INTO api_keys (id, account_id, name, secret_hash, permissions, created_at) VALUES ('${key.id}', 'bench', 'bench', '${key.secretHash}', '["read"]', '${now}');`,
+  ];
+  let rows: string[] = [];
+  for (const agent of generateAgents(size, 1)) {
+    rows.push(`(${registrationColumns('bench', agent).map(quote).join(', ')})`);
+    if (rows.length === 50) {
+      statements.push(`INSERT INTO agents (${AGENT_COLUMNS.join(', ')}) VALUES\n${rows.join(',\n')};`);
+      rows = [];
+    }
+  }
+  if (rows.length) statements.push(`INSERT INTO agents (${AGENT_COLUMNS.join(', ')}) VALUES\n${rows.join(',\n')};`);
+  statements.push(`INSERT INTO search_agents_fts (search_agents_fts) VALUES ('optimize');`, `INSERT INTO search_words (search_words) VALUES ('optimize');`);
+  const file = path.join(persist, 'seed.sql');
+  writeFileSync(file, statements.join('\n'));
+  wrangler(['d1', 'execute', 'DB', '--file', file], persist);
+  return key.token;
+}
+
+function sqliteFile(persist: string): string {
+  const dir = path.join(persist, 'v3/d1/miniflare-D1DatabaseObject');
+  const file = readdirSync(dir).find((name) => name.endsWith('.sqlite') && name !== 'metadata.sqlite');
+  if (!file) throw new Error(`no D1 database file under ${dir}`);
+  return path.join(dir, file);
+}
+
+async function startWorker(persist: string): Promise<ChildProcess> {
+  const child = spawn(WRANGLER, ['dev', '--port', String(PORT), '--ip', '127.0.0.1', '--persist-to', persist, '--log-level', 'error'], { cwd: ROOT, env, stdio: 'ignore', detached: true });
+  for (let i = 0; i < 120; i++) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const up = await fetch(`http://127.0.0.1:${PORT}/health`).then((response) => response.ok, () => false);
+    if (up) return child;
+  }
+  stopWorker(child);
+  throw new Error(`wrangler dev did not answer on port ${PORT}`);
+}
+
+function stopWorker(child: ChildProcess) {
+  if (child.pid) process.kill(-child.pid, 'SIGTERM');
+}
+
+const percentile = (values: number[], p: number) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+};
+
+async function timeWorker(token: string, body: AgentSearchRequest): Promise<number> {
+  const started = performance.now();
+  const response = await fetch(`http://127.0.0.1:${PORT}/v1/search/agents`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  await response.arrayBuffer();
+  if (response.status !== 200) throw new Error(`search answered ${response.status} for ${JSON.stringify(body)}`);
+  return performance.now() - started;
+}
+
+async function timeRaw(db: Database.Database, body: AgentSearchRequest): Promise<number> {
+  const started = performance.now();
+  await searchAgents(sqliteRunner(db), null, { request: body, searchId: crypto.randomUUID(), queryKey: '', startedAt: new Date().toISOString() });
+  return performance.now() - started;
+}
+
+interface Figures {
+  kind: string;
+  worker: number[];
+  raw: number[];
+}
+
+async function measure(size: number): Promise<boolean> {
+  const persist = mkdtempSync(path.join(tmpdir(), 'rdv-search-bench-'));
+  let child: ChildProcess | undefined;
+  try {
+    let started = performance.now();
+    const token = seed(size, persist);
+    console.log(`\n${size.toLocaleString('en')} agents: seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    started = performance.now();
+    child = await startWorker(persist);
+    console.log(`wrangler dev on :${PORT} ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    const db = new Database(sqliteFile(persist), { readonly: true });
+    const figures: Figures[] = [];
+    for (const [kind, bodies] of Object.entries(KINDS)) {
+      for (const body of bodies) {
+        await timeWorker(token, body);
+        await timeRaw(db, body);
+      }
+      const entry: Figures = { kind, worker: [], raw: [] };
+      for (let round = 0; round < ROUNDS * 4; round++) {
+        for (const body of bodies) {
+          entry.worker.push(await timeWorker(token, body));
+          entry.raw.push(await timeRaw(db, body));
+        }
+      }
+      figures.push(entry);
+    }
+    db.close();
+    return report(size, figures);
+  } finally {
+    if (child) stopWorker(child);
+    rmSync(persist, { recursive: true, force: true });
+  }
+}
+
+function report(size: number, figures: Figures[]): boolean {
+  const row = (kind: string, worker: number[], raw: number[]) =>
+    `${kind.padEnd(15)} ${String(worker.length).padStart(4)}  ${percentile(worker, 50).toFixed(1).padStart(7)} ${percentile(worker, 99).toFixed(1).padStart(7)}   ${percentile(raw, 50).toFixed(1).padStart(7)} ${percentile(raw, 99).toFixed(1).padStart(7)}   ${(percentile(worker, 50) / percentile(raw, 50)).toFixed(2).padStart(5)}`;
+  console.log(`${'kind'.padEnd(15)} ${'n'.padStart(4)}  ${'worker p50'.padStart(7)} ${'p99'.padStart(7)}   ${'raw p50'.padStart(7)} ${'p99'.padStart(7)}   ratio   (ms)`);
+  for (const entry of figures) console.log(row(entry.kind, entry.worker, entry.raw));
+  const worker = figures.flatMap((entry) => entry.worker);
+  const raw = figures.flatMap((entry) => entry.raw);
+  console.log(row('ALL', worker, raw));
+  const p50 = percentile(worker, 50);
+  const p99 = percentile(worker, 99);
+  const ratio = p50 / percentile(raw, 50);
+  const checks = [
+    [`Worker p50 ${p50.toFixed(1)} ms < ${TARGET.p50} ms`, p50 < TARGET.p50],
+    [`Worker p99 ${p99.toFixed(1)} ms < ${TARGET.p99} ms`, p99 < TARGET.p99],
+    [`Worker p50 / raw p50 ${ratio.toFixed(2)} ≤ ${TARGET.ratio}`, ratio <= TARGET.ratio],
+  ] as const;
+  const judged = size >= 100_000;
+  for (const [label, ok] of checks) console.log(`${judged ? (ok ? 'PASS' : 'FAIL') : 'info'}  ${label}${judged ? '' : ' (targets apply at 100,000 agents)'}`);
+  return !judged || checks.every(([, ok]) => ok);
+}
+
+let passed = true;
+for (const size of SIZES) passed = (await measure(size)) && passed;
+console.log(`\nsearch bench: ${passed ? 'PASS' : 'FAIL'}`);
+process.exitCode = passed ? 0 : 1;
