@@ -65,6 +65,12 @@ describe('the analysis sent back to the router', () => {
     expect(answer).toContain('Operating margin, latest fiscal year: MICROSOFT 41.8% (FY2023) vs Alphabet 27.4% (FY2023)');
   });
 
+  it('compares per-share figures only within one filing, so a share split does not show as a collapse', async () => {
+    const items = await ask('NVDA diluted EPS since 2023');
+    // FY2023 EPS is 0.17 in the FY2025 10-K (after the 10-for-1 split); FY2022's 3.85 is from before it.
+    expect(items.at(-1)!.content).toContain('- Diluted EPS: $0.17 in FY2023, $1.19 in FY2024 (+600.0%), $2.94 in FY2025 (+147.1%); +1629.4% from FY2023 to FY2025.');
+  });
+
   it('says which company it could not find, and answers nevertheless', async () => {
     const items = await ask('How is the weather today?');
     expect(items.map((item) => item.role)).toEqual(['plan', 'search', 'answer']);

@@ -74,6 +74,9 @@ describe('the filings analyst computes figures from EDGAR company facts', () => 
     expect(report.years.map((year) => year.values.eps_diluted)).toEqual([3.85, 0.17, 1.19, 2.94]);
     expect(report.years[2]!.sources.eps_diluted).toMatchObject({ accn: '0001045810-25-000023', filed: '2025-02-26' });
     expect(report.years.map((year) => year.values.revenue)).toEqual([26914 * M, 26974 * M, 60922 * M, 130497 * M]);
+    // The like-for-like comparative: the previous year as the filing each figure comes from reports it. FY2022 and
+    // FY2023 come from 10-Ks (FY2024's, FY2025's) that stop at those years, so they have none.
+    expect(report.years.map((year) => year.sameFilingPrior.eps_diluted)).toEqual([undefined, undefined, 0.17, 1.19]);
   });
 
   it('computes Alphabet’s gross profit from Revenues minus CostOfRevenue (it reports no GrossProfit)', async () => {

@@ -1,3 +1,4 @@
+import { comparableSpan, comparisonBase } from '../analysis/figures.ts';
 import { formatChange, formatValue } from '../analysis/format.ts';
 import { METRIC_INFO, type Metric } from '../analysis/metrics.ts';
 import type { FilingsOutcome, FilingsReport } from './filings-analyst.ts';
@@ -14,20 +15,19 @@ function shortName(report: FilingsReport): string {
   return report.company.title.replace(/,?\s+(Inc\.?|Corp\.?|Corporation|Co\.?|Ltd\.?|plc)$/i, '').replace(/\s+COM$/i, '');
 }
 
-/** "Revenue: $394.33B in FY2022, $383.29B in FY2023 (-2.8%), $391.04B in FY2024 (+2.0%); +... over the period." */
+/** "Revenue: $394.33B in FY2022 (+7.8%), $383.29B in FY2023 (-2.8%), …; -0.8% from FY2022 to FY2024." */
 function metricLine(report: FilingsReport, metric: Metric): string {
   const { label, kind } = METRIC_INFO[metric];
   const points = report.years.filter((year) => year.values[metric] !== undefined);
   if (!points.length) return `- ${label}: not reported in the filings for these years.`;
-  const steps = points.map((year, index) => {
+  const steps = points.map((year) => {
     const value = year.values[metric]!;
-    const before = index > 0 ? points[index - 1]!.values[metric] : report.previous.get(year.fiscalYear)?.values[metric];
-    const change = before === undefined || (index > 0 && points[index - 1]!.fiscalYear !== year.fiscalYear - 1) ? '' : ` (${formatChange(kind, before, value)})`;
-    return `${formatValue(kind, value)} in FY${year.fiscalYear}${change}`;
+    const before = comparisonBase(metric, year, report.previous.get(year.fiscalYear));
+    return `${formatValue(kind, value)} in FY${year.fiscalYear}${before === undefined ? '' : ` (${formatChange(kind, before, value)})`}`;
   });
   const first = points[0]!;
   const last = points.at(-1)!;
-  const overall = points.length > 1 ? `; ${formatChange(kind, first.values[metric]!, last.values[metric]!)} from FY${first.fiscalYear} to FY${last.fiscalYear}` : '';
+  const overall = points.length > 1 && comparableSpan(metric, first, last) ? `; ${formatChange(kind, first.values[metric]!, last.values[metric]!)} from FY${first.fiscalYear} to FY${last.fiscalYear}` : '';
   return `- ${label}: ${steps.join(', ')}${overall}.`;
 }
 

@@ -1,6 +1,6 @@
 import type { AnalysisItem } from '../../../../schemas/messages.ts';
 import type { CompanyRef } from '../analysis/company-directory.ts';
-import { annualFigures, type YearFigures } from '../analysis/figures.ts';
+import { annualFigures, comparisonBase, type YearFigures } from '../analysis/figures.ts';
 import { formatChange, formatValue } from '../analysis/format.ts';
 import { INPUTS, METRIC_INFO, type Metric } from '../analysis/metrics.ts';
 import type { PeriodRequest } from '../analysis/question.ts';
@@ -74,7 +74,7 @@ function cell(report: FilingsReport, year: YearFigures, metric: Metric): string 
   const value = year.values[metric];
   if (value === undefined) return 'not reported';
   const { kind } = METRIC_INFO[metric];
-  const before = report.previous.get(year.fiscalYear)?.values[metric];
+  const before = comparisonBase(metric, year, report.previous.get(year.fiscalYear));
   return before === undefined ? formatValue(kind, value) : `${formatValue(kind, value)} (${formatChange(kind, before, value)})`;
 }
 
@@ -104,7 +104,9 @@ export function filingsItem(outcome: FilingsOutcome): AnalysisItem {
     }
   }
   lines.push(`Sources: ${[...filings].map(([accn, f]) => `${f.form} ${accn} filed ${f.filed} (FY${f.years.join(', FY')})`).join('; ')}.`);
-  if (metrics.includes('eps_diluted')) lines.push('Diluted EPS is as reported in the latest filing covering each year; share splits after that filing are not applied.');
+  if (metrics.includes('eps_diluted')) {
+    lines.push('Diluted EPS is as reported in the latest filing covering each year (share splits after that filing are not applied); its changes are against the previous year as that same filing reports it.');
+  }
   if (report.missingYears.length) lines.push(`Not in the filings: FY${report.missingYears.join(', FY')} (available: FY${report.available[0]} to FY${report.available.at(-1)}).`);
   return { role: 'filings', name: FILINGS_ANALYST, content: lines.join('\n') };
 }
