@@ -50,6 +50,14 @@ describe('the EDGAR client', () => {
     for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(100);
   });
 
+  it('asks EDGAR once for concurrent requests of the same document (the analyses of one batch)', async () => {
+    const { edgar } = teamFromEnv(env);
+    const run = crypto.randomUUID();
+    const answers = await Promise.all(Array.from({ length: 4 }, () => edgar.fullTextSearch(`together ${run} "NVIDIA CORP"`)));
+    expect(new Set(answers.map((answer) => JSON.stringify(answer))).size).toBe(1);
+    expect(network.edgarRequests.filter((r) => r.url.includes(run))).toHaveLength(1);
+  });
+
   it('answers a repeated request from the cache, without asking EDGAR again', async () => {
     const { edgar } = teamFromEnv(env);
     const run = crypto.randomUUID();

@@ -44,6 +44,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** SEC EDGAR's JSON APIs, under the shared rate limit, with the SEC's User-Agent rule, cached. */
 export class EdgarClient {
+  private readonly inFlight = new Map<string, Promise<string | null>>();
+
   constructor(private readonly config: EdgarConfig) {}
 
   async tickers(): Promise<CompanyTickers> {
@@ -70,11 +72,11 @@ export class EdgarClient {
   }
 
   private async getJson<Schema extends z.ZodType>(url: string, schema: Schema): Promise<z.output<Schema> | null> {
-    const response = await this.cachedGet(url);
-    if (response === null) return null;
+    const text = await this.cachedGet(url);
+    if (text === null) return null;
     let body: unknown;
     try {
-      body = await response.json();
+      body = JSON.parse(text);
     } catch {
       throw new EdgarError(`${url} did not answer JSON`, false);
     }
@@ -83,13 +85,24 @@ export class EdgarClient {
     return parsed.data;
   }
 
-  /** Cache first; a miss waits for a token of the shared rate limit, then asks EDGAR. 404 → null. */
-  private async cachedGet(url: string): Promise<Response | null> {
+  /**
+   * Cache first; then one request per URL at a time from this client (the analyses of one queue batch
+   * share a client, and often the same company), which waits for a token of the shared rate limit.
+   * 404 → null.
+   */
+  private async cachedGet(url: string): Promise<string | null> {
     const cache = await caches.open('edgar');
-    const key = new Request(url);
-    const hit = await cache.match(key);
-    if (hit) return hit;
+    const hit = await cache.match(url);
+    if (hit) return hit.text();
+    let pending = this.inFlight.get(url);
+    if (!pending) {
+      pending = this.fetchUpstream(url, cache).finally(() => this.inFlight.delete(url));
+      this.inFlight.set(url, pending);
+    }
+    return pending;
+  }
 
+  private async fetchUpstream(url: string, cache: Cache): Promise<string | null> {
     const wait = await this.config.limiter.reserve(this.config.maxRequestsPerSecond);
     if (wait > MAX_WAIT_MS) throw new EdgarError(`EDGAR's rate limit queue is ${Math.round(wait / 1000)} s long`, true);
     if (wait > 0) await sleep(wait);
@@ -103,15 +116,18 @@ export class EdgarClient {
     } catch (error) {
       throw new EdgarError(`${url} could not be reached: ${(error as Error).message}`, true);
     }
-    if (response.status === 404) return null;
+    if (response.status === 404) {
+      await response.body?.cancel();
+      return null;
+    }
     if (!response.ok) {
+      await response.body?.cancel();
       throw new EdgarError(`${url} answered ${response.status}`, response.status === 429 || response.status >= 500);
     }
-    const body = await response.arrayBuffer();
-    const stored = new Response(body, {
-      headers: { 'Content-Type': 'application/json', 'Cache-Control': `max-age=${this.config.cacheSeconds}` },
-    });
-    if (this.config.cacheSeconds > 0) await cache.put(key, stored.clone());
-    return stored;
+    const text = await response.text();
+    if (this.config.cacheSeconds > 0) {
+      await cache.put(url, new Response(text, { headers: { 'Content-Type': 'application/json', 'Cache-Control': `max-age=${this.config.cacheSeconds}` } }));
+    }
+    return text;
   }
 }
