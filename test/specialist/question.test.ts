@@ -37,6 +37,11 @@ describe('the supervisor reads a question for companies, figures and periods', (
       'Compare the margins of NVDA, AAPL and MSFT in 2024',
       { tickers: ['NVDA', 'AAPL', 'MSFT'], metrics: ['gross_margin', 'operating_margin', 'net_margin'], period: { kind: 'years', years: [2024] } },
     ],
+    ['What was Apple’s total revenue in its latest annual report?', { tickers: ['AAPL'], metrics: ['revenue'], period: { kind: 'latest', count: 1 } }],
+    [
+      'What are the main risk factors in NVIDIA’s latest 10-K?',
+      { tickers: ['NVDA'], metrics: ['revenue', 'net_income', 'net_margin'], period: { kind: 'latest', count: 1 } },
+    ],
   ])('%s', (question, expected) => {
     expect(parse(question)).toEqual(expected);
   });
