@@ -68,6 +68,7 @@ function schemaBlock(label, schema) {
 }
 
 async function send(method, path, op, form, output) {
+  output.dataset.state = 'sending';
   output.replaceChildren(el('p', { class: 'muted', text: 'Sending…' }));
   let url = path;
   const query = new URLSearchParams();
@@ -93,6 +94,7 @@ async function send(method, path, op, form, output) {
     response = await fetch(full, init);
   } catch (error) {
     output.replaceChildren(el('p', { class: 'error', text: 'Request failed: ' + error.message }));
+    output.dataset.state = 'failed';
     return;
   }
   const documented = op.responses && (op.responses[String(response.status)] || op.responses.default);
@@ -116,6 +118,7 @@ async function send(method, path, op, form, output) {
     pre.textContent = text;
   }
   status.append(' · ' + Math.round(performance.now() - started) + ' ms');
+  output.dataset.state = 'done';
 }
 
 function operationView(path, method, op) {

@@ -16,7 +16,11 @@ export interface WranglerDevOptions {
   logDir: string;
 }
 
-/** One `wrangler dev` process, local mode, on its own port and devtools port, persisting to the shared dir. */
+/**
+ * One `wrangler dev` process, local mode, on its own port and devtools port, persisting to the shared dir.
+ * Service bindings between the stack's Workers resolve through a dev registry beside the state dir, not the
+ * machine-wide one, so another `wrangler dev` of a Worker with the same name cannot capture them.
+ */
 export function wranglerDev(options: WranglerDevOptions): ServiceProcess {
   const args = [
     'dev',
@@ -35,6 +39,7 @@ export function wranglerDev(options: WranglerDevOptions): ServiceProcess {
     command: join(options.root, 'node_modules/.bin/wrangler'),
     args,
     cwd: options.root,
+    env: { WRANGLER_REGISTRY_PATH: join(options.persistDir, '..', 'dev-registry') },
     logFile: join(options.logDir, `${options.name}.log`),
   });
 }

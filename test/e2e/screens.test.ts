@@ -177,7 +177,8 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
     const operation = docs.locator('details[data-op="POST /v1/search/agents"]');
     await operation.locator(':scope > summary').click();
     await operation.getByRole('button', { name: 'Send request' }).click();
-    await expect.poll(() => operation.getByTestId('response-status').textContent()).toBe('200');
+    await operation.locator('.output[data-state="done"]').waitFor();
+    expect(await operation.getByTestId('response-status').textContent()).toBe('200');
     expect(JSON.parse(await operation.getByTestId('response-body').innerText())).toMatchObject({ agents: expect.any(Array), search_id: expect.any(String) });
     await operation.scrollIntoViewIfNeeded();
     await docs.screenshot({ path: join(SHOTS, 'api-reference.png'), fullPage: false });

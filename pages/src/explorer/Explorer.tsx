@@ -1,5 +1,5 @@
 import { createSignal, For, Match, Show, Switch } from 'solid-js';
-import type { AgentRecord } from '../../../schemas/search.ts';
+import type { AgentRecord, AgentSearchResponse } from '../../../schemas/search.ts';
 import { credential } from '../api/credentials.ts';
 import { sendClick } from '../api/registry.ts';
 import { KeyField } from '../keys/KeyField.tsx';
@@ -18,12 +18,15 @@ export function Explorer() {
   const [open, setOpen] = createSignal<AgentRecord | null>(null);
   const [clickError, setClickError] = createSignal<string | null>(null);
 
+  /** The page the shown results are (a requested page shows once its results arrive). */
+  const shownPage = (result: AgentSearchResponse) => Math.floor(result.offset / result.limit);
+
   /** Opening a result is the click feedback the registry learns from. */
   function openAgent(agent: AgentRecord) {
     const result = search.result();
     setOpen(agent);
     if (!result) return;
-    sendClick(token(), { search_id: result.search_id, page_index: search.page(), address: agent.address }).then(
+    sendClick(token(), { search_id: result.search_id, page_index: shownPage(result), address: agent.address }).then(
       () => setClickError(null),
       (error: Error) => setClickError(error.message),
     );
@@ -62,7 +65,7 @@ export function Explorer() {
                     <For each={result().agents}>{(agent) => <AgentCard agent={agent} onOpen={() => openAgent(agent)} />}</For>
                   </ul>
                 </Show>
-                <Pager result={result()} page={search.page()} onPage={(page) => search.goTo(page)} />
+                <Pager result={result()} page={shownPage(result())} onPage={(page) => search.goTo(page)} />
               </>
             )}
           </Show>

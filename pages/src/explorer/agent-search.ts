@@ -61,7 +61,6 @@ export function createAgentSearch(token: Accessor<string>) {
   return {
     query,
     update: (change: Partial<SearchQuery>) => setQuery({ ...query(), ...change }),
-    page,
     /** Another page of the same search session. */
     goTo(next: number) {
       clearTimeout(timer);
