@@ -52,11 +52,12 @@ CREATE TABLE search_agent_facts (
   created_at TEXT NOT NULL,
   last_updated TEXT NOT NULL
 );
-CREATE INDEX search_facts_by_listed ON search_agent_facts (is_active, is_public);
-CREATE INDEX search_facts_by_created ON search_agent_facts (created_at, address);
-CREATE INDEX search_facts_by_updated ON search_agent_facts (last_updated, address);
-CREATE INDEX search_facts_by_interactions ON search_agent_facts (total_interactions, address);
-CREATE INDEX search_facts_by_popularity ON search_agent_facts (featured, recent_interactions, address);
+-- Browse orders of listed agents: the equality prefix (is_active, is_public) then the sort key, so a page
+-- is read in order from the index instead of sorting every agent.
+CREATE INDEX search_facts_by_created ON search_agent_facts (is_active, is_public, created_at, address);
+CREATE INDEX search_facts_by_updated ON search_agent_facts (is_active, is_public, last_updated, address);
+CREATE INDEX search_facts_by_interactions ON search_agent_facts (is_active, is_public, total_interactions, address);
+CREATE INDEX search_facts_by_popularity ON search_agent_facts (is_active, is_public, featured, recent_interactions, address);
 
 CREATE TRIGGER search_facts_after_insert AFTER INSERT ON agents BEGIN
   INSERT OR REPLACE INTO search_agent_facts VALUES (

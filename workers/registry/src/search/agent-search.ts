@@ -94,12 +94,15 @@ async function browse(runner: SqlRunner, { request }: AgentSearchInput): Promise
   const where = whereClause(filterConditions({ filters: request.filters, excludeGeoAgents: request.exclude_geo_agents ?? false }, params));
   const dir = descending ? 'DESC' : 'ASC';
   const sort = request.sort ?? 'relevancy';
-  const order = sort === 'relevancy' ? `f.featured ${dir}, f.recent_interactions ${dir}, f.address ${dir}` : `${SORT_COLUMNS[sort]} ${dir}, f.address ${dir}`;
+  const keys = sort === 'relevancy' ? ['f.featured', 'f.recent_interactions', 'f.address'] : [SORT_COLUMNS[sort], 'f.address'];
+  const order = keys.map((key) => `${key} ${dir}`).join(', ');
+  const outerOrder = keys.map((_, i) => `p.k${i} ${dir}`).join(', ');
   const countSql = `SELECT COUNT(*) AS total FROM search_agent_facts f ${where}`;
+  // The page is re-sorted by its carried keys after the join (30 rows); a window numbering would sort every agent.
   const pageSql = `WITH page AS (
-      SELECT f.agent_rowid, ROW_NUMBER() OVER (ORDER BY ${order}) AS position FROM search_agent_facts f ${where}
+      SELECT f.agent_rowid, ${keys.map((key, i) => `${key} AS k${i}`).join(', ')} FROM search_agent_facts f ${where}
       ORDER BY ${order} LIMIT ${params.add(limit)} OFFSET ${params.add(offset)})
-    SELECT a.*, p.agent_rowid AS rid, 0 AS score, 0 AS clicks FROM page p JOIN agents a ON a.rowid = p.agent_rowid ORDER BY p.position`;
+    SELECT a.*, p.agent_rowid AS rid, 0 AS score, 0 AS clicks FROM page p JOIN agents a ON a.rowid = p.agent_rowid ORDER BY ${outerOrder}`;
   const [countRows, rows] = (await runner.batch([
     { sql: countSql, params: params.values.slice(0, params.values.length - 2) },
     { sql: pageSql, params: params.values },
@@ -180,13 +183,14 @@ function textSql(input: AgentSearchInput, plan: TextPlan, sort: AgentSort, windo
     : 'kept AS (SELECT * FROM scored)';
   const dir = window.descending ? 'DESC' : 'ASC';
   const tieDir = sort === 'relevancy' ? (window.descending ? 'ASC' : 'DESC') : dir;
-  const order = `${sortKey} ${dir}, address ${tieDir}`;
+  const orderOf = (table: string) => `${table}${sortKey} ${dir}, ${table}address ${tieDir}`;
+  const order = orderOf('');
   const sql = `WITH ${candidates}, ${clicks}, ${scored}, ${kept},
     page AS (
-      SELECT rid, score, clicks, COUNT(*) OVER () AS total, ROW_NUMBER() OVER (ORDER BY ${order}) AS position
+      SELECT rid, score, clicks, sort_key, address, COUNT(*) OVER () AS total
       FROM kept ORDER BY ${order} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)})
     SELECT a.*, p.rid AS rid, p.score AS score, p.clicks AS clicks, p.total AS total
-    FROM page p JOIN agents a ON a.rowid = p.rid ORDER BY p.position`;
+    FROM page p JOIN agents a ON a.rowid = p.rid ORDER BY ${orderOf('p.')}`;
   return { sql, params: params.values };
 }
 
