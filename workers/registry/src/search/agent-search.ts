@@ -102,7 +102,7 @@ async function browse(runner: SqlRunner, { request }: AgentSearchInput): Promise
   const pageSql = `WITH page AS (
       SELECT f.agent_rowid, ${keys.map((key, i) => `${key} AS k${i}`).join(', ')} FROM search_agent_facts f ${where}
       ORDER BY ${order} LIMIT ${params.add(limit)} OFFSET ${params.add(offset)})
-    SELECT a.*, p.agent_rowid AS rid, 0 AS score, 0 AS clicks FROM page p JOIN agents a ON a.rowid = p.agent_rowid ORDER BY ${outerOrder}`;
+    SELECT a.*, p.agent_rowid AS rid, 0 AS score, 0 AS clicks FROM page p CROSS JOIN agents a ON a.rowid = p.agent_rowid ORDER BY ${outerOrder}`;
   const [countRows, rows] = (await runner.batch([
     { sql: countSql, params: params.values.slice(0, params.values.length - 2) },
     { sql: pageSql, params: params.values },
@@ -163,11 +163,13 @@ function textSql(input: AgentSearchInput, plan: TextPlan, sort: AgentSort, windo
       sem AS (SELECT value AS address, CAST(key AS INTEGER) + 1 AS sem_rank FROM json_each(${semantic})),
       cand AS (SELECT rid FROM lex UNION SELECT f.agent_rowid FROM sem JOIN search_agent_facts f ON f.address = sem.address)`;
     scoreExpression = `(coalesce(1.0 / (${RRF_K} + l.lex_rank), 0) + coalesce(1.0 / (${RRF_K} + s.sem_rank), 0))`;
-    from = 'FROM cand JOIN search_agent_facts f ON f.agent_rowid = cand.rid LEFT JOIN lex l ON l.rid = f.agent_rowid LEFT JOIN sem s ON s.address = f.address';
+    from = 'FROM cand CROSS JOIN search_agent_facts f ON f.agent_rowid = cand.rid LEFT JOIN lex l ON l.rid = f.agent_rowid LEFT JOIN sem s ON s.address = f.address';
   } else {
     candidates = hits;
     scoreExpression = 'h.text_score';
-    from = 'FROM hits h JOIN search_agent_facts f ON f.agent_rowid = h.rid';
+    // CROSS JOIN fixes the loop order: matches outside, facts looked up by rowid. Left to the planner, the
+    // listed-agents index can win and run the FTS query once per listed agent.
+    from = 'FROM hits h CROSS JOIN search_agent_facts f ON f.agent_rowid = h.rid';
   }
   const sortKey = sort === 'relevancy' ? 'score' : 'sort_key';
   const scored = `scored AS (
@@ -190,7 +192,7 @@ function textSql(input: AgentSearchInput, plan: TextPlan, sort: AgentSort, windo
       SELECT rid, score, clicks, sort_key, address, COUNT(*) OVER () AS total
       FROM kept ORDER BY ${order} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)})
     SELECT a.*, p.rid AS rid, p.score AS score, p.clicks AS clicks, p.total AS total
-    FROM page p JOIN agents a ON a.rowid = p.rid ORDER BY ${orderOf('p.')}`;
+    FROM page p CROSS JOIN agents a ON a.rowid = p.rid ORDER BY ${orderOf('p.')}`;
   return { sql, params: params.values };
 }
 

@@ -56,7 +56,7 @@ async function run(runner: SqlRunner, request: FunctionSearchRequest, match: str
   let from = 'FROM search_functions f JOIN agents a ON a.rowid = f.agent_rowid';
   let score = '0';
   if (match) {
-    from = `FROM search_functions_fts JOIN search_functions f ON f.id = search_functions_fts.rowid JOIN agents a ON a.rowid = f.agent_rowid`;
+    from = `FROM search_functions_fts CROSS JOIN search_functions f ON f.id = search_functions_fts.rowid CROSS JOIN agents a ON a.rowid = f.agent_rowid`;
     conditions.push(`search_functions_fts MATCH ${params.add(match)}`);
     score = `-${FUNCTION_WEIGHTS}`;
   }
