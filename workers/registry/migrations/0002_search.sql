@@ -58,6 +58,8 @@ CREATE INDEX search_facts_by_created ON search_agent_facts (is_active, is_public
 CREATE INDEX search_facts_by_updated ON search_agent_facts (is_active, is_public, last_updated, address);
 CREATE INDEX search_facts_by_interactions ON search_agent_facts (is_active, is_public, total_interactions, address);
 CREATE INDEX search_facts_by_popularity ON search_agent_facts (is_active, is_public, featured, recent_interactions, address);
+-- Counts and browses filtered by category or type.
+CREATE INDEX search_facts_by_kind ON search_agent_facts (is_active, is_public, category, agent_type);
 
 CREATE TRIGGER search_facts_after_insert AFTER INSERT ON agents BEGIN
   INSERT OR REPLACE INTO search_agent_facts VALUES (

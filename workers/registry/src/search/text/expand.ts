@@ -18,6 +18,12 @@ const PREFIX_MIN_CHARS = 2;
 /** Vocabulary words read per typed prefix, and the most frequent of them searched as completions. */
 const PREFIX_SCAN = 200;
 const PREFIX_COMPLETIONS = 8;
+/**
+ * A word in at least this many agents is taken as meant: the last word is then not widened to a prefix,
+ * and no word gets synonyms. Widening frequent words adds thousands of matches (cost) and noise; rare or
+ * unknown words are where prefixes and synonyms find what the user means.
+ */
+const COMMON_WORD_DOCS = 3;
 
 export interface ExpandOptions {
   /** exact_match: the words as a phrase, no prefixes, corrections or synonyms. */
@@ -60,7 +66,8 @@ export async function expandQuery(runner: SqlRunner, text: string, options: Expa
   if (prefixCandidate) statements.push({ sql: `${PREFIX_RANGE} LIMIT ${PREFIX_SCAN}`, params: [last, `${last}\u{10FFFF}`] });
   const [known, prefixRows = []] = (await runner.batch(statements)) as [VocabRow[], VocabRow[]?];
   const frequency = new Map(known.map((row) => [row.term, row.doc]));
-  const lastIsPrefix = prefixRows.length > 0;
+  const common = (word: string) => (frequency.get(word) ?? 0) >= COMMON_WORD_DOCS;
+  const lastIsPrefix = prefixRows.length > 0 && !common(last);
   // Completions are searched as whole words: the index stems them as it stemmed the documents, where the
   // stem of a typed prefix may not be a prefix of the stem ("destinat" vs "destin" from "destination").
   const completions = prefixRows
@@ -71,7 +78,7 @@ export async function expandQuery(runner: SqlRunner, text: string, options: Expa
   const corrections = await correct(runner, words, frequency, lastIsPrefix ? last : undefined);
   const groups = words.map((word) => {
     const alternatives = new Set([...(corrections.get(word) ?? []), ...(lastIsPrefix && word === last ? completions : [])]);
-    if (options.synonyms) for (const synonym of synonymsOf(word)) alternatives.add(synonym);
+    if (options.synonyms && !common(word)) for (const synonym of synonymsOf(word)) alternatives.add(synonym);
     alternatives.delete(word);
     return { word, alternatives: [...alternatives], prefix: lastIsPrefix && word === last };
   });
