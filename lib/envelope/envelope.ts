@@ -3,6 +3,7 @@ import type { Identity } from '../identity/index.ts';
 import { encodePayload } from './base64.ts';
 import { envelopeDigest } from './digest.ts';
 import { parseJsonExact, stringifyJsonExact } from './json.ts';
+import { compactAsciiJson } from './python-json.ts';
 
 export const ENVELOPE_VERSION = 1;
 
@@ -13,7 +14,7 @@ export interface EnvelopeInput {
   session?: string;
   schemaDigest: string;
   protocolDigest?: string | null;
-  /** The message object; serialised as compact JSON and base64-encoded. */
+  /** The message object; serialised as compact JSON (as Python writes it) and base64-encoded. */
   payload: unknown;
   /** Unix seconds after which receivers refuse the envelope. */
   expires?: bigint | number | null;
@@ -29,7 +30,7 @@ export function buildEnvelope(input: EnvelopeInput): Envelope {
     session: input.session ?? crypto.randomUUID(),
     schema_digest: input.schemaDigest,
     protocol_digest: input.protocolDigest ?? null,
-    payload: encodePayload(JSON.stringify(input.payload)),
+    payload: encodePayload(compactAsciiJson(input.payload)),
     expires: input.expires == null ? null : BigInt(input.expires),
     nonce: input.nonce == null ? null : BigInt(input.nonce),
   };
@@ -52,20 +53,30 @@ export function serializeEnvelope(envelope: Envelope): string {
   });
 }
 
-export type ParseResult = { ok: true; envelope: Envelope } | { ok: false; message: string };
+export type ParseResult = { ok: true; envelope: Envelope } | { ok: false; reason: 'malformed_envelope'; message: string };
 
-/** Parses envelope JSON text, keeping u64 fields exact. Never throws. */
+const malformed = (message: string): ParseResult => ({ ok: false, reason: 'malformed_envelope', message });
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  return Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+}
+
+/** Parses envelope JSON text, keeping u64 fields exact. Never throws; a failure names the field and why. */
 export function parseEnvelope(text: string): ParseResult {
   let raw: unknown;
   try {
     raw = parseJsonExact(text);
   } catch (error) {
-    return { ok: false, message: `body is not valid JSON: ${(error as Error).message}` };
+    return malformed(`body is not valid JSON: ${(error as Error).message}`);
   }
-  const result = envelopeSchema.safeParse(raw);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    return { ok: false, message: `envelope field ${issue?.path.join('.') || '(root)'}: ${issue?.message}` };
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    return malformed(`envelope must be a JSON object, got ${describeValue(raw)}`);
   }
-  return { ok: true, envelope: result.data };
+  const result = envelopeSchema.safeParse(raw, { reportInput: true });
+  if (result.success) return { ok: true, envelope: result.data };
+  const issue = result.error.issues[0]!;
+  const field = issue.path.join('.');
+  if (issue.code === 'invalid_type' && issue.input === undefined) return malformed(`envelope field ${field} is missing`);
+  return malformed(`envelope field ${field}: ${issue.message}`);
 }

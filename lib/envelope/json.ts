@@ -1,8 +1,13 @@
 import { isSafeNumber, parse, stringify } from 'lossless-json';
 
-/** JSON.parse that keeps integers above 2^53 exact (as bigint), for envelope `expires` and `nonce`. */
+const INTEGER = /^-?\d+$/;
+
+/**
+ * JSON.parse that keeps integers above 2^53 exact (as bigint), for envelope `expires` and `nonce`.
+ * Other numbers become doubles, as JSON.parse would make them (a u64 check then refuses them).
+ */
 export function parseJsonExact(text: string): unknown {
-  return parse(text, null, (value) => (isSafeNumber(value) ? Number(value) : BigInt(value)));
+  return parse(text, null, (value) => (isSafeNumber(value) || !INTEGER.test(value) ? Number(value) : BigInt(value)));
 }
 
 /** JSON.stringify that writes bigint values as plain JSON numbers. */

@@ -1,6 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { z } from 'zod';
+import { sortedPythonJson } from './python-json.ts';
 
 type JsonSchema = {
   type?: string | string[];
@@ -32,7 +33,9 @@ class PydanticV1Writer {
     const properties: Record<string, PydanticSchema> = {};
     const required: string[] = [];
     for (const [name, property] of Object.entries(schema.properties ?? {})) {
-      properties[name] = { title: fieldTitle(name), ...this.field(property, name) };
+      const field = this.field(property, name);
+      // pydantic v1 writes a nested model field as a bare $ref, without the field's title.
+      properties[name] = '$ref' in field ? field : { title: fieldTitle(name), ...field };
       if (schema.required?.includes(name) && !isNullable(property) && property.default === undefined) required.push(name);
     }
     return { title, type: 'object', properties, ...(required.length ? { required } : {}) };
@@ -67,25 +70,12 @@ function defaultOf(schema: JsonSchema): PydanticSchema {
   return schema.default === undefined ? {} : { default: schema.default };
 }
 
-/** `json.dumps(value, sort_keys=True)` with Python's default separators and ensure_ascii. */
-function pythonJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(pythonJson).join(', ')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${pythonJson(key)}: ${pythonJson(item)}`).join(', ')}}`;
-  }
-  if (typeof value === 'string') {
-    return JSON.stringify(value).replace(/[\u007f-\uffff]/g, (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`);
-  }
-  return JSON.stringify(value);
-}
-
 /** The pydantic-v1 JSON schema text uAgents hashes for a model (`schema_json(indent=None, sort_keys=True)`). */
 export function modelSchemaJson(title: string, schema: z.ZodObject): string {
   const writer = new PydanticV1Writer();
   const model = writer.model(title, z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema);
   const definitions = Object.keys(writer.definitions).length ? { definitions: writer.definitions } : {};
-  return pythonJson({ ...model, ...definitions });
+  return sortedPythonJson({ ...model, ...definitions });
 }
 
 /** The uAgents schema digest of a message model: `model:` + sha256 hex of its schema JSON. */

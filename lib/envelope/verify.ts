@@ -1,6 +1,6 @@
 import { bytesToHex } from '@noble/hashes/utils.js';
 import type { Envelope } from '../../schemas/envelope.ts';
-import { isValidAddress, verifyDigest } from '../identity/index.ts';
+import { verificationKey, verifyDigest } from '../identity/index.ts';
 import { decodePayload } from './base64.ts';
 import { envelopeDigest } from './digest.ts';
 import { REPLAY_WINDOW_SECONDS, type ReplayGuard } from './replay.ts';
@@ -36,9 +36,11 @@ const reject = (reason: RejectReason, message: string): Verification => ({ ok: f
  */
 export async function verifyEnvelope(envelope: Envelope, options: VerifyOptions): Promise<Verification> {
   const now = options.nowSeconds ?? Date.now() / 1000;
-  if (!isValidAddress(envelope.sender)) return reject('bad_sender', 'sender is not a valid agent address');
+  if (!verificationKey(envelope.sender)) return reject('bad_sender', 'sender is not a valid agent address');
   if (envelope.target !== options.self) return reject('wrong_target', `envelope is addressed to ${envelope.target}, not to this agent`);
-  if (envelope.expires != null && Number(envelope.expires) < now) return reject('expired', 'envelope has expired');
+  if (envelope.expires != null && Number(envelope.expires) < now) {
+    return reject('expired', `envelope expired at ${envelope.expires} (unix seconds); it is now ${Math.floor(now)}`);
+  }
   if (options.acceptedSchemas && !options.acceptedSchemas.has(envelope.schema_digest)) {
     return reject('unknown_schema', `no handler for schema ${envelope.schema_digest}`);
   }
@@ -47,11 +49,18 @@ export async function verifyEnvelope(envelope: Envelope, options: VerifyOptions)
   if (!verifyDigest(envelope.sender, digest, envelope.signature)) {
     return reject('bad_signature', 'signature does not match the sender and the signed fields');
   }
+  if (envelope.payload == null) return reject('malformed_payload', 'envelope has no payload');
+  let payloadText: string;
+  try {
+    payloadText = decodePayload(envelope.payload);
+  } catch {
+    return reject('malformed_payload', 'payload is not base64 of UTF-8 text');
+  }
   let payload: unknown;
   try {
-    payload = JSON.parse(decodePayload(envelope.payload ?? ''));
+    payload = JSON.parse(payloadText);
   } catch {
-    return reject('malformed_payload', 'payload is not base64 of a JSON value');
+    return reject('malformed_payload', 'payload is not JSON');
   }
   const digestHex = bytesToHex(digest);
   const rememberUntil = envelope.expires != null ? Number(envelope.expires) : now + REPLAY_WINDOW_SECONDS;

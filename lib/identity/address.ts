@@ -23,6 +23,12 @@ export function encodeAddress(publicKey: Uint8Array): string {
   return bech32Encode(ADDRESS_PREFIX, publicKey);
 }
 
+function describeBech32Error(address: string, error: Error): string {
+  if (/checksum/i.test(error.message)) return 'address checksum does not match (a character is wrong or missing)';
+  if (!address.includes('1')) return 'address is not bech32: it has no "1" between prefix and data';
+  return `address is not valid bech32 (${error.message})`;
+}
+
 /** Decodes an `agent1…` address to its compressed public key, or throws an AddressError saying why. */
 export function decodeAddress(address: string): Uint8Array {
   if (typeof address !== 'string' || address.length === 0) throw new AddressError('address is empty');
@@ -30,7 +36,7 @@ export function decodeAddress(address: string): Uint8Array {
   try {
     decoded = bech32Decode(address);
   } catch (error) {
-    throw new AddressError(`address is not valid bech32 (${(error as Error).message})`);
+    throw new AddressError(describeBech32Error(address, error as Error));
   }
   if (decoded.prefix !== ADDRESS_PREFIX) {
     throw new AddressError(`address prefix is "${decoded.prefix}", expected "${ADDRESS_PREFIX}"`);

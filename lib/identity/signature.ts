@@ -1,5 +1,6 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
-import { bech32Decode, bech32Encode, decodeAddress } from './address.ts';
+import { bech32Decode, bech32Encode } from './address.ts';
+import { verificationKey } from './verification-key.ts';
 
 /** Bech32 prefix of signatures, as in uagents-core. */
 export const SIGNATURE_PREFIX = 'sig';
@@ -25,13 +26,8 @@ export function decodeSignature(signature: string): Uint8Array | null {
  */
 export function verifyDigest(address: string, digest: Uint8Array, signature: string): boolean {
   const compact = decodeSignature(signature);
-  if (!compact) return false;
-  let publicKey: Uint8Array;
-  try {
-    publicKey = decodeAddress(address);
-  } catch {
-    return false;
-  }
+  const publicKey = verificationKey(address);
+  if (!compact || !publicKey) return false;
   try {
     return secp256k1.verify(compact, digest, publicKey, { prehash: false, lowS: false });
   } catch {
