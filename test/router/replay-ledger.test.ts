@@ -1,7 +1,7 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { buildEnvelope, parseEnvelope, REPLAY_WINDOW_SECONDS, serializeEnvelope, verifyEnvelope, type Verification } from '../../lib/envelope/index.ts';
-import { durableReplayGuard, type ReplayLedger } from '../../lib/envelope/replay-ledger.ts';
+import { durableReplayGuard } from '../../lib/envelope/replay-ledger.ts';
 import { Identity } from '../../lib/identity/index.ts';
 
 /**
@@ -38,10 +38,10 @@ const ledgerOf = (receiver: Identity) => env.REPLAY_LEDGER.get(env.REPLAY_LEDGER
 
 /** The ledger's rows, read inside the Durable Object. */
 function rows(receiver: Identity): Promise<{ digest: string; until: number }[]> {
-  return runInDurableObject(ledgerOf(receiver), (_: ReplayLedger, state) => state.storage.sql.exec<{ digest: string; until: number }>('SELECT digest, until FROM seen ORDER BY until').toArray());
+  return runInDurableObject(ledgerOf(receiver), (_, state) => state.storage.sql.exec<{ digest: string; until: number }>('SELECT digest, until FROM seen ORDER BY until').toArray());
 }
 
-const alarmAt = (receiver: Identity) => runInDurableObject(ledgerOf(receiver), (_: ReplayLedger, state) => state.storage.getAlarm());
+const alarmAt = (receiver: Identity) => runInDurableObject(ledgerOf(receiver), (_, state) => state.storage.getAlarm());
 
 describe('ReplayLedger (Durable Object) with verifyEnvelope', () => {
   it('accepts an envelope once; the same envelope again is refused as replayed', async () => {
