@@ -3,7 +3,8 @@ import { REPLAY_WINDOW_SECONDS, type ReplayGuard } from './replay.ts';
 
 /**
  * One ledger per receiving agent, so a replay is caught whichever isolate receives it. SQLite-backed:
- * a digest row lives until its expiry; an alarm sweeps expired rows.
+ * a digest row lives until the envelope's `expires` (or REPLAY_WINDOW_SECONDS after receipt when it has
+ * none, see verifyEnvelope); past that the digest counts as unseen, and an alarm sweeps such rows.
  */
 export class ReplayLedger extends DurableObject<unknown> {
   constructor(ctx: DurableObjectState, env: unknown) {
