@@ -27,7 +27,8 @@ export function buildEnvelope(input: EnvelopeInput): Envelope {
     version: ENVELOPE_VERSION,
     sender: input.sender.address,
     target: input.target,
-    session: input.session ?? crypto.randomUUID(),
+    // Lower case, as receivers read it (Python signs str(UUID)).
+    session: (input.session ?? crypto.randomUUID()).toLowerCase(),
     schema_digest: input.schemaDigest,
     protocol_digest: input.protocolDigest ?? null,
     payload: encodePayload(compactAsciiJson(input.payload)),

@@ -75,6 +75,15 @@ describe('parseEnvelope', () => {
     expect(result.ok && result.envelope.session).toBe(envelope.session);
   });
 
+  it('an envelope built with an upper-case session is signed over the lower-case form receivers read', async () => {
+    const session = crypto.randomUUID().toUpperCase();
+    const envelope = aliceToBob({ session });
+    expect(envelope.session).toBe(session.toLowerCase());
+    const result = parseEnvelope(serializeEnvelope({ ...envelope, session }));
+    if (!result.ok) throw new Error(result.message);
+    expect(envelopeDigest(result.envelope)).toEqual(envelopeDigest(envelope));
+  });
+
   it.each([
     ['expires', '-1'],
     ['nonce', '-1'],
