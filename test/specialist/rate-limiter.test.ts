@@ -1,6 +1,7 @@
 import { env } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { teamFromEnv } from '../../workers/specialist/src/config.ts';
+import { edgarRatePerSecond } from '../../workers/specialist/src/edgar/rate-limiter.ts';
 import { installFakeNetwork, type FakeNetwork } from './helpers/fake-network.ts';
 
 let network: FakeNetwork;
@@ -35,8 +36,14 @@ describe('EdgarRateLimiter (Durable Object token bucket)', () => {
     expect(await limiter.reserve(10)).toBeGreaterThan(50);
   });
 
-  it('refuses a rate that is not positive', async () => {
-    await expect(bucket().reserve(0)).rejects.toThrow('ratePerSecond must be positive');
+  it('takes its rate from the config only within (0, 10] per second, the SEC ceiling', () => {
+    expect(edgarRatePerSecond(undefined)).toBe(9);
+    expect(edgarRatePerSecond('')).toBe(9);
+    expect(edgarRatePerSecond('0')).toBe(9);
+    expect(edgarRatePerSecond('-3')).toBe(9);
+    expect(edgarRatePerSecond('many')).toBe(9);
+    expect(edgarRatePerSecond('2.5')).toBe(2.5);
+    expect(edgarRatePerSecond('50')).toBe(10);
   });
 });
 

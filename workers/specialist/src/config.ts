@@ -1,6 +1,6 @@
 import { ChatClient } from './chat/chat-client.ts';
 import { EdgarClient } from './edgar/client.ts';
-import { edgarRateLimiter } from './edgar/rate-limiter.ts';
+import { edgarRateLimiter, edgarRatePerSecond } from './edgar/rate-limiter.ts';
 import type { Team } from './team/supervisor.ts';
 
 const DEFAULT_EDGAR_BASE_URL = 'https://data.sec.gov';
@@ -23,7 +23,7 @@ export function teamFromEnv(env: SpecialistEnv): Team {
     tickersUrl: env.EDGAR_TICKERS_URL || (baseUrl === DEFAULT_EDGAR_BASE_URL ? DEFAULT_TICKERS_URL : `${baseUrl}/files/company_tickers.json`),
     searchUrl: env.EDGAR_SEARCH_URL || (baseUrl === DEFAULT_EDGAR_BASE_URL ? DEFAULT_SEARCH_URL : `${baseUrl}/LATEST/search-index`),
     userAgent: env.EDGAR_USER_AGENT || DEFAULT_USER_AGENT,
-    maxRequestsPerSecond: positive(env.EDGAR_MAX_REQUESTS_PER_SECOND, 9),
+    maxRequestsPerSecond: edgarRatePerSecond(env.EDGAR_MAX_REQUESTS_PER_SECOND),
     cacheSeconds: env.EDGAR_CACHE_SECONDS !== '' && Number(env.EDGAR_CACHE_SECONDS) >= 0 ? Number(env.EDGAR_CACHE_SECONDS) : 3600,
     limiter: edgarRateLimiter(env.EDGAR_RATE_LIMITER),
     fetch: doFetch,

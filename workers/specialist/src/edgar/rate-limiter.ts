@@ -13,15 +13,27 @@ export class EdgarRateLimiter extends DurableObject {
   private tokens = 1;
   private updatedAt = Date.now();
 
-  /** Takes one token at `ratePerSecond`; answers the milliseconds to wait before using it (0 = now). */
+  /**
+   * Takes one token at `ratePerSecond` (kept positive by `edgarRatePerSecond`); answers the milliseconds to
+   * wait before using it (0 = now).
+   */
   reserve(ratePerSecond: number): number {
-    if (!(ratePerSecond > 0)) throw new RangeError('ratePerSecond must be positive');
     const now = Date.now();
     this.tokens = Math.min(1, this.tokens + ((now - this.updatedAt) / 1000) * ratePerSecond);
     this.updatedAt = now;
     this.tokens -= 1;
     return this.tokens >= 0 ? 0 : Math.ceil((-this.tokens / ratePerSecond) * 1000);
   }
+}
+
+/** The SEC's published ceiling for automated access. */
+export const SEC_MAX_REQUESTS_PER_SECOND = 10;
+
+/** The configured rate, kept within (0, 10]: a typo in the config cannot break the SEC's fair-access rule. */
+export function edgarRatePerSecond(configured: string | undefined, fallback = 9): number {
+  const value = Number(configured);
+  const rate = configured && Number.isFinite(value) && value > 0 ? value : fallback;
+  return Math.min(rate, SEC_MAX_REQUESTS_PER_SECOND);
 }
 
 /** The one bucket all instances share. */
