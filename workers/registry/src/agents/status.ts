@@ -1,4 +1,4 @@
-import { isPrivateUrl } from './private-url.ts';
+import { isPrivateOrLoopbackUrl } from '../../../../lib/net/index.ts';
 
 export type AgentStatus = 'active' | 'offline' | 'local';
 
@@ -20,7 +20,7 @@ export function webhookOf(agent: Pick<StatusInputs, 'url' | 'endpoints'>): strin
  */
 export function deriveStatus(agent: StatusInputs): AgentStatus {
   const webhook = webhookOf(agent);
-  if (webhook && isPrivateUrl(webhook)) return 'local';
+  if (webhook && isPrivateOrLoopbackUrl(webhook)) return 'local';
   if (!webhook || !agent.is_active) return 'offline';
   return agent.last_probe_ok === 0 || agent.last_probe_ok === false ? 'offline' : 'active';
 }

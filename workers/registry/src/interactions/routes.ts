@@ -3,7 +3,7 @@ import { createMiddleware } from 'hono/factory';
 import { parseEnvelope, verifyEnvelope, type ReplayGuard } from '../../../../lib/envelope/index.ts';
 import { type Attestation, verifyAttestation } from '../../../../lib/registry-client/attestation.ts';
 import { interactionRequestSchema, type InteractionResponse, type ProxySubmitResponse } from '../../../../schemas/registry.ts';
-import { isPrivateUrl } from '../agents/private-url.ts';
+import { isPrivateOrLoopbackUrl } from '../../../../lib/net/index.ts';
 import { findAgent } from '../agents/store.ts';
 import type { RegistryApp } from '../app.ts';
 import { detail, detailOnError, validateDetail } from '../http/detail.ts';
@@ -64,7 +64,7 @@ export function interactionRoutes() {
     if (!target?.url) return detail(c, 404, `target ${envelope.target} has no registered webhook url`);
     const destination = new URL(target.url);
     if (destination.pathname === PROXY_PATH) return detail(c, 409, 'the target registered this proxy as its own webhook url');
-    if (isPrivateUrl(target.url) && c.env.ALLOW_PRIVATE_URLS !== 'true') return detail(c, 409, 'the target webhook is on a private network; this registry does not relay there');
+    if (isPrivateOrLoopbackUrl(target.url) && c.env.ALLOW_PRIVATE_URLS !== 'true') return detail(c, 409, 'the target webhook is on a private network; this registry does not relay there');
     const verdict = await verifyEnvelope(envelope, { self: envelope.target, replay: d1ReplayGuard(c.env.DB, envelope.sender) });
     if (!verdict.ok) return detail(c, verdict.reason === 'replayed' ? 409 : 401, verdict.message);
     let response: Response;

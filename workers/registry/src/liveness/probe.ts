@@ -1,4 +1,4 @@
-import { isPrivateUrl } from '../agents/private-url.ts';
+import { isPrivateOrLoopbackUrl } from '../../../../lib/net/index.ts';
 import { deriveStatus, webhookOf } from '../agents/status.ts';
 
 /**
@@ -58,7 +58,7 @@ export async function probeAgents(db: D1Database, options: ProbeOptions, now = n
     for (let row = queue.shift(); row; row = queue.shift()) {
       const endpoints = endpointsOf(row.endpoints);
       const webhook = webhookOf({ url: row.url, endpoints });
-      if (!webhook || (!options.allowPrivate && isPrivateUrl(webhook))) {
+      if (!webhook || (!options.allowPrivate && isPrivateOrLoopbackUrl(webhook))) {
         summary.skipped += 1;
         continue;
       }
