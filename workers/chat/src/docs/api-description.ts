@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { PLATFORM_VERSION } from '../../../../lib/http/health.ts';
-import type { ApiInfo, ResponseDescriptor, RouteDescriptor } from '../../../../lib/openapi/index.ts';
+import { type ApiInfo, type ResponseDescriptor, type RouteDescriptor, SERVICE_ROUTES } from '../../../../lib/openapi/index.ts';
 import { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, ModelList, UsageReport } from '../../../../schemas/chat.ts';
-import { errorBodySchema, healthSchema } from '../../../../schemas/http.ts';
+import { errorBodySchema } from '../../../../schemas/http.ts';
 
 /**
  * The chat Worker's public API as the OpenAPI document describes it (GET /openapi.json, GET /docs). A route
@@ -27,30 +27,7 @@ const authErrors = {
 const model = ModelList.shape.data.element.meta({ title: 'Model' });
 
 export const CHAT_ROUTES: RouteDescriptor[] = [
-  {
-    method: 'get',
-    path: '/health',
-    tag: 'Service',
-    auth: 'none',
-    summary: 'Liveness of the Worker',
-    responses: { 200: { description: 'The Worker answers', schema: healthSchema } },
-  },
-  {
-    method: 'get',
-    path: '/openapi.json',
-    tag: 'Service',
-    auth: 'none',
-    summary: 'This document (OpenAPI 3.1)',
-    responses: { 200: { description: 'The OpenAPI document', contentType: 'application/json' } },
-  },
-  {
-    method: 'get',
-    path: '/docs',
-    tag: 'Service',
-    auth: 'none',
-    summary: 'Interactive API reference (this page)',
-    responses: { 200: { description: 'A self-contained HTML page', contentType: 'text/html' } },
-  },
+  ...SERVICE_ROUTES,
   {
     method: 'post',
     path: '/v1/chat/completions',

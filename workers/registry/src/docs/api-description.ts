@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { ApiInfo, ResponseDescriptor, RouteDescriptor } from '../../../../lib/openapi/index.ts';
+import { type ApiInfo, type ResponseDescriptor, type RouteDescriptor, SERVICE_ROUTES } from '../../../../lib/openapi/index.ts';
 import { PLATFORM_VERSION } from '../../../../lib/http/health.ts';
 import { envelopeSchema } from '../../../../schemas/envelope.ts';
-import { errorBodySchema, healthSchema } from '../../../../schemas/http.ts';
+import { errorBodySchema } from '../../../../schemas/http.ts';
 import { createdKeySchema, createKeyRequestSchema, keyIdParamSchema, keyListQuerySchema, keyListSchema, revokedKeySchema } from '../../../../schemas/keys.ts';
 import {
   addressParamSchema,
@@ -125,30 +125,7 @@ function agentRoutes(prefix: '/v2/agents' | '/v1/agents', tag: string): RouteDes
 }
 
 export const REGISTRY_ROUTES: RouteDescriptor[] = [
-  {
-    method: 'get',
-    path: '/health',
-    tag: 'Service',
-    auth: 'none',
-    summary: 'Liveness of the Worker',
-    responses: { 200: { description: 'The Worker answers', schema: healthSchema } },
-  },
-  {
-    method: 'get',
-    path: '/openapi.json',
-    tag: 'Service',
-    auth: 'none',
-    summary: 'This document (OpenAPI 3.1)',
-    responses: { 200: { description: 'The OpenAPI document', contentType: 'application/json' } },
-  },
-  {
-    method: 'get',
-    path: '/docs',
-    tag: 'Service',
-    auth: 'none',
-    summary: 'Interactive API reference (this page)',
-    responses: { 200: { description: 'A self-contained HTML page', contentType: 'text/html' } },
-  },
+  ...SERVICE_ROUTES,
   {
     method: 'post',
     path: '/v1/keys',
