@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { parseEnvelope, serializeEnvelope, verifyEnvelope, type RejectReason } from '../envelope/index.ts';
-import { durableReplayGuard } from '../envelope/replay-ledger.ts';
+import { durableReplayGuard, HANDLER_LEASE_SECONDS } from '../envelope/replay-ledger.ts';
 import { jsonError } from '../http/errors.ts';
 import type { BoundAgent } from './bound.ts';
 import { messageContext, type SyncReply } from './context.ts';
@@ -19,14 +19,17 @@ const STATUS_OF: Record<RejectReason | 'invalid_payload', ContentfulStatusCode> 
   bad_signature: 401,
   wrong_target: 403,
   replayed: 409,
+  // Another copy is being handled: the sender retries (a 5xx), and hears `replayed` once that one has settled.
+  in_progress: 503,
 };
 
 const ENVELOPE_MAX_BYTES = 1024 * 1024;
 
 /**
  * POST {webhookPath}: verify (signature, target, expiry, replay) before any handler runs, then dispatch.
- * A handler that fails, or answers non-2xx, gives the digest back to the replay ledger so that the
- * sender's retry is processed rather than refused as a replay.
+ * The digest is claimed under a lease: a handler that succeeds settles it (copies are replays from then
+ * on); one that fails, or answers non-2xx, gives it back so that the sender's retry is processed rather
+ * than refused; one whose isolate dies mid-handler loses it when the lease runs out.
  */
 export async function handleWebhook<Env>(c: Context, agent: BoundAgent<Env>, table: HandlerTable<Env>): Promise<Response> {
   const refuse = (status: ContentfulStatusCode, message: string, code: string) => jsonError(c, status, message, 'invalid_envelope', null, code);
@@ -36,13 +39,18 @@ export async function handleWebhook<Env>(c: Context, agent: BoundAgent<Env>, tab
   if (!parsed.ok) return refuse(400, parsed.message, 'malformed_envelope');
   const { envelope } = parsed;
   const self = agent.identity.address;
-  const ledger = durableReplayGuard(agent.settings.replayLedger, self);
+  const ledger = durableReplayGuard(agent.settings.replayLedger, self, HANDLER_LEASE_SECONDS);
   // With shape handlers any digest may be understood, so the digest check waits for dispatch.
   const acceptedSchemas = table.shapes.length ? undefined : new Set(table.typed.keys());
   const verified = await verifyEnvelope(envelope, { self, replay: ledger, acceptedSchemas });
-  if (!verified.ok) return refuse(STATUS_OF[verified.reason], verified.message, verified.reason);
+  if (!verified.ok) {
+    if (verified.reason === 'in_progress') c.header('retry-after', '5');
+    return refuse(STATUS_OF[verified.reason], verified.message, verified.reason);
+  }
 
-  const release = () => agent.settings.replayLedger.get(agent.settings.replayLedger.idFromName(self)).release(verified.digestHex);
+  const ledgerStub = agent.settings.replayLedger.get(agent.settings.replayLedger.idFromName(self));
+  const release = () => ledgerStub.release(verified.digestHex);
+  const settle = () => ledgerStub.settle(verified.digestHex);
   const route = dispatch(table, envelope.schema_digest, verified.payload);
   if (!route.ok) {
     await release();
@@ -58,9 +66,10 @@ export async function handleWebhook<Env>(c: Context, agent: BoundAgent<Env>, tab
     return jsonError(c, 500, 'the message handler failed; send again', 'server_error', null, 'handler_failed');
   }
   if (result instanceof Response) {
-    if (!result.ok) await release();
+    await (result.ok ? settle() : release());
     return result;
   }
+  await settle();
   if (syncReply?.envelope) return c.body(serializeEnvelope(syncReply.envelope), 200, { 'content-type': 'application/json' });
   return c.json(result ?? { status: 'success' });
 }

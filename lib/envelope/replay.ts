@@ -5,9 +5,16 @@
  */
 export const REPLAY_WINDOW_SECONDS = 24 * 60 * 60;
 
-/** Remembers signed digests; `claim` answers false when the digest was seen before and has not expired. */
+/**
+ * What a ledger says of a digest: new to it (and now claimed by the caller), seen before and not expired
+ * (`replayed`), or claimed by a handler that has not finished yet (`in_progress`: the copy should come back
+ * later, for that handler may still fail and give the digest back).
+ */
+export type ClaimOutcome = 'claimed' | 'replayed' | 'in_progress';
+
+/** Remembers signed digests until their expiry. */
 export interface ReplayGuard {
-  claim(digestHex: string, expiresAtSeconds: number): Promise<boolean>;
+  claim(digestHex: string, expiresAtSeconds: number): Promise<ClaimOutcome>;
 }
 
 /** How often the in-memory guard drops expired digests. */
@@ -19,7 +26,7 @@ export class MemoryReplayGuard implements ReplayGuard {
   private nextSweep = 0;
   constructor(private readonly now: () => number = () => Date.now() / 1000) {}
 
-  async claim(digestHex: string, expiresAtSeconds: number): Promise<boolean> {
+  async claim(digestHex: string, expiresAtSeconds: number): Promise<ClaimOutcome> {
     const now = this.now();
     // Sweeping on every claim would make each claim cost as much as the number of remembered digests.
     if (now >= this.nextSweep) {
@@ -27,8 +34,8 @@ export class MemoryReplayGuard implements ReplayGuard {
       this.nextSweep = now + SWEEP_INTERVAL_SECONDS;
     }
     const until = this.seen.get(digestHex);
-    if (until !== undefined && until > now) return false;
+    if (until !== undefined && until > now) return 'replayed';
     this.seen.set(digestHex, expiresAtSeconds);
-    return true;
+    return 'claimed';
   }
 }

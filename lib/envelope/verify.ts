@@ -12,6 +12,7 @@ export type RejectReason =
   | 'wrong_target'
   | 'expired'
   | 'replayed'
+  | 'in_progress'
   | 'malformed_payload'
   | 'unknown_schema';
 
@@ -64,6 +65,8 @@ export async function verifyEnvelope(envelope: Envelope, options: VerifyOptions)
   }
   const digestHex = bytesToHex(digest);
   const rememberUntil = envelope.expires != null ? Number(envelope.expires) : now + REPLAY_WINDOW_SECONDS;
-  if (!(await options.replay.claim(digestHex, rememberUntil))) return reject('replayed', 'envelope was already received');
+  const claim = await options.replay.claim(digestHex, rememberUntil);
+  if (claim === 'replayed') return reject('replayed', 'envelope was already received');
+  if (claim === 'in_progress') return reject('in_progress', 'this envelope is being handled now; send it again later');
   return { ok: true, payload, digestHex };
 }

@@ -1,7 +1,7 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { buildEnvelope, parseEnvelope, REPLAY_WINDOW_SECONDS, serializeEnvelope, verifyEnvelope, type Verification } from '../../lib/envelope/index.ts';
-import { durableReplayGuard } from '../../lib/envelope/replay-ledger.ts';
+import { durableReplayGuard, HANDLER_LEASE_SECONDS } from '../../lib/envelope/replay-ledger.ts';
 import { Identity } from '../../lib/identity/index.ts';
 
 /**
@@ -70,9 +70,9 @@ describe('ReplayLedger (Durable Object) with verifyEnvelope', () => {
     const [first, second] = [newReceiver(), newReceiver()];
     const digest = 'ab'.repeat(32);
     const until = nowSeconds() + 60;
-    expect(await durableReplayGuard(env.REPLAY_LEDGER, first.address).claim(digest, until)).toBe(true);
-    expect(await durableReplayGuard(env.REPLAY_LEDGER, second.address).claim(digest, until)).toBe(true);
-    expect(await durableReplayGuard(env.REPLAY_LEDGER, first.address).claim(digest, until)).toBe(false);
+    expect(await durableReplayGuard(env.REPLAY_LEDGER, first.address).claim(digest, until)).toBe('claimed');
+    expect(await durableReplayGuard(env.REPLAY_LEDGER, second.address).claim(digest, until)).toBe('claimed');
+    expect(await durableReplayGuard(env.REPLAY_LEDGER, first.address).claim(digest, until)).toBe('replayed');
   });
 
   it('a forged copy is refused before the ledger is asked, so it cannot burn the genuine envelope', async () => {
@@ -135,7 +135,7 @@ describe('ReplayLedger (Durable Object) with verifyEnvelope', () => {
     expect(await runDurableObjectAlarm(ledgerOf(receiver))).toBe(true);
     expect((await rows(receiver)).map((row) => row.digest)).toEqual(['02'.repeat(32)]);
     expect(await alarmAt(receiver)).not.toBeNull();
-    expect(await guard.claim('02'.repeat(32), nowSeconds() + 600)).toBe(false);
+    expect(await guard.claim('02'.repeat(32), nowSeconds() + 600)).toBe('replayed');
   });
 
   it('with nothing left to remember the alarm is not scheduled again', async () => {
@@ -156,5 +156,61 @@ describe('ReplayLedger (Durable Object) with verifyEnvelope', () => {
     await ledgerOf(receiver).release(first.digestHex);
     expect(await receive(receiver, text)).toMatchObject({ ok: true });
     expect(await receive(receiver, text)).toMatchObject({ ok: false, reason: 'replayed' });
+  });
+
+  describe('claims under a handler lease (webhooks)', () => {
+    const digest = () => crypto.getRandomValues(new Uint8Array(32)).reduce((hex, byte) => hex + byte.toString(16).padStart(2, '0'), '');
+    const until = () => nowSeconds() + 600;
+
+    it('a copy that arrives while the first is being handled is told to come back; once settled it is a replay', async () => {
+      const receiver = newReceiver();
+      const guard = durableReplayGuard(env.REPLAY_LEDGER, receiver.address, HANDLER_LEASE_SECONDS);
+      const d = digest();
+      expect(await guard.claim(d, until())).toBe('claimed');
+      expect(await guard.claim(d, until())).toBe('in_progress');
+      await ledgerOf(receiver).settle(d);
+      expect(await guard.claim(d, until())).toBe('replayed');
+    });
+
+    it('a claim whose handler failed is released and taken by the next copy', async () => {
+      const receiver = newReceiver();
+      const guard = durableReplayGuard(env.REPLAY_LEDGER, receiver.address, HANDLER_LEASE_SECONDS);
+      const d = digest();
+      expect(await guard.claim(d, until())).toBe('claimed');
+      await ledgerOf(receiver).release(d);
+      expect(await guard.claim(d, until())).toBe('claimed');
+    });
+
+    it('a claim whose handler died (neither settled nor released) passes to the next copy when its lease runs out', async () => {
+      const receiver = newReceiver();
+      const leaseSeconds = 0.2;
+      const guard = durableReplayGuard(env.REPLAY_LEDGER, receiver.address, leaseSeconds);
+      const d = digest();
+      expect(await guard.claim(d, until())).toBe('claimed');
+      expect(await guard.claim(d, until())).toBe('in_progress');
+      await new Promise((resolve) => setTimeout(resolve, leaseSeconds * 1000 + 50));
+      expect(await guard.claim(d, until())).toBe('claimed');
+      expect(await guard.claim(d, until())).toBe('in_progress');
+    });
+
+    it('through verifyEnvelope a copy in progress is refused as in_progress, not as a replay', async () => {
+      const receiver = newReceiver();
+      const text = envelopeText(receiver);
+      const parsed = parseEnvelope(text);
+      if (!parsed.ok) throw new Error(parsed.message);
+      const options = { self: receiver.address, replay: durableReplayGuard(env.REPLAY_LEDGER, receiver.address, HANDLER_LEASE_SECONDS) };
+      expect(await verifyEnvelope(parsed.envelope, options)).toMatchObject({ ok: true });
+      expect(await verifyEnvelope(parsed.envelope, options)).toMatchObject({ ok: false, reason: 'in_progress' });
+    });
+
+    it('the sweep forgets leases with their digests', async () => {
+      const receiver = newReceiver();
+      const guard = durableReplayGuard(env.REPLAY_LEDGER, receiver.address, HANDLER_LEASE_SECONDS);
+      await guard.claim(digest(), nowSeconds() - 1);
+      await guard.claim(digest(), until());
+      expect(await runDurableObjectAlarm(ledgerOf(receiver))).toBe(true);
+      const leases = await runInDurableObject(ledgerOf(receiver), (_, state) => state.storage.sql.exec('SELECT digest FROM handling').toArray());
+      expect(leases).toHaveLength(1);
+    });
   });
 });

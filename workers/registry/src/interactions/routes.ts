@@ -25,7 +25,7 @@ const ENVELOPE_MAX_BYTES = 1024 * 1024;
 
 /** Envelope digests already relayed, in D1 beside the attestation nonces: each envelope is delivered once. */
 const d1ReplayGuard = (db: D1Database, sender: string): ReplayGuard => ({
-  claim: (digestHex, until) => claimOnce(db, `envelope:${digestHex}`, sender, Math.ceil(until)),
+  claim: async (digestHex, until) => ((await claimOnce(db, `envelope:${digestHex}`, sender, Math.ceil(until))) ? 'claimed' : 'replayed'),
 });
 
 /**
