@@ -3,8 +3,8 @@ import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { defineConfig, defineProject } from 'vitest/config';
 
-/** A test project that runs inside workerd with a Worker's own wrangler config and bindings. */
-function workerProject(name: string, configPath: string, bindings: Record<string, unknown> = {}) {
+/** A test project that runs inside workerd with a Worker's own wrangler config and bindings (and any Workers it binds). */
+function workerProject(name: string, configPath: string, bindings: Record<string, unknown> = {}, workers: object[] = []) {
   return defineProject({
     plugins: [
       cloudflareTest(async () => ({
@@ -14,12 +14,28 @@ function workerProject(name: string, configPath: string, bindings: Record<string
             ...bindings,
             TEST_MIGRATIONS: name === 'registry' || name === 'chat' ? await readD1Migrations('workers/registry/migrations') : [],
           },
+          workers,
         },
       })),
     ],
     test: { name, include: [`test/${name}/**/*.test.ts`] },
   });
 }
+
+/**
+ * The chat Worker as the registry's CHAT_KEYS binding sees it in the registry project: it takes every key
+ * revocation notice, except for keys whose id starts with `dead`, for which it fails (an undeliverable notice).
+ */
+const CHAT_STAND_IN = {
+  name: 'rendezvous-chat',
+  modules: true,
+  compatibilityDate: '2026-04-20',
+  script: `import { WorkerEntrypoint } from 'cloudflare:workers';
+export class KeyRevocations extends WorkerEntrypoint {
+  async revoke(keyId) { if (keyId.startsWith('dead')) throw new Error('chat unreachable'); }
+}
+export default { fetch: () => new Response('chat stand-in') };`,
+};
 
 /** Bundles a Worker with wrangler (as deploy would) for use as an auxiliary worker in a test project. */
 function bundleWorker(configPath: string, name: string): string {
@@ -58,7 +74,16 @@ function chatProject() {
           d1Databases: { REGISTRY_DB: registryDb },
           outboundService: 'fake-upstream',
           workers: [
-            { name: 'rendezvous-registry', modules: true, scriptPath: bundleWorker('wrangler.toml', 'registry'), compatibilityDate: '2026-04-20', d1Databases: { DB: registryDb }, bindings: { ADMIN_TOKEN: 'test-admin-token', ALLOW_PRIVATE_URLS: 'true' } },
+            {
+              name: 'rendezvous-registry',
+              modules: true,
+              scriptPath: bundleWorker('wrangler.toml', 'registry'),
+              compatibilityDate: '2026-04-20',
+              d1Databases: { DB: registryDb },
+              bindings: { ADMIN_TOKEN: 'test-admin-token', ALLOW_PRIVATE_URLS: 'true' },
+              // Key deletions reach the chat Worker under test (the pool names it after the project).
+              serviceBindings: { CHAT_KEYS: { name: 'vitest-pool-workers-runner-chat', entrypoint: 'KeyRevocations' } },
+            },
             { name: 'fake-upstream', modules: true, scriptPath: bundleWorker('test/chat/fake-upstream/wrangler.toml', 'fake-upstream'), compatibilityDate: '2026-04-20' },
           ],
         },
@@ -97,7 +122,7 @@ const AGENT_RUNTIME_REGISTRY_KEY = 'rdv_a9e2a9e2a9e2a9e2_agent-runtime-test-secr
 export default defineConfig({
   test: {
     projects: [
-      workerProject('registry', './wrangler.toml', { ADMIN_TOKEN: 'test-admin-token' }),
+      workerProject('registry', './wrangler.toml', { ADMIN_TOKEN: 'test-admin-token' }, [CHAT_STAND_IN]),
       chatProject(),
       workerProject('router', './workers/router/wrangler.toml', { PRIMARY_AGENT_KEY: 'router-dev-seed', REGISTRY_API_KEY: 'test-registry-key', REGISTRY_URL: 'http://registry.test' }),
       workerProject('specialist', './workers/specialist/wrangler.toml', {

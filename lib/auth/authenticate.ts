@@ -6,6 +6,8 @@ export interface AuthenticatedKey {
   accountId: string;
   permissions: Permission[];
   limits: KeyLimits | null;
+  /** ISO time the key stops working, or null; lets a holder of the verdict (the chat Worker's cache) honour it. */
+  expiresAt: string | null;
 }
 
 export type AuthResult = ({ ok: true } & AuthenticatedKey) | { ok: false; status: 401 | 403; message: string };
@@ -67,5 +69,5 @@ export async function authenticate(db: D1Database, token: string | null | undefi
   if (!row.last_used_at || Date.parse(row.last_used_at) < now.getTime() - LAST_USED_GRANULARITY_MS) {
     await db.prepare('UPDATE api_keys SET last_used_at = ? WHERE id = ?').bind(now.toISOString(), row.id).run();
   }
-  return { ok: true, keyId: row.id, accountId: row.account_id, permissions, limits: parseLimits(row.limits) };
+  return { ok: true, keyId: row.id, accountId: row.account_id, permissions, limits: parseLimits(row.limits), expiresAt: row.expires_at };
 }

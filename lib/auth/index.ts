@@ -1,4 +1,4 @@
 export { type AuthenticatedKey, type AuthResult, authenticate } from './authenticate.ts';
-export { accountExists, createAccount, createKey, listKeys, type NewKey, revokeKey } from './key-store.ts';
+export { accountExists, createAccount, createKey, listKeys, liveKeyExists, type NewKey, revokeKey } from './key-store.ts';
 export { type AuthFailure, type KeyEnv, platformAuthFailure, requireKey } from './middleware.ts';
 export { bearerToken, sameSecret } from './tokens.ts';

@@ -66,6 +66,14 @@ export async function listKeys(db: D1Database, accountId: string | null): Promis
   }));
 }
 
+/** Whether `id` is a live (not revoked) key of `accountId` (of any account when null). */
+export async function liveKeyExists(db: D1Database, id: string, accountId: string | null): Promise<boolean> {
+  const statement = accountId
+    ? db.prepare('SELECT 1 FROM api_keys WHERE id = ? AND account_id = ? AND revoked_at IS NULL').bind(id, accountId)
+    : db.prepare('SELECT 1 FROM api_keys WHERE id = ? AND revoked_at IS NULL').bind(id);
+  return (await statement.first()) !== null;
+}
+
 /** Revokes a key of `accountId` (any account's when null). Returns the revocation time, or null when no such live key. */
 export async function revokeKey(db: D1Database, id: string, accountId: string | null, now = new Date()): Promise<string | null> {
   const revokedAt = now.toISOString();

@@ -84,6 +84,19 @@ describe('API keys (/v1/keys)', () => {
     expect((await json<{ keys: unknown[] }>(await api(`/v1/keys?account_id=${key.account_id}`, { token: ADMIN_TOKEN }))).keys).toHaveLength(0);
   });
 
+  it('a deletion the chat Worker cannot be told of answers 503 and leaves the key live (the stand-in fails for ids starting dead)', async () => {
+    const created = await newKey(['read', 'chat']);
+    const id = 'dead000000000001';
+    await env.DB.prepare('UPDATE api_keys SET id = ? WHERE id = ?').bind(id, created.id).run();
+    const key = created.key.replace(created.id, id);
+
+    const refused = await api(`/v1/keys/${id}`, { method: 'DELETE', token: ADMIN_TOKEN });
+    expect(refused.status).toBe(503);
+    expect(await json(refused)).toMatchObject({ error: { code: 'revocation_undelivered' } });
+    expect(await keyService().authenticate(key, 'chat')).toMatchObject({ ok: true, keyId: id });
+    expect((await json<{ keys: { id: string }[] }>(await api(`/v1/keys?account_id=${created.account_id}`, { token: ADMIN_TOKEN }))).keys.map((k) => k.id)).toEqual([id]);
+  });
+
   it('an expired key is refused (401)', async () => {
     const key = await newKey(['read'], { expires_in_days: 1 });
     await env.DB.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), key.id).run();

@@ -3,7 +3,7 @@ import { authenticate } from '../../../../lib/auth/index.ts';
 import { type KeyLimits, permissionSchema } from '../../../../schemas/keys.ts';
 
 export type KeyCheck =
-  | { ok: true; keyId: string; accountId: string; limits?: KeyLimits | null }
+  | { ok: true; keyId: string; accountId: string; limits?: KeyLimits | null; expiresAt?: string | null }
   | { ok: false; status: 401 | 403; message: string };
 
 /**
@@ -16,6 +16,6 @@ export class KeyService extends WorkerEntrypoint<RegistryEnv> {
     if (!wanted.success) return { ok: false, status: 403, message: `unknown permission ${JSON.stringify(permission)}` };
     const result = await authenticate(this.env.DB, typeof token === 'string' ? token : null, wanted.data);
     if (!result.ok) return result;
-    return { ok: true, keyId: result.keyId, accountId: result.accountId, limits: result.limits };
+    return { ok: true, keyId: result.keyId, accountId: result.accountId, limits: result.limits, expiresAt: result.expiresAt };
   }
 }

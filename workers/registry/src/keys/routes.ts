@@ -1,9 +1,10 @@
 import { Hono } from 'hono';
-import { accountExists, createAccount, createKey, listKeys, revokeKey } from '../../../../lib/auth/index.ts';
+import { accountExists, createAccount, createKey, listKeys, liveKeyExists, revokeKey } from '../../../../lib/auth/index.ts';
 import { jsonError } from '../../../../lib/http/errors.ts';
 import { validate } from '../../../../lib/http/validate.ts';
 import { createKeyRequestSchema, keyIdParamSchema, keyListQuerySchema, type KeyList, type RevokedKey } from '../../../../schemas/keys.ts';
 import { type KeyManagerApp, requireKeyManager } from './caller.ts';
+import { noticeRevocation } from './revocation-notice.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -61,7 +62,14 @@ export function keyRoutes() {
   app.delete('/:id', validate('param', keyIdParamSchema), async (c) => {
     const manager = c.get('manager');
     const { id } = c.req.valid('param');
-    const revokedAt = await revokeKey(c.env.DB, id, manager.kind === 'account' ? manager.accountId : null);
+    const accountId = manager.kind === 'account' ? manager.accountId : null;
+    if (!(await liveKeyExists(c.env.DB, id, accountId))) return jsonError(c, 404, `no live key ${id}`, 'not_found', 'id', 'unknown_key');
+    // The chat Worker caches verified keys: it hears of the revocation first, so once this answers 200 the key
+    // is refused everywhere. If it cannot be told, the key stays live and the caller retries (nothing half-done).
+    if (!(await noticeRevocation(c.env, id))) {
+      return jsonError(c, 503, 'the key could not be revoked in the chat service just now; it is still live, try again', 'server_error', null, 'revocation_undelivered');
+    }
+    const revokedAt = await revokeKey(c.env.DB, id, accountId);
     if (!revokedAt) return jsonError(c, 404, `no live key ${id}`, 'not_found', 'id', 'unknown_key');
     const body: RevokedKey = { id, revoked: true, revoked_at: revokedAt };
     return c.json(body);

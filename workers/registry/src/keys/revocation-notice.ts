@@ -1,0 +1,22 @@
+/** The chat Worker's `KeyRevocations` entrypoint, as the registry calls it over the CHAT_KEYS service binding. */
+interface KeyRevocations {
+  revoke(keyId: string): Promise<void>;
+}
+
+/**
+ * Tells the chat Worker a key is about to be revoked, so the verdict it caches per key is dropped and the key
+ * refused there from now on. True when told, or when this deployment has no chat Worker bound (nothing is
+ * cached anywhere); false when it could not be told, and then the key must not be reported revoked.
+ */
+export async function noticeRevocation(env: RegistryEnv, keyId: string): Promise<boolean> {
+  // Optional although declared: a registry deployed without the chat Worker leaves the binding out.
+  const chat = env.CHAT_KEYS as unknown as KeyRevocations | undefined;
+  if (!chat) return true;
+  try {
+    await chat.revoke(keyId);
+    return true;
+  } catch (error) {
+    console.error('revocation not delivered to the chat Worker', error);
+    return false;
+  }
+}
