@@ -84,6 +84,64 @@ describe('revocation', () => {
   });
 });
 
+describe('verified keys cached in the key’s meter', () => {
+  it('refuses a cached key on every route the moment it is deleted, streaming included', async () => {
+    const { id, key } = await createKey();
+    for (let i = 0; i < 3; i++) expect((await post('/chat/completions', key, ask())).status).toBe(200);
+    expect((await SELF.fetch('http://chat.test/v1/models', { headers: { authorization: `Bearer ${key}` } })).status).toBe(200);
+    await revokeKey(id);
+    const streamed = await post('/chat/completions', key, { ...ask(), stream: true });
+    expect(streamed.status).toBe(401);
+    for (const path of ['/v1/models', '/v1/usage']) {
+      const response = await SELF.fetch(`http://chat.test${path}`, { headers: { authorization: `Bearer ${key}` } });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ error: { message: 'API key revoked' } });
+    }
+  });
+
+  it('stays revoked: later requests are refused, however many come at once', async () => {
+    const { id, key } = await createKey();
+    expect((await post('/chat/completions', key, ask())).status).toBe(200);
+    await revokeKey(id);
+    const statuses = (await Promise.all(Array.from({ length: 5 }, () => post('/chat/completions', key, ask())))).map((r) => r.status);
+    expect(statuses).toEqual([401, 401, 401, 401, 401]);
+  });
+
+  it('refuses a request racing the deletion once the deletion has answered', async () => {
+    const { id, key } = await createKey();
+    const during = Promise.all(Array.from({ length: 5 }, () => post('/chat/completions', key, ask())));
+    await revokeKey(id);
+    await during;
+    expect((await post('/chat/completions', key, ask())).status).toBe(401);
+  });
+
+  it('answers only for the exact token it verified: another secret with the same key id is refused', async () => {
+    const { key } = await createKey();
+    expect((await post('/chat/completions', key, ask())).status).toBe(200);
+    const forged = key.slice(0, -4) + (key.endsWith('AAAA') ? 'BBBB' : 'AAAA');
+    const response = await post('/chat/completions', forged, ask());
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: { type: 'authentication_error', message: 'invalid API key' } });
+    expect((await post('/chat/completions', key, ask())).status).toBe(200);
+  });
+
+  it('refuses a token that is not shaped like a key without a meter', async () => {
+    const response = await post('/chat/completions', 'not-a-key', ask());
+    expect(response.status).toBe(401);
+    expect(await response.json()).toMatchObject({ error: { type: 'authentication_error', message: 'invalid API key' } });
+  });
+
+  it('keeps the key’s own limits and usage when answered from the cache', async () => {
+    const { key } = await createKey({ limits: { requests_per_minute: 2 } });
+    expect((await post('/chat/completions', key, ask())).status).toBe(200);
+    const second = await post('/chat/completions', key, ask());
+    expect(limitHeaders(second)).toMatchObject({ 'x-ratelimit-limit-requests': '2', 'x-ratelimit-remaining-requests': '0' });
+    expect((await post('/chat/completions', key, ask())).status).toBe(429);
+    const usage = await SELF.fetch('http://chat.test/v1/usage', { headers: { authorization: `Bearer ${key}` } });
+    expect(UsageReport.parse(await usage.json()).totals.requests).toBe(2);
+  });
+});
+
 describe('GET /v1/usage', () => {
   it('reports the calling key’s tokens, per model, as the completions reported them', async () => {
     const { key } = await createKey();

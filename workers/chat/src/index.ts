@@ -9,6 +9,7 @@ import { completions } from './routes/completions.ts';
 import { models } from './routes/models.ts';
 import { usage } from './routes/usage.ts';
 
+export { KeyRevocations } from './auth/key-revocations.ts';
 export { KeyMeter } from './limits/key-meter.ts';
 
 const app = new Hono<ChatApp>();

@@ -1,4 +1,4 @@
-import type { LimitState } from './key-meter.ts';
+import type { LimitState } from './rolling-window.ts';
 
 /** OpenAI's duration style for reset headers: `250ms`, `12s`, `1.5s`. */
 function duration(ms: number): string {

@@ -1,69 +1,79 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { UsageReport } from '../../../../schemas/chat.ts';
+import type { KeyCheck, KeyService } from '../auth/key-service.ts';
+import { hashToken, stillTrusted, type VerifiedKey } from '../auth/verified-key.ts';
 import type { KeyLimits } from '../config/limits.ts';
+import { type Admission, type LimitState, RollingWindow } from './rolling-window.ts';
 
-const WINDOW_MS = 60_000;
+/** What the meter answers for a token: the registry's verdict, or that the registry could not be asked. */
+export type MeterKeyCheck = KeyCheck | { ok: false; status: 503; message: string };
 
-/** Where a key stands in its rolling minute, for the x-ratelimit-* headers. */
-export interface LimitState {
-  limitRequests: number;
-  remainingRequests: number;
-  resetRequestsMs: number;
-  limitTokens: number;
-  remainingTokens: number;
-  resetTokensMs: number;
-}
-
-export type Admission =
-  | { ok: true; reservation: string; state: LimitState }
-  | { ok: false; limit: 'requests' | 'tokens' | 'request_too_large'; retryAfterMs: number; state: LimitState };
+const REVOKED: MeterKeyCheck = { ok: false, status: 401, message: 'API key revoked' };
 
 /**
- * One per API key (SQLite-backed): a rolling one-minute window of requests with their tokens, and the key's
- * usage ledger. A Durable Object runs one call at a time and every call here is synchronous SQL, so
- * admissions are exact under any concurrency. A request reserves its prompt plus its completion budget;
- * `settle` replaces the reservation with what it really used.
+ * One per API key (SQLite-backed): the key's registry verdict, its rolling one-minute window (in memory,
+ * RollingWindow) and its usage ledger (stored). A Durable Object runs one call at a time, so admissions are
+ * exact under any concurrency. A request reserves its prompt plus its completion budget; `settle` replaces
+ * the reservation with what it really used.
+ *
+ * Being the one instance for its key anywhere, it is also where a verified key is cached: every chat request
+ * of the key passes here, and the registry calls `revoke` (through KeyRevocations) before it marks the key
+ * revoked, so no request is admitted on a cached verdict once a deletion has been answered.
  */
 export class KeyMeter extends DurableObject<ChatEnv> {
   private readonly sql: SqlStorage;
+  private readonly window = new RollingWindow();
+  private verified: VerifiedKey | null = null;
+  private revoked: boolean;
 
   constructor(ctx: DurableObjectState, env: ChatEnv) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
+    // `recent` held the rate-limit window before it moved to memory; dropping it frees the old rows.
     this.sql.exec(`
-      CREATE TABLE IF NOT EXISTS recent (id TEXT PRIMARY KEY, at INTEGER NOT NULL, tokens INTEGER NOT NULL);
-      CREATE INDEX IF NOT EXISTS recent_at ON recent (at);
+      DROP TABLE IF EXISTS recent;
+      CREATE TABLE IF NOT EXISTS revocation (at INTEGER NOT NULL);
       CREATE TABLE IF NOT EXISTS usage (
         id INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, model TEXT NOT NULL,
         prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL
       );`);
+    this.revoked = this.sql.exec('SELECT 1 FROM revocation LIMIT 1').toArray().length > 0;
+  }
+
+  /** The key's verdict for `token`: remembered when the registry verified this token lately, else asked anew. */
+  async authenticate(token: string): Promise<MeterKeyCheck> {
+    if (this.revoked) return REVOKED;
+    const tokenHash = hashToken(token);
+    const known = this.verified;
+    if (known && stillTrusted(known, tokenHash, Date.now())) return known.check;
+    let check: KeyCheck;
+    try {
+      check = await (this.env.REGISTRY as unknown as KeyService).authenticate(token, 'chat');
+    } catch (error) {
+      console.error('key service unreachable', error);
+      return { ok: false, status: 503, message: 'the key service is unreachable' };
+    }
+    // A revocation may have arrived while the registry answered (this object takes calls while it waits).
+    if (this.revoked) return REVOKED;
+    if (check.ok) this.verified = { tokenHash, check, verifiedAt: Date.now() };
+    else if (this.verified?.tokenHash === tokenHash) this.verified = null;
+    return check;
+  }
+
+  /** Called (through KeyRevocations) before the registry revokes the key: from now on every token of it is refused. */
+  revoke(): void {
+    if (!this.revoked) this.sql.exec('INSERT INTO revocation (at) VALUES (?)', Date.now());
+    this.revoked = true;
+    this.verified = null;
   }
 
   admit(limits: KeyLimits, tokens: number): Admission {
-    const now = Date.now();
-    this.sql.exec('DELETE FROM recent WHERE at <= ?', now - WINDOW_MS);
-    const rows = this.sql.exec<{ at: number; tokens: number }>('SELECT at, tokens FROM recent ORDER BY at').toArray();
-    const used = rows.reduce((sum, row) => sum + row.tokens, 0);
-
-    if (rows.length + 1 > limits.requestsPerMinute) {
-      return { ok: false, limit: 'requests', retryAfterMs: rows[0]!.at + WINDOW_MS - now, state: this.state(limits, rows, now) };
-    }
-    if (tokens > limits.tokensPerMinute) {
-      return { ok: false, limit: 'request_too_large', retryAfterMs: WINDOW_MS, state: this.state(limits, rows, now) };
-    }
-    if (used + tokens > limits.tokensPerMinute) {
-      let freed = 0;
-      const freeing = rows.find((row) => (freed += row.tokens) >= used + tokens - limits.tokensPerMinute)!;
-      return { ok: false, limit: 'tokens', retryAfterMs: freeing.at + WINDOW_MS - now, state: this.state(limits, rows, now) };
-    }
-    const reservation = crypto.randomUUID();
-    this.sql.exec('INSERT INTO recent (id, at, tokens) VALUES (?, ?, ?)', reservation, now, tokens);
-    return { ok: true, reservation, state: this.state(limits, [...rows, { at: now, tokens }], now) };
+    return this.window.admit(limits, tokens, Date.now());
   }
 
   /** Records what a request really used: in the window (replacing its reservation) and in the ledger. */
   settle(reservation: string, model: string, promptTokens: number, completionTokens: number): void {
-    this.sql.exec('UPDATE recent SET tokens = ? WHERE id = ?', promptTokens + completionTokens, reservation);
+    this.window.settle(reservation, promptTokens + completionTokens);
     this.sql.exec(
       'INSERT INTO usage (at, model, prompt_tokens, completion_tokens) VALUES (?, ?, ?, ?)',
       Date.now(),
@@ -75,13 +85,11 @@ export class KeyMeter extends DurableObject<ChatEnv> {
 
   /** A request that produced nothing (the provider refused it) still counts as a request, with no tokens. */
   release(reservation: string): void {
-    this.sql.exec('UPDATE recent SET tokens = 0 WHERE id = ?', reservation);
+    this.window.settle(reservation, 0);
   }
 
   peek(limits: KeyLimits): LimitState {
-    const now = Date.now();
-    const rows = this.sql.exec<{ at: number; tokens: number }>('SELECT at, tokens FROM recent WHERE at > ? ORDER BY at', now - WINDOW_MS).toArray();
-    return this.state(limits, rows, now);
+    return this.window.state(limits, Date.now());
   }
 
   report(keyId: string, limits: KeyLimits): UsageReport {
@@ -106,19 +114,6 @@ export class KeyMeter extends DurableObject<ChatEnv> {
       totals,
       by_model: byModel,
       limits: { requests_per_minute: limits.requestsPerMinute, tokens_per_minute: limits.tokensPerMinute },
-    };
-  }
-
-  private state(limits: KeyLimits, rows: { at: number; tokens: number }[], now: number): LimitState {
-    const used = rows.reduce((sum, row) => sum + row.tokens, 0);
-    const oldest = rows[0] ? rows[0].at + WINDOW_MS - now : 0;
-    return {
-      limitRequests: limits.requestsPerMinute,
-      remainingRequests: Math.max(0, limits.requestsPerMinute - rows.length),
-      resetRequestsMs: Math.max(0, oldest),
-      limitTokens: limits.tokensPerMinute,
-      remainingTokens: Math.max(0, limits.tokensPerMinute - used),
-      resetTokensMs: Math.max(0, oldest),
     };
   }
 }

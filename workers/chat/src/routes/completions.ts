@@ -46,7 +46,7 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', validat
     return errorResponse(c, asChatError(error));
   }
 
-  const meter = meterFor(c.env, key);
+  const meter = meterFor(c.env, key.keyId);
   const admission = await meter.admit(key.limits, promptTokens + maxTokens);
   if (!admission.ok) {
     const what = { requests: 'requests per minute', tokens: 'tokens per minute', request_too_large: 'tokens per minute (this one request asks for more)' }[admission.limit];

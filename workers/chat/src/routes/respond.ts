@@ -3,13 +3,13 @@ import { errorBody } from '../../../../lib/http/errors.ts';
 import type { ChatApp } from '../auth/require-key.ts';
 import { ChatError } from '../chat-error.ts';
 import { rateLimitHeaders } from '../limits/headers.ts';
-import type { LimitState } from '../limits/key-meter.ts';
+import type { LimitState } from '../limits/rolling-window.ts';
 import { meterFor } from '../limits/meter.ts';
 
 /** The key's current x-ratelimit-* headers, for responses that did not pass through admission. */
 export async function currentLimitHeaders(c: Context<ChatApp>): Promise<Record<string, string>> {
   const key = c.get('key');
-  return rateLimitHeaders(await meterFor(c.env, key).peek(key.limits));
+  return rateLimitHeaders(await meterFor(c.env, key.keyId).peek(key.limits));
 }
 
 /** A ChatError as the platform's error body, with the key's rate-limit headers and retry-after when due. */

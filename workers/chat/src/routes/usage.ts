@@ -6,6 +6,6 @@ import { currentLimitHeaders } from './respond.ts';
 /** GET /v1/usage: the calling key's recorded usage (tokens counted per completion), and its limits. */
 export const usage = new Hono<ChatApp>().get('/usage', async (c) => {
   const key = c.get('key');
-  const report = await meterFor(c.env, key).report(key.keyId, key.limits);
+  const report = await meterFor(c.env, key.keyId).report(key.keyId, key.limits);
   return c.json(report, 200, await currentLimitHeaders(c));
 });

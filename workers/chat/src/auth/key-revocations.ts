@@ -1,0 +1,14 @@
+import { WorkerEntrypoint } from 'cloudflare:workers';
+import { meterFor } from '../limits/meter.ts';
+
+/**
+ * What the registry calls (service binding, RPC) before it revokes a key: the key's meter forgets the
+ * verified record and refuses the key from then on. The registry revokes only after this returned, so a
+ * deletion the registry confirmed is already in force here (docs/decisions.md, "Verified keys cached").
+ */
+export class KeyRevocations extends WorkerEntrypoint<ChatEnv> {
+  async revoke(keyId: string): Promise<void> {
+    if (typeof keyId !== 'string' || !/^[0-9a-f]{16}$/.test(keyId)) throw new Error('not a key id');
+    await meterFor(this.env, keyId).revoke();
+  }
+}
