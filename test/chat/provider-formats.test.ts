@@ -177,3 +177,38 @@ describe('OpenAI-compatible stream formats', () => {
     expect(failure).toMatchObject({ status: 503, code: 'upstream_bad_stream' });
   });
 });
+
+describe('server-sent events from the upstream body (sseData)', () => {
+  const datas = async (body: ReadableStream<Uint8Array>, signal = new AbortController().signal) => {
+    const out: string[] = [];
+    for await (const data of sseData(body, signal)) out.push(data);
+    return out;
+  };
+
+  it('hands on every event of a read that carries many, in order', async () => {
+    const text = Array.from({ length: 50 }, (_, i) => `data: {"n":${i}}\n\n`).join('');
+    expect(await datas(byteStream(text, text.length))).toEqual(Array.from({ length: 50 }, (_, i) => `{"n":${i}}`));
+  });
+
+  it('joins multi-byte characters and events split across reads', async () => {
+    const text = 'data: {"content":"héllo — 你好 🙂"}\n\n: comment\n\ndata: [DONE]\n\n';
+    for (const piece of [1, 2, 3]) expect(await datas(byteStream(text, piece))).toEqual(['{"content":"héllo — 你好 🙂"}', '[DONE]']);
+  });
+
+  it('cancels the body when the reader stops early or the signal aborts', async () => {
+    let cancelled = 0;
+    const endless = () =>
+      new ReadableStream<Uint8Array>({
+        pull: (controller) => controller.enqueue(new TextEncoder().encode('data: x\n\n')),
+        cancel: () => void cancelled++,
+      });
+    for await (const data of sseData(endless(), new AbortController().signal)) {
+      expect(data).toBe('x');
+      break;
+    }
+    const abort = new AbortController();
+    let seen = 0;
+    for await (const _ of sseData(endless(), abort.signal)) if (++seen === 3) abort.abort();
+    expect(cancelled).toBe(2);
+  });
+});

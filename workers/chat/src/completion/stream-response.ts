@@ -3,11 +3,10 @@ import { errorBody } from '../../../../lib/http/errors.ts';
 import { ChatError } from '../chat-error.ts';
 import type { ProviderEvent } from '../providers/types.ts';
 import type { CompletionContext } from './frame.ts';
+import { sseFrames } from './sse-frames.ts';
 import { CompletionTally } from './tally.ts';
 
 type Delta = ChatCompletionChunk['choices'][number]['delta'];
-
-const encoder = new TextEncoder();
 
 /**
  * The completion as server-sent events, pulled from the provider one event at a time (nothing is buffered:
@@ -39,7 +38,8 @@ export function streamCompletion(
     choices: [{ index: 0, delta, finish_reason: null, logprobs: null, ...finish }],
     ...extra,
   });
-  const frame = (value: unknown) => encoder.encode(`data: ${JSON.stringify(value)}\n\n`);
+  const frames = sseFrames(context.frame);
+  const frame = frames.value;
 
   return new ReadableStream<Uint8Array>({
     start(controller) {
@@ -60,14 +60,14 @@ export function streamCompletion(
             controller.enqueue(frame(chunk({}, {}, { finish_reason: tally.finishReason, stop_reason: tally.stopReason })));
             controller.enqueue(frame(chunk({}, { usage: tally.usage(promptTokens) })));
             await end();
-            controller.enqueue(encoder.encode('data: [DONE]\n\n'));
+            controller.enqueue(frames.done());
             controller.close();
             return;
           }
           tally.apply(event);
           const out = render(event);
           if (out) {
-            controller.enqueue(frame(out));
+            controller.enqueue(out);
             return;
           }
         }
@@ -91,14 +91,14 @@ export function streamCompletion(
     },
   });
 
-  function render(event: ProviderEvent): ChatCompletionChunk | null {
+  function render(event: ProviderEvent): Uint8Array | null {
     switch (event.type) {
       case 'content':
-        return chunk({ content: event.text });
+        return frames.delta({ content: event.text });
       case 'thought':
-        return chunk({ reasoning_content: event.text }, { thought: event.text });
+        return frames.delta({ reasoning_content: event.text }, `,"thought":${JSON.stringify(event.text)}`);
       case 'tool_call':
-        return chunk({
+        return frames.delta({
           tool_calls: [
             {
               index: event.index,

@@ -1,0 +1,29 @@
+import type { ChatCompletionChunk } from '../../../../schemas/chat.ts';
+import type { CompletionFrame } from './frame.ts';
+
+type Delta = ChatCompletionChunk['choices'][number]['delta'];
+
+const encoder = new TextEncoder();
+
+/**
+ * The server-sent event frames of one completion's chunks, as bytes. The part every delta chunk shares (id,
+ * created, model, …) is serialised once per completion, so a token costs one small JSON.stringify of its delta;
+ * the bytes are what `JSON.stringify` of the whole chunk gives, key order included.
+ */
+export function sseFrames(frame: CompletionFrame) {
+  const head = `data: ${JSON.stringify({ ...frame, object: 'chat.completion.chunk' }).slice(0, -1)},"choices":[{"index":0,"delta":`;
+  const tail = ',"finish_reason":null,"logprobs":null}]';
+  return {
+    /** A chunk with only a delta, plus top-level fields after `choices` (`thought`), given as JSON members. */
+    delta(delta: Delta, members = ''): Uint8Array {
+      return encoder.encode(`${head}${JSON.stringify(delta)}${tail}${members}}\n\n`);
+    },
+    /** Any other value (the role, finish and usage chunks, an error), serialised whole. */
+    value(value: unknown): Uint8Array {
+      return encoder.encode(`data: ${JSON.stringify(value)}\n\n`);
+    },
+    done(): Uint8Array {
+      return encoder.encode('data: [DONE]\n\n');
+    },
+  };
+}
