@@ -1,5 +1,5 @@
 import type { SearchFilters } from '../../../../schemas/search.ts';
-import type { SqlParams } from './sql-params.ts';
+import { SqlParams } from './sql-params.ts';
 
 export interface VisibilityOptions {
   filters: SearchFilters | undefined;
@@ -34,4 +34,13 @@ export function filterConditions({ filters = {}, excludeGeoAgents }: VisibilityO
   if (excludeGeoAgents) conditions.push('f.has_location = 0');
   if (filters.n_interactions !== undefined) conditions.push(`f.recent_interactions >= ${params.add(filters.n_interactions)}`);
   return conditions;
+}
+
+/** The conditions of the default visibility: public and active agents, the ones search_agents_fts marks listed. */
+const LISTED_CONDITIONS = ['f.is_public = 1', 'f.is_active = 1'];
+
+/** True when the request lists exactly the listed agents, so the FTS index alone can filter and count them. */
+export function listsOnlyListed(options: VisibilityOptions): boolean {
+  const conditions = filterConditions(options, new SqlParams());
+  return conditions.length === LISTED_CONDITIONS.length && conditions.every((condition, i) => condition === LISTED_CONDITIONS[i]);
 }

@@ -14,6 +14,8 @@ export const COLUMN_WEIGHTS = {
   functions: 2,
   readme: 1,
   address: 1,
+  /** Listed/unlisted marker, not text (0003_search_listing.sql). */
+  listing: 0,
 } as const;
 
 export const CLICK_WEIGHT = 1;

@@ -1,4 +1,5 @@
-import type { SqlRunner } from '../sql-runner.ts';
+import type { SqlParams } from '../sql-params.ts';
+import type { SqlRunner, SqlStatement } from '../sql-runner.ts';
 import { matchExpression, phraseExpression, type TermGroup } from './fts-query.ts';
 import { STOPWORDS } from './stopwords.ts';
 import { synonymsOf } from './synonyms.ts';
@@ -47,30 +48,62 @@ interface VocabRow {
 const VOCAB_LOOKUP = 'SELECT term, doc FROM search_words_vocab WHERE term IN (SELECT value FROM json_each(?1))';
 const PREFIX_RANGE = 'SELECT term, doc FROM search_words_vocab WHERE term >= ?1 AND term <= ?2';
 
+/**
+ * A query before its vocabulary lookups: the words, the lookups to run (`lookups`, one batch), and `plain`,
+ * the query when every word is taken as meant, which is what expansion yields when every word is common
+ * (see COMMON_WORD_DOCS). A caller may run a search for `plain` in the lookups' batch, guarded by
+ * commonWordsGuard, and keep it when expansion agrees: one round trip for queries of common words.
+ */
+export interface QueryPlan {
+  words: string[];
+  /** exact_match: the phrase query, no lookups needed. */
+  exact?: ExpandedQuery;
+  lookups: SqlStatement[];
+  plain: ExpandedQuery;
+}
+
 /** Null when the text holds no searchable word (only punctuation, emoji, operators): the caller browses. */
-export async function expandQuery(runner: SqlRunner, text: string, options: ExpandOptions): Promise<ExpandedQuery | null> {
+export function planQuery(text: string, options: ExpandOptions): QueryPlan | null {
   const { words: typed, endsInWord } = tokenize(text);
   const meaningful = typed.filter((word) => !STOPWORDS.has(word));
   const words = meaningful.length > 0 ? meaningful : typed;
   if (words.length === 0) return null;
   const typingLast = endsInWord && words[words.length - 1] === typed[typed.length - 1];
+  const plainGroups = words.map((word) => ({ word, alternatives: [], prefix: false }));
+  const plain = { words, groups: plainGroups, match: matchExpression(plainGroups) };
 
-  if (options.exact) {
-    const groups = words.map((word) => ({ word, alternatives: [], prefix: false }));
-    return { words, groups, match: phraseExpression(words) };
-  }
+  if (options.exact) return { words, exact: { words, groups: plainGroups, match: phraseExpression(words) }, lookups: [], plain };
 
   const last = words[words.length - 1]!;
   const prefixCandidate = typingLast && [...last].length >= PREFIX_MIN_CHARS;
-  const statements = [{ sql: VOCAB_LOOKUP, params: [JSON.stringify(words)] }];
-  if (prefixCandidate) statements.push({ sql: `${PREFIX_RANGE} LIMIT ${PREFIX_SCAN}`, params: [last, `${last}\u{10FFFF}`] });
-  const [known, prefixRows = []] = (await runner.batch(statements)) as [VocabRow[], VocabRow[]?];
+  const lookups: SqlStatement[] = [{ sql: VOCAB_LOOKUP, params: [JSON.stringify(words)] }];
+  if (prefixCandidate) lookups.push({ sql: `${PREFIX_RANGE} LIMIT ${PREFIX_SCAN}`, params: [last, `${last}\u{10FFFF}`] });
+  return { words, lookups, plain };
+}
+
+/** SQL that is true when every word of the plan is common, i.e. expansion will yield `plan.plain`. */
+export function commonWordsGuard(plan: QueryPlan, params: SqlParams): string {
+  return `((SELECT count(*) FROM search_words_vocab WHERE term IN ${params.list(plan.words)} AND doc >= ${COMMON_WORD_DOCS}) = ${plan.words.length})`;
+}
+
+/** commonWordsGuard's answer, from the results of `plan.lookups` (read in the same transaction). */
+export function allWordsCommon(plan: QueryPlan, lookupRows: readonly unknown[][]): boolean {
+  const known = (lookupRows[0] ?? []) as VocabRow[];
+  return known.filter((row) => row.doc >= COMMON_WORD_DOCS).length === plan.words.length;
+}
+
+/** Expansion from the results of `plan.lookups` (in order); typo corrections may take one more batch. */
+export async function expandPlanned(runner: SqlRunner, plan: QueryPlan, lookupRows: readonly unknown[][], options: ExpandOptions): Promise<ExpandedQuery> {
+  if (plan.exact) return plan.exact;
+  const { words } = plan;
+  const [known, prefixRows = []] = lookupRows as [VocabRow[], VocabRow[]?];
+  const last = words[words.length - 1]!;
   const frequency = new Map(known.map((row) => [row.term, row.doc]));
   const common = (word: string) => (frequency.get(word) ?? 0) >= COMMON_WORD_DOCS;
   const lastIsPrefix = prefixRows.length > 0 && !common(last);
   // Completions are searched as whole words: the index stems them as it stemmed the documents, where the
   // stem of a typed prefix may not be a prefix of the stem ("destinat" vs "destin" from "destination").
-  const completions = prefixRows
+  const completions = [...prefixRows]
     .sort((a, b) => b.doc - a.doc || (a.term < b.term ? -1 : 1))
     .slice(0, PREFIX_COMPLETIONS)
     .map((row) => row.term);
@@ -83,6 +116,14 @@ export async function expandQuery(runner: SqlRunner, text: string, options: Expa
     return { word, alternatives: [...alternatives], prefix: lastIsPrefix && word === last };
   });
   return { words, groups, match: matchExpression(groups) };
+}
+
+/** planQuery, its lookups, and expandPlanned, for callers with nothing to run alongside the lookups. */
+export async function expandQuery(runner: SqlRunner, text: string, options: ExpandOptions): Promise<ExpandedQuery | null> {
+  const plan = planQuery(text, options);
+  if (!plan) return null;
+  if (plan.exact) return plan.exact;
+  return expandPlanned(runner, plan, await runner.batch(plan.lookups), options);
 }
 
 /** Corrections for unknown (or much rarer than a neighbour) words, most frequent first. */

@@ -34,3 +34,16 @@ export function matchExpression(groups: readonly TermGroup[]): string {
 export function phraseExpression(words: readonly string[]): string {
   return quoteFts(words.join(' '));
 }
+
+/**
+ * Agent search (search_agents_fts, 0003_search_listing.sql): the user's expression is matched outside the
+ * `listing` column, whose token marks agents not listed, so typing "unlisted" finds only agents saying it.
+ */
+export function agentTextExpression(expression: string): string {
+  return `- {listing} : (${expression})`;
+}
+
+/** Only listed agents: the FTS index filters them, with no lookup of each match's facts. */
+export function listedOnlyExpression(expression: string): string {
+  return `(${agentTextExpression(expression)}) NOT listing : unlisted`;
+}

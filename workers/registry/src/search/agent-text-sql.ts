@@ -1,0 +1,121 @@
+import type { AgentSort } from '../../../../schemas/search.ts';
+import type { AgentSearchInput } from './agent-search.ts';
+import { filterConditions, listsOnlyListed } from './agent-filters.ts';
+import { SORT_COLUMNS, whereClause, type Window } from './agent-order.ts';
+import { bm25Expression, feedbackFactor, RRF_K } from './ranking.ts';
+import type { SemanticHit } from './semantic.ts';
+import type { SqlStatement } from './sql-runner.ts';
+import { SqlParams } from './sql-params.ts';
+import { agentTextExpression, listedOnlyExpression } from './text/fts-query.ts';
+
+/**
+ * The two statements of a text search, run in one batch: `page` (the window's agents, ranked) and `count`
+ * (the exact total). The count never computes bm25 and, for the default visibility, never leaves the FTS
+ * index: `(words) NOT listing:unlisted` counts listed matches (0003_search_listing.sql). A window count
+ * inside the page query would instead keep every scored match to count it, then sort them all.
+ */
+export interface TextPlan {
+  mode: 'lexical' | 'phrase' | 'hybrid' | 'lexical-fallback';
+  /** The FTS5 expression of the user's words (fts-query.ts). */
+  match: string;
+  semantic?: SemanticHit[];
+  /**
+   * SQL that must be true for the statements to match anything; false, they match nothing at once. Lets a
+   * search run speculatively in the batch that decides whether it is the right one (agent-search.ts).
+   */
+  guard?: (params: SqlParams) => string;
+}
+
+export interface TextStatements {
+  page: SqlStatement;
+  count: SqlStatement;
+}
+
+const FTS = 'search_agents_fts';
+/** Matches no row and costs nothing: an empty FTS5 phrase. */
+const MATCH_NOTHING = `'""'`;
+
+export function textStatements(input: AgentSearchInput, plan: TextPlan, sort: AgentSort, window: Window): TextStatements {
+  const { request } = input;
+  const visibility = { filters: request.filters, excludeGeoAgents: request.exclude_geo_agents ?? false };
+  // Hybrid ranking numbers lexical ranks over every match, as it did before the index knew listings.
+  const listed = listsOnlyListed(visibility) && !plan.semantic;
+  const expression = listed ? listedOnlyExpression(plan.match) : agentTextExpression(plan.match);
+  const matchOf = (params: SqlParams) => {
+    const guard = plan.guard?.(params);
+    const value = params.add(expression);
+    return guard ? `(CASE WHEN ${guard} THEN ${value} ELSE ${MATCH_NOTHING} END)` : value;
+  };
+
+  const params = new SqlParams();
+  const chain = rankedChain(input, plan, sort, matchOf(params), params);
+  const cutoff = request.cutoff ?? 0;
+  let count: SqlStatement;
+  if (plan.semantic || cutoff > 0) {
+    // Semantic candidates and the cutoff (relative to the best score) need the ranking to be counted.
+    count = { sql: `WITH ${chain} SELECT count(*) AS total FROM kept`, params: [...params.values] };
+  } else {
+    const countParams = new SqlParams();
+    const match = matchOf(countParams);
+    count = listed
+      ? { sql: `SELECT count(*) AS total FROM ${FTS} WHERE ${FTS} MATCH ${match}`, params: countParams.values }
+      : {
+          sql: `SELECT count(*) AS total FROM ${FTS} h CROSS JOIN search_agent_facts f ON f.agent_rowid = h.rowid
+                WHERE ${FTS} MATCH ${match} AND ${filterConditions(visibility, countParams).join(' AND ')}`,
+          params: countParams.values,
+        };
+  }
+
+  const sortKey = sort === 'relevancy' ? 'score' : 'sort_key';
+  const dir = window.descending ? 'DESC' : 'ASC';
+  const tieDir = sort === 'relevancy' ? (window.descending ? 'ASC' : 'DESC') : dir;
+  const orderOf = (table: string) => `${table}${sortKey} ${dir}, ${table}address ${tieDir}`;
+  const page = `WITH ${chain},
+    page AS (SELECT rid, score, clicks, sort_key, address FROM kept ORDER BY ${orderOf('')} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)})
+    SELECT a.*, p.rid AS rid, p.score AS score, p.clicks AS clicks
+    FROM page p CROSS JOIN agents a ON a.rowid = p.rid ORDER BY ${orderOf('p.')}`;
+  return { page: { sql: page, params: params.values }, count };
+}
+
+/** CTEs down to `kept`: the matches that pass the filters, scored (and cut off), unordered. */
+function rankedChain(input: AgentSearchInput, plan: TextPlan, sort: AgentSort, match: string, params: SqlParams): string {
+  const { request, searchId, queryKey, startedAt } = input;
+  const conditions = filterConditions({ filters: request.filters, excludeGeoAgents: request.exclude_geo_agents ?? false }, params);
+  const clicks = `clicks AS (
+      SELECT address, COUNT(*) AS n FROM search_clicks
+      WHERE query_key = ${params.add(queryKey)}
+        AND clicked_at <= coalesce((SELECT started_at FROM search_sessions WHERE search_id = ${params.add(searchId)}), ${params.add(startedAt)})
+      GROUP BY address)`;
+  const hits = `hits AS (SELECT rowid AS rid, -${bm25Expression(FTS)} AS text_score FROM ${FTS} WHERE ${FTS} MATCH ${match})`;
+
+  let candidates: string;
+  let scoreExpression: string;
+  let from: string;
+  if (plan.semantic) {
+    const semantic = params.add(JSON.stringify(plan.semantic.map((hit) => hit.address)));
+    candidates = `${hits},
+      lex AS (SELECT rid, ROW_NUMBER() OVER (ORDER BY text_score DESC, rid) AS lex_rank FROM hits),
+      sem AS (SELECT value AS address, CAST(key AS INTEGER) + 1 AS sem_rank FROM json_each(${semantic})),
+      cand AS (SELECT rid FROM lex UNION SELECT f.agent_rowid FROM sem JOIN search_agent_facts f ON f.address = sem.address)`;
+    scoreExpression = `(coalesce(1.0 / (${RRF_K} + l.lex_rank), 0) + coalesce(1.0 / (${RRF_K} + s.sem_rank), 0))`;
+    from = 'FROM cand CROSS JOIN search_agent_facts f ON f.agent_rowid = cand.rid LEFT JOIN lex l ON l.rid = f.agent_rowid LEFT JOIN sem s ON s.address = f.address';
+  } else {
+    candidates = hits;
+    scoreExpression = 'h.text_score';
+    // CROSS JOIN fixes the loop order: matches outside, facts looked up by rowid. Left to the planner, the
+    // listed-agents index can win and run the FTS query once per listed agent.
+    from = 'FROM hits h CROSS JOIN search_agent_facts f ON f.agent_rowid = h.rid';
+  }
+  const scored = `scored AS (
+      SELECT f.agent_rowid AS rid, f.address AS address, coalesce(c.n, 0) AS clicks,
+        ${scoreExpression} * ${feedbackFactor('coalesce(c.n, 0)')} AS score,
+        ${sort === 'relevancy' ? 'NULL' : SORT_COLUMNS[sort]} AS sort_key
+      ${from} LEFT JOIN clicks c ON c.address = f.address
+      ${whereClause(conditions)})`;
+  const cutoff = request.cutoff ?? 0;
+  // The best score comes from a window, not a second read of `scored`: bm25() only runs inside its FTS query.
+  const kept = cutoff > 0
+    ? `kept AS (SELECT * FROM (SELECT *, max(score) OVER () AS best FROM scored) WHERE score >= ${params.add(cutoff)} * best)`
+    : 'kept AS (SELECT * FROM scored)';
+  return `${candidates}, ${clicks}, ${scored}, ${kept}`;
+}
