@@ -1,4 +1,5 @@
 import { SELF } from 'cloudflare:test';
+import { exports } from 'cloudflare:workers';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { UsageReport } from '../../schemas/chat.ts';
@@ -123,6 +124,15 @@ describe('verified keys cached in the key’s meter', () => {
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({ error: { type: 'authentication_error', message: 'invalid API key' } });
     expect((await post('/chat/completions', key, ask())).status).toBe(200);
+  });
+
+  it('KeyRevocations confirms a stored revocation and refuses what is not a key id', async () => {
+    const revocations = (exports as unknown as { KeyRevocations: { revoke(keyId: string): Promise<boolean> } }).KeyRevocations;
+    const { id, key } = await createKey();
+    expect((await post('/chat/completions', key, ask())).status).toBe(200);
+    expect(await revocations.revoke('not-a-key-id')).toBe(false);
+    expect(await revocations.revoke(id)).toBe(true);
+    expect((await post('/chat/completions', key, ask())).status).toBe(401);
   });
 
   it('refuses a token that is not shaped like a key without a meter', async () => {

@@ -7,8 +7,10 @@ import { meterFor } from '../limits/meter.ts';
  * deletion the registry confirmed is already in force here (docs/decisions.md, "Verified keys cached").
  */
 export class KeyRevocations extends WorkerEntrypoint<ChatEnv> {
-  async revoke(keyId: string): Promise<void> {
-    if (typeof keyId !== 'string' || !/^[0-9a-f]{16}$/.test(keyId)) throw new Error('not a key id');
+  /** True once the key's meter has stored the revocation; false for what is not a key id (nothing thrown across RPC). */
+  async revoke(keyId: string): Promise<boolean> {
+    if (typeof keyId !== 'string' || !/^[0-9a-f]{16}$/.test(keyId)) return false;
     await meterFor(this.env, keyId).revoke();
+    return true;
   }
 }

@@ -1,6 +1,7 @@
 /** The chat Worker's `KeyRevocations` entrypoint, as the registry calls it over the CHAT_KEYS service binding. */
 interface KeyRevocations {
-  revoke(keyId: string): Promise<void>;
+  /** True once the chat Worker has stored the revocation. */
+  revoke(keyId: string): Promise<boolean>;
 }
 
 /**
@@ -13,8 +14,9 @@ export async function noticeRevocation(env: RegistryEnv, keyId: string): Promise
   const chat = env.CHAT_KEYS as unknown as KeyRevocations | undefined;
   if (!chat) return true;
   try {
-    await chat.revoke(keyId);
-    return true;
+    if (await chat.revoke(keyId)) return true;
+    console.error(`the chat Worker did not confirm the revocation of key ${keyId}`);
+    return false;
   } catch (error) {
     console.error('revocation not delivered to the chat Worker', error);
     return false;
