@@ -4,7 +4,7 @@ import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-worker
 import { defineConfig, defineProject } from 'vitest/config';
 
 /** A test project that runs inside workerd with a Worker's own wrangler config and bindings (and any Workers it binds). */
-function workerProject(name: string, configPath: string, bindings: Record<string, unknown> = {}, workers: object[] = []) {
+function workerProject(name: string, configPath: string, bindings: Record<string, unknown> = {}, workers: Record<string, unknown>[] = []) {
   return defineProject({
     plugins: [
       cloudflareTest(async () => ({
