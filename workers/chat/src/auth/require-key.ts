@@ -26,13 +26,12 @@ export const requireKey = createMiddleware<ChatApp>(async (c, next) => {
   // The registry's own answer for a token that is not shaped like a key; no meter is made for it.
   const parsed = parseKeyToken(token);
   if (!parsed) return jsonError(c, 401, 'invalid API key', 'authentication_error', null, 'invalid_api_key');
-  let check: MeterKeyCheck;
-  try {
-    check = await meterFor(c.env, parsed.id).authenticate(token);
-  } catch (error) {
-    console.error('key meter unreachable', error);
-    check = { ok: false, status: 503, message: '' };
-  }
+  const check: MeterKeyCheck = await meterFor(c.env, parsed.id)
+    .authenticate(token)
+    .catch((error: unknown) => {
+      console.error('key meter unreachable', error);
+      return { ok: false, status: 503, message: 'the key meter is unreachable' } as const;
+    });
   if (!check.ok) {
     if (check.status === 503) {
       return jsonError(c, 500, 'the key service is unreachable; try again shortly', 'server_error', null, 'auth_unavailable');

@@ -155,7 +155,12 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
     auth: 'bearer',
     summary: 'Revoke a key (immediately, for search, registration and chat)',
     params: keyIdParamSchema,
-    responses: { 200: { description: 'Revoked', schema: revokedKeySchema }, ...keyErrors, 404: error('No live key with this id in the caller’s account') },
+    responses: {
+      200: { description: 'Revoked', schema: revokedKeySchema },
+      ...keyErrors,
+      404: error('No live key with this id in the caller’s account'),
+      503: error('The chat service could not be told of the revocation; nothing changed, the key is still live — retry'),
+    },
   },
   {
     method: 'post',
