@@ -3,10 +3,8 @@ import type { CompletionFrame } from './frame.ts';
 
 type Delta = ChatCompletionChunk['choices'][number]['delta'];
 
-const encoder = new TextEncoder();
-
 /**
- * The server-sent event frames of one completion's chunks, as bytes. The part every delta chunk shares (id,
+ * The server-sent event frames of one completion's chunks. The part every delta chunk shares (id,
  * created, model, …) is serialised once per completion, so a token costs one small JSON.stringify of its delta;
  * the bytes are what `JSON.stringify` of the whole chunk gives, key order included.
  */
@@ -15,15 +13,13 @@ export function sseFrames(frame: CompletionFrame) {
   const tail = ',"finish_reason":null,"logprobs":null}]';
   return {
     /** A chunk with only a delta, plus top-level fields after `choices` (`thought`), given as JSON members. */
-    delta(delta: Delta, members = ''): Uint8Array {
-      return encoder.encode(`${head}${JSON.stringify(delta)}${tail}${members}}\n\n`);
+    delta(delta: Delta, members = ''): string {
+      return `${head}${JSON.stringify(delta)}${tail}${members}}\n\n`;
     },
     /** Any other value (the role, finish and usage chunks, an error), serialised whole. */
-    value(value: unknown): Uint8Array {
-      return encoder.encode(`data: ${JSON.stringify(value)}\n\n`);
+    value(value: unknown): string {
+      return `data: ${JSON.stringify(value)}\n\n`;
     },
-    done(): Uint8Array {
-      return encoder.encode('data: [DONE]\n\n');
-    },
+    done: 'data: [DONE]\n\n',
   };
 }

@@ -8,9 +8,23 @@ import { CompletionTally } from './tally.ts';
 
 type Delta = ChatCompletionChunk['choices'][number]['delta'];
 
+const encoder = new TextEncoder();
+const IDLE = Symbol('idle');
+
 /**
- * The completion as server-sent events, pulled from the provider one event at a time (nothing is buffered:
- * each upstream token is written as it comes). Order: role chunk (with executable_data and
+ * Resolves once the microtasks queued so far, and many generations of those they queue, have run. An event the
+ * provider already read from the network comes through its generators in that time; one still on the network
+ * cannot, since it waits for I/O. So racing the next event against this tells "ready now" from "not yet".
+ */
+async function idle(): Promise<typeof IDLE> {
+  for (let turn = 0; turn < 64; turn++) await null;
+  return IDLE;
+}
+
+/**
+ * The completion as server-sent events, pulled from the provider as events come (nothing waits: a token is
+ * written as soon as it arrives, and the tokens that arrived together — one network read — are written
+ * together, so a Worker that fell behind a fast upstream catches up in fewer, larger writes). Order: role chunk (with executable_data and
  * intermediate_steps), thought and content chunks, finish chunk, usage chunk, `data: [DONE]`. When the client
  * goes away the stream is cancelled, which aborts the upstream request. `settle` gets the tally once, however
  * the stream ends; a completed stream waits for it before `[DONE]`, so usage read after [DONE] includes it.
@@ -40,36 +54,47 @@ export function streamCompletion(
   });
   const frames = sseFrames(context.frame);
   const frame = frames.value;
+  /** An event asked for by a pull that sent what it had before the event came; the next pull takes it up. */
+  let waiting: Promise<IteratorResult<ProviderEvent>> | null = null;
 
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(
-        frame(
-          chunk(
-            { role: 'assistant', content: '' },
-            { executable_data: context.executableData, intermediate_steps: context.intermediateSteps, metadata: context.metadata },
-          ),
-        ),
+      const role = chunk(
+        { role: 'assistant', content: '' },
+        { executable_data: context.executableData, intermediate_steps: context.intermediateSteps, metadata: context.metadata },
       );
+      controller.enqueue(encoder.encode(frame(role)));
     },
     async pull(controller) {
+      const batch: string[] = [];
+      const flush = () => {
+        if (batch.length) controller.enqueue(encoder.encode(batch.splice(0).join('')));
+      };
       try {
         for (;;) {
-          const { done, value: event } = await iterator.next();
-          if (done) {
-            controller.enqueue(frame(chunk({}, {}, { finish_reason: tally.finishReason, stop_reason: tally.stopReason })));
-            controller.enqueue(frame(chunk({}, { usage: tally.usage(promptTokens) })));
+          const next = waiting ?? iterator.next();
+          waiting = null;
+          const step = batch.length ? await Promise.race([next, idle()]) : await next;
+          if (step === IDLE) {
+            // The next event is still on the network: send what is ready and take it up on the next pull. The
+            // no-op catch only keeps a failure arriving before then from being reported as unhandled.
+            next.catch(() => {});
+            waiting = next;
+            flush();
+            return;
+          }
+          if (step.done) {
+            batch.push(frame(chunk({}, {}, { finish_reason: tally.finishReason, stop_reason: tally.stopReason })));
+            batch.push(frame(chunk({}, { usage: tally.usage(promptTokens) })));
+            flush();
             await end();
-            controller.enqueue(frames.done());
+            controller.enqueue(encoder.encode(frames.done));
             controller.close();
             return;
           }
-          tally.apply(event);
-          const out = render(event);
-          if (out) {
-            controller.enqueue(out);
-            return;
-          }
+          tally.apply(step.value);
+          const out = render(step.value);
+          if (out) batch.push(out);
         }
       } catch (error) {
         if (upstream.signal.aborted) {
@@ -79,7 +104,8 @@ export function streamCompletion(
         }
         const failure = error instanceof ChatError ? error : new ChatError(500, 'the completion failed', 'internal_error');
         if (!(error instanceof ChatError)) console.error('stream failed', error);
-        controller.enqueue(frame(errorBody(failure.message, failure.type, failure.param, failure.code)));
+        batch.push(frame(errorBody(failure.message, failure.type, failure.param, failure.code)));
+        flush();
         controller.close();
         background(end());
       }
@@ -91,7 +117,7 @@ export function streamCompletion(
     },
   });
 
-  function render(event: ProviderEvent): Uint8Array | null {
+  function render(event: ProviderEvent): string | null {
     switch (event.type) {
       case 'content':
         return frames.delta({ content: event.text });
