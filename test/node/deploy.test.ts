@@ -51,8 +51,8 @@ function bindingsOf(config: WranglerConfig) {
 const BUILD_TIMEOUT_MS = 300_000;
 
 describe.each(WORKERS)('$name Worker', ({ name, config, agent }) => {
-  it('bundles for deployment (wrangler deploy --dry-run), locally and for production, within the size limit', async () => {
-    for (const environment of [undefined, 'production']) {
+  it('bundles for deployment (wrangler deploy --dry-run), locally and for production (the registry also for its first deploy), within the size limit', async () => {
+    for (const environment of [undefined, 'production', ...(name === 'registry' ? ['first-deploy'] : [])]) {
       const outdir = join(out, name, environment ?? 'local');
       await run(join(ROOT, 'node_modules/.bin/wrangler'), ['deploy', '--dry-run', '--outdir', outdir, '-c', config, ...(environment ? ['--env', environment] : [])], { cwd: ROOT, env });
       const bundle = readdirSync(outdir).find((file) => file.endsWith('.js'));
@@ -93,6 +93,32 @@ it('service bindings name Workers of this repository', () => {
       for (const service of readConfig(config, environment).services ?? []) expect(names, `${config}: ${service.binding}`).toContain(service.service);
     }
   }
+});
+
+it('deploys from nothing in the order of docs/deploy.md: each deploy binds only Workers already deployed', () => {
+  const steps: [config: string, environment: string][] = [
+    ['wrangler.toml', 'first-deploy'],
+    ['workers/chat/wrangler.toml', 'production'],
+    ['wrangler.toml', 'production'],
+    ['workers/specialist/wrangler.toml', 'production'],
+    ['workers/router/wrangler.toml', 'production'],
+  ];
+  const guide = readFileSync(join(ROOT, 'docs/deploy.md'), 'utf8');
+  const deployed = new Set<string>();
+  let position = -1;
+  for (const [config, environment] of steps) {
+    const worker = readConfig(config, environment);
+    for (const service of worker.services ?? []) expect(deployed, `${config} --env ${environment}: ${service.binding}`).toContain(service.service);
+    deployed.add(worker.name!);
+    const command = config === 'wrangler.toml' ? `npx wrangler deploy --env ${environment}` : `npx wrangler deploy -c ${config} --env ${environment}`;
+    const at = guide.indexOf(command, position + 1);
+    expect(at, `docs/deploy.md: ${command}, after the previous step`).toBeGreaterThan(position);
+    position = at;
+  }
+  const first = readConfig('wrangler.toml', 'first-deploy');
+  const production = readConfig('wrangler.toml', 'production');
+  expect(bindingsOf(first).d1).toEqual(bindingsOf(production).d1);
+  expect(first.vars).toEqual(production.vars);
 });
 
 describe('Pages site', () => {
