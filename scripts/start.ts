@@ -15,6 +15,7 @@ function printTable(stack: Stack, withClient: boolean): void {
     ['registry', stack.urls.registry],
     ['chat', `${stack.urls.chat}/v1`],
     ['edgar data', stack.urls.edgar],
+    ['admin token', 'ADMIN_TOKEN in .dev.vars (creates API keys: the client\'s API keys screen, POST /v1/keys)'],
     ['logs', stack.logDir],
   ];
   const width = Math.max(...rows.map(([name]) => name.length));
