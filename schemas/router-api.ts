@@ -43,3 +43,10 @@ export const requestStatusSchema = z.object({
 export const requestIdParamSchema = z.object({ request_id: requestIdSchema });
 
 export type RequestStatus = z.infer<typeof requestStatusSchema>;
+
+/**
+ * The router's error body: the spec's `{error: string}` (clients written for it show `error` as text), with
+ * the platform's machine-readable `code` and `param` beside it.
+ */
+export const routerErrorSchema = z.object({ error: z.string(), code: z.string().nullable(), param: z.string().nullable() });
+export type RouterError = z.infer<typeof routerErrorSchema>;

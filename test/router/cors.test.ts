@@ -30,6 +30,13 @@ describe('CORS', () => {
     expect(poll.headers.get('Access-Control-Allow-Origin')).toBe(CLIENT);
   });
 
+  it('grants the client origin on error answers too, so the client can read why', async () => {
+    const bad = await SELF.fetch('http://router.test/api/get-response?request_id=not-a-uuid', { headers: { Origin: CLIENT } });
+    expect(bad.status).toBe(400);
+    expect(bad.headers.get('Access-Control-Allow-Origin')).toBe(CLIENT);
+    expect(await bad.json()).toMatchObject({ error: expect.stringContaining('request_id'), param: 'request_id' });
+  });
+
   it('gives any other origin no CORS grant', async () => {
     const response = await preflight('/api/send-request', 'http://evil.test');
     expect(response.headers.get('Access-Control-Allow-Origin')).toBeNull();

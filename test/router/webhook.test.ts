@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { serializeEnvelope } from '../../lib/envelope/index.ts';
 import { Identity } from '../../lib/identity/index.ts';
+import { routerErrorSchema } from '../../schemas/router-api.ts';
 import { analysis, ask, deliver, poll, postWebhook, reply, SPECIALIST } from './helpers/conversation.ts';
 import { installFakeNetwork, type FakeNetwork } from './helpers/fake-network.ts';
 
@@ -15,7 +16,7 @@ afterEach(() => {
 
 async function expectRefused(response: Response, status: number, code: string) {
   expect(response.status).toBe(status);
-  expect(await response.json()).toMatchObject({ error: { code } });
+  expect(routerErrorSchema.parse(await response.json())).toMatchObject({ error: expect.any(String), code });
 }
 
 describe('POST /webhook', () => {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { analysisResultMessageSchema, waitingSchema, type AnalysisItem } from '../../../schemas/messages.ts';
-import { requestSentSchema } from '../../../schemas/router-api.ts';
+import { requestSentSchema, routerErrorSchema } from '../../../schemas/router-api.ts';
 import { ROUTER_URL } from './router-config.ts';
 
 export type SendOutcome =
@@ -15,13 +15,10 @@ export type PollOutcome =
 
 const pollBodySchema = z.union([waitingSchema, analysisResultMessageSchema]);
 
-/** The router answers errors as `{error: {message}}` (the platform's body) or `{error: string}` (the spec's). */
+/** The router's error body (`{error: string, code, param}`), or a plain status when it sent something else. */
 async function errorMessage(response: Response): Promise<string> {
-  const body: unknown = await response.json().catch(() => null);
-  const error = (body as { error?: unknown } | null)?.error;
-  if (typeof error === 'string') return error;
-  if (error && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
-  return `the router answered ${response.status}`;
+  const body = routerErrorSchema.safeParse(await response.json().catch(() => null));
+  return body.success ? body.data.error : `the router answered ${response.status}`;
 }
 
 export async function sendRequest(input: string): Promise<SendOutcome> {

@@ -8,6 +8,7 @@ import { watchDeliveries } from './delivery-times.ts';
 import { getResponseRoute } from './routes/get-response.ts';
 import { requestStatusRoute } from './routes/request-status.ts';
 import { sendRequestRoute } from './routes/send-request.ts';
+import { specErrorBodies } from './spec-errors.ts';
 
 export { ReplayLedger } from '../../../lib/agent/index.ts';
 export { AnswerSlot } from './answer-slot.ts';
@@ -20,6 +21,8 @@ const app = new Hono<{ Bindings: RouterEnv }>();
 app.use('*', agents.start);
 app.get('/health', (c) => c.json(healthBody('router', { address: routerIn(c).address })));
 app.use('/api/*', clientCors);
+app.use('/api/*', specErrorBodies);
+app.use('/webhook', specErrorBodies);
 app.route('/api/send-request', sendRequestRoute);
 app.route('/api/get-response', getResponseRoute);
 app.route('/api/requests', requestStatusRoute);
