@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Identity } from '../../lib/identity/index.ts';
 import type { AgentDetail, RegistrationResponse } from '../../schemas/registry.ts';
 import { PYTHON_CHALLENGE_SIGNATURE, HELLO_0, HELLO_5, PRIMARY, UNICODE } from './fixtures/vectors.ts';
+import { CHALLENGE_TTL_MS, MAX_OPEN_CHALLENGES } from '../../workers/registry/src/identity/ownership.ts';
 import { api, freshIdentity, json, migrate, newKey, prove, registered, registrationBody, statusUpdate } from './helpers.ts';
 
 beforeAll(migrate);
@@ -239,6 +240,32 @@ describe('nobody takes over an address or a handle', () => {
     expect(await json(late)).toEqual({ detail: expect.stringContaining('expired') });
     const invented = await api('/v2/identity', { method: 'POST', token: alice.key, json: { address: identity.address, challenge: 'made-up', challenge_response: identity.sign('made-up') } });
     expect(invented.status).toBe(401);
+  });
+
+  it(`an account holds at most ${MAX_OPEN_CHALLENGES} unused challenges at once: then 429 with retry-after, until one is used`, async () => {
+    const key = await newKey(['write']);
+    const identities = Array.from({ length: MAX_OPEN_CHALLENGES }, () => freshIdentity());
+    const issued: { challenge: string }[] = [];
+    for (const identity of identities) {
+      const response = await api(`/v2/identity/${identity.address}/challenge`, { token: key.key });
+      expect(response.status).toBe(200);
+      issued.push(await json<{ challenge: string }>(response));
+    }
+    const extra = freshIdentity();
+    const refused = await api(`/v2/identity/${extra.address}/challenge`, { token: key.key });
+    expect(refused.status).toBe(429);
+    expect(await json(refused)).toEqual({ detail: expect.stringContaining('unused challenges') });
+    const retryAfter = Number(refused.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(CHALLENGE_TTL_MS / 1000);
+    // Another account is not held back by this one.
+    const other = await newKey(['write']);
+    expect((await api(`/v2/identity/${extra.address}/challenge`, { token: other.key })).status).toBe(200);
+    // Using one frees a place.
+    const [first] = identities;
+    const proof = await api('/v2/identity', { method: 'POST', token: key.key, json: { address: first!.address, challenge: issued[0]!.challenge, challenge_response: first!.sign(issued[0]!.challenge) } });
+    expect(proof.status).toBe(200);
+    expect((await api(`/v2/identity/${extra.address}/challenge`, { token: key.key })).status).toBe(200);
   });
 
   it('two accounts racing: the first proof wins, the second gets 409', async () => {

@@ -239,7 +239,12 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
     auth: 'bearer',
     summary: 'Ask for an ownership challenge to sign',
     params: addressParamSchema,
-    responses: { 200: { description: 'The challenge', schema: challengeResponseSchema }, ...sdkAuth, 409: detail('The address is owned by another account') },
+    responses: {
+      200: { description: 'The challenge', schema: challengeResponseSchema },
+      ...sdkAuth,
+      409: detail('The address is owned by another account'),
+      429: detail('The account already holds 50 unused, unexpired challenges (`retry-after` says when one expires)'),
+    },
   },
   {
     method: 'post',
@@ -262,7 +267,12 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
     auth: 'bearer',
     summary: 'Ask for an ownership challenge (older SDKs: address in the body)',
     body: challengeRequestSchema,
-    responses: { 200: { description: 'The challenge', schema: challengeResponseSchema }, ...sdkAuth, 409: detail('The address is owned by another account') },
+    responses: {
+      200: { description: 'The challenge', schema: challengeResponseSchema },
+      ...sdkAuth,
+      409: detail('The address is owned by another account'),
+      429: detail('The account already holds 50 unused, unexpired challenges (`retry-after` says when one expires)'),
+    },
   },
   {
     method: 'post',

@@ -14,19 +14,45 @@ export async function ownerOf(db: D1Database, address: string): Promise<string |
   return (await db.prepare('SELECT account_id FROM identities WHERE address = ?').bind(address).first<{ account_id: string }>())?.account_id ?? null;
 }
 
-export type ChallengeOutcome = { ok: true; challenge: string } | { ok: false; status: 409; detail: string };
+/**
+ * Challenges an account may hold unused and unexpired at once. Registering uses each within seconds, so this
+ * only stops a key from filling the table (each is a row for CHALLENGE_TTL_MS).
+ */
+export const MAX_OPEN_CHALLENGES = 50;
+
+export type ChallengeOutcome =
+  | { ok: true; challenge: string }
+  | { ok: false; status: 409; detail: string }
+  | { ok: false; status: 429; detail: string; retryAfterSeconds: number };
 
 export async function issueChallenge(db: D1Database, address: string, accountId: string, now = new Date()): Promise<ChallengeOutcome> {
   const owner = await ownerOf(db, address);
   if (owner && owner !== accountId) return { ok: false, status: 409, detail: `address ${address} is owned by another account` };
   const challenge = `rendezvous:${crypto.randomUUID()}:${crypto.randomUUID()}`;
-  await db.batch([
-    db.prepare('DELETE FROM challenges WHERE expires_at <= ?').bind(now.toISOString()),
+  const stamp = now.toISOString();
+  // One statement counts and inserts, so concurrent requests cannot pass the cap together.
+  const [, inserted] = await db.batch([
+    db.prepare('DELETE FROM challenges WHERE expires_at <= ?').bind(stamp),
     db
-      .prepare('INSERT INTO challenges (challenge, address, account_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)')
-      .bind(challenge, address, accountId, now.toISOString(), new Date(now.getTime() + CHALLENGE_TTL_MS).toISOString()),
+      .prepare(
+        `INSERT INTO challenges (challenge, address, account_id, created_at, expires_at)
+         SELECT ?1, ?2, ?3, ?4, ?5
+         WHERE (SELECT count(*) FROM challenges WHERE account_id = ?3 AND used_at IS NULL AND expires_at > ?4) < ?6`,
+      )
+      .bind(challenge, address, accountId, stamp, new Date(now.getTime() + CHALLENGE_TTL_MS).toISOString(), MAX_OPEN_CHALLENGES),
   ]);
-  return { ok: true, challenge };
+  if (inserted!.meta.changes === 1) return { ok: true, challenge };
+  const oldest = await db
+    .prepare('SELECT min(expires_at) AS at FROM challenges WHERE account_id = ? AND used_at IS NULL AND expires_at > ?')
+    .bind(accountId, stamp)
+    .first<{ at: string | null }>();
+  const retryAfterSeconds = Math.max(1, Math.ceil(((oldest?.at ? Date.parse(oldest.at) : now.getTime() + CHALLENGE_TTL_MS) - now.getTime()) / 1000));
+  return {
+    ok: false,
+    status: 429,
+    detail: `this account holds ${MAX_OPEN_CHALLENGES} unused challenges; use them (POST /v2/identity) or wait ${retryAfterSeconds} s for one to expire`,
+    retryAfterSeconds,
+  };
 }
 
 export type ProofOutcome = { ok: true; address: string } | { ok: false; status: 401 | 409; detail: string };

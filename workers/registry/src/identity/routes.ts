@@ -18,7 +18,10 @@ export function identityRoutes() {
 
   const challenge = async (c: Context<RegistryApp>, address: string) => {
     const outcome = await issueChallenge(c.env.DB, address, c.get('key').accountId);
-    if (!outcome.ok) return detail(c, outcome.status, outcome.detail);
+    if (!outcome.ok) {
+      if (outcome.status === 429) c.header('retry-after', String(outcome.retryAfterSeconds));
+      return detail(c, outcome.status, outcome.detail);
+    }
     const body: ChallengeResponse = { challenge: outcome.challenge };
     return c.json(body);
   };
