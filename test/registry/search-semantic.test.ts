@@ -1,5 +1,5 @@
-import { applyD1Migrations, createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { applyD1Migrations, createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AgentSearchResponse } from '../../schemas/search.ts';
 import worker from '../../workers/registry/src/index.ts';
 import { generateAgents } from './fixtures/corpus/generate.ts';
@@ -110,5 +110,22 @@ describe('semantic_search with Workers AI and Vectorize', () => {
     failEmbedding = false;
     expect(fallback.mode).toBe('lexical-fallback');
     expect(fallback.body.agents.map((agent) => agent.name)).toEqual([weather.name]);
+  });
+
+  it('the cron keeps the vectors current: a new agent is embedded without any semantic search', async () => {
+    const [d] = [...generateAgents(1, 78)];
+    const umbrellas: SeedAgent = { ...d!, ...plain, name: 'Umbrella Rental', description: 'Rent an umbrella before the storm.', readme: '# Umbrella Rental' };
+    const owner = await accountWithKey(env.DB);
+    await insertAgents(env.DB, owner.accountId, [umbrellas]);
+    const before = index.vectors.size;
+    // The same run probes the agents' webhooks; they answer here rather than over the network.
+    const probe = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response('ok'));
+    const ctx = createExecutionContext();
+    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '*/5 * * * *' }), { ...env, AI: ai as unknown as Ai, VECTORIZE: index as unknown as VectorizeIndex }, ctx);
+    await waitOnExecutionContext(ctx);
+    probe.mockRestore();
+    expect(index.vectors.size).toBe(before + 1);
+    const row = await env.DB.prepare('SELECT vector_id FROM search_embeddings WHERE address = ?').bind(umbrellas.address).first();
+    expect(row).not.toBeNull();
   });
 });
