@@ -5,20 +5,33 @@ import { join, resolve } from 'node:path';
 import { bootstrapDevKey } from '../scripts/dev/bootstrap-key.ts';
 import { waitForHttp } from '../scripts/stack/process.ts';
 import { wranglerDev } from '../scripts/stack/wrangler-dev.ts';
+import { startMiniflareStack, type Stack } from './chat-miniflare.ts';
 import { startFakeUpstream } from './chat-upstream.ts';
 
 /**
  * bench:chat — what the chat Worker adds to a stream. A local OpenAI-compatible upstream (Node) streams
- * tokens; the same requests go straight to it and through the chat Worker (`wrangler dev`, the real
- * registry checking the key over RPC, the real Durable Object meter). Figures: time to first token
- * (p50/p90, and what the Worker adds) and tokens per second, with the upstream paced at one token per
- * 2 ms (~450 tok/s, several times faster than a hosted model) and unpaced (as fast as sockets go).
+ * tokens; the same requests go straight to it and through the chat Worker (the real registry checking the
+ * key over RPC, the real Durable Object meter). Figures: time to first token (p50/p90, and what the Worker
+ * adds) and tokens per second, with the upstream paced at one token per 2 ms (~450 tok/s, several times
+ * faster than a hosted model) and unpaced (as fast as sockets go).
  * Targets: < 2 ms added to the first token at p50; >= 95 % of the direct throughput (paced). Beside them, for
  * reading the figures: the runtime's round-trip floor, and what a Worker that only relays the stream adds.
+ *
+ * Runtime (BENCH_CHAT_RUNTIME): `miniflare` (default) runs the three Workers in one workerd process through
+ * Miniflare's API, each on its own socket (bench/chat-miniflare.ts); service bindings are in-process, as on the
+ * edge. `wrangler-dev` runs each in its own `wrangler dev` process, as `npm start` does: that adds wrangler
+ * dev's local proxy in front of every Worker and a cross-process hop to every service binding, which the edge
+ * does not have (docs/decisions.md, "bench:chat measures the Worker, not wrangler dev").
  */
 const ROOT = resolve(import.meta.dirname, '..');
 const PORTS = { upstream: 9611, registry: 9612, chat: 9613, relay: 9614, registryInspector: 9622, chatInspector: 9623, relayInspector: 9624 };
 const ADMIN_TOKEN = 'bench-admin-token';
+const RUNTIMES = {
+  miniflare: 'workerd via Miniflare, the registry, chat and relay Workers in one process, each on its own socket (no dev proxy; service bindings in-process, as on the edge)',
+  'wrangler-dev': 'wrangler dev, one process per Worker (its local proxy in front of each; service bindings cross processes: local-development costs the edge does not have)',
+};
+const RUNTIME = (process.env.BENCH_CHAT_RUNTIME ?? 'miniflare') as keyof typeof RUNTIMES;
+if (!(RUNTIME in RUNTIMES)) throw new Error(`BENCH_CHAT_RUNTIME: one of ${Object.keys(RUNTIMES).join(', ')}`);
 const TTFT_RUNS = Number(process.env.BENCH_TTFT_RUNS ?? 300);
 const STREAM_TOKENS = Number(process.env.BENCH_STREAM_TOKENS ?? 1000);
 const STREAM_RUNS = Number(process.env.BENCH_STREAM_RUNS ?? 5);
@@ -62,8 +75,8 @@ async function series(runs: number, run: () => Promise<Measured>): Promise<Measu
   return results;
 }
 
-async function main() {
-  const work = mkdtempSync(join(tmpdir(), 'bench-chat-'));
+/** The three Workers as separate `wrangler dev` processes, sharing one local D1 through --persist-to. */
+async function startWranglerDevStack(work: string, upstreamUrl: string, chatVars: Record<string, string>): Promise<Stack> {
   const envFile = join(work, 'empty.env');
   writeFileSync(envFile, '');
   execFileSync(join(ROOT, 'node_modules/.bin/wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', work, '--config', 'wrangler.toml'], {
@@ -71,31 +84,45 @@ async function main() {
     stdio: 'ignore',
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' },
   });
-
-  const upstream = await startFakeUpstream(PORTS.upstream);
-  const upstreamUrl = `http://127.0.0.1:${PORTS.upstream}/v1`;
-  const shapes = { short: 'bench-0ms-5', paced: `bench-2ms-${STREAM_TOKENS}`, unpaced: `bench-0ms-${STREAM_TOKENS}` };
-  const models = Object.fromEntries(Object.values(shapes).map((model) => [model, { provider: 'openai', base_url: upstreamUrl, model }]));
   const common = { root: ROOT, persistDir: work, envFile, logDir: work };
   const registry = wranglerDev({ ...common, name: 'registry', config: 'wrangler.toml', port: PORTS.registry, inspectorPort: PORTS.registryInspector, vars: { ADMIN_TOKEN } });
-  const chat = wranglerDev({
-    ...common,
-    name: 'chat',
-    config: 'workers/chat/wrangler.toml',
-    port: PORTS.chat,
-    inspectorPort: PORTS.chatInspector,
-    vars: { MODEL_MAP: JSON.stringify(models), DEFAULT_RPM: '1000000', DEFAULT_TPM: '1000000000' },
-  });
-  // The yardstick (bench/chat-relay): a Worker that only relays the upstream's stream.
+  const chat = wranglerDev({ ...common, name: 'chat', config: 'workers/chat/wrangler.toml', port: PORTS.chat, inspectorPort: PORTS.chatInspector, vars: chatVars });
   const relay = wranglerDev({ ...common, name: 'relay', config: 'bench/chat-relay/wrangler.toml', port: PORTS.relay, inspectorPort: PORTS.relayInspector, vars: { UPSTREAM_URL: upstreamUrl } });
+  const stop = async () => {
+    await relay.stop();
+    await chat.stop();
+    await registry.stop();
+  };
   try {
     await waitForHttp(registry, '/health');
     await waitForHttp(chat, '/health');
     await waitForHttp(relay, '/health');
-    const key = await bootstrapDevKey({ registryUrl: registry.url, adminToken: ADMIN_TOKEN, name: 'bench', permissions: ['chat'] });
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return { registryUrl: registry.url, chatUrl: chat.url, relayUrl: relay.url, stop };
+}
+
+async function main() {
+  const work = mkdtempSync(join(tmpdir(), 'bench-chat-'));
+  const upstream = await startFakeUpstream(PORTS.upstream);
+  const upstreamUrl = `http://127.0.0.1:${PORTS.upstream}/v1`;
+  const shapes = { short: 'bench-0ms-5', paced: `bench-2ms-${STREAM_TOKENS}`, unpaced: `bench-0ms-${STREAM_TOKENS}` };
+  const models = Object.fromEntries(Object.values(shapes).map((model) => [model, { provider: 'openai', base_url: upstreamUrl, model }]));
+  const chatVars = { MODEL_MAP: JSON.stringify(models), DEFAULT_RPM: '1000000', DEFAULT_TPM: '1000000000' };
+  let stack: Stack | undefined;
+  try {
+    // The registry, the chat Worker and the yardstick (bench/chat-relay): a Worker that only relays the upstream's stream.
+    stack =
+      RUNTIME === 'wrangler-dev'
+        ? await startWranglerDevStack(work, upstreamUrl, chatVars)
+        : await startMiniflareStack({ root: ROOT, work, ports: PORTS, vars: { registry: { ADMIN_TOKEN }, chat: chatVars, relay: { UPSTREAM_URL: upstreamUrl } } });
+    const { chatUrl, relayUrl } = stack;
+    const key = await bootstrapDevKey({ registryUrl: stack.registryUrl, adminToken: ADMIN_TOKEN, name: 'bench', permissions: ['chat'] });
     const direct = (model: string) => () => measure(`${upstreamUrl}/chat/completions`, null, model);
-    const through = (model: string) => () => measure(`${chat.url}/v1/chat/completions`, key, model);
-    const relayed = (model: string) => () => measure(`${relay.url}/v1/chat/completions`, null, model);
+    const through = (model: string) => () => measure(`${chatUrl}/v1/chat/completions`, key, model);
+    const relayed = (model: string) => () => measure(`${relayUrl}/v1/chat/completions`, null, model);
 
     // Warm the paths (isolate start, DO creation, connection pools) before measuring.
     await series(20, direct(shapes.short));
@@ -113,7 +140,7 @@ async function main() {
     const added50 = percentile(ttft.through, 50) - percentile(ttft.direct, 50);
     const added90 = percentile(ttft.through, 90) - percentile(ttft.direct, 90);
 
-    // The floor any Worker pays here: one round trip through wrangler dev (GET /health, no key, no upstream)
+    // The floor any Worker pays here: one round trip into the runtime (GET /health, no key, no upstream)
     // against one round trip to the Node upstream.
     const roundTrip = async (url: string) => {
       const started = performance.now();
@@ -123,7 +150,7 @@ async function main() {
     const floor = { direct: [] as number[], worker: [] as number[] };
     for (let i = 0; i < TTFT_RUNS; i++) {
       floor.direct.push(await roundTrip(`http://127.0.0.1:${PORTS.upstream}/stats`));
-      floor.worker.push(await roundTrip(`${chat.url}/health`));
+      floor.worker.push(await roundTrip(`${chatUrl}/health`));
     }
     const floor50 = percentile(floor.worker, 50) - percentile(floor.direct, 50);
 
@@ -137,7 +164,8 @@ async function main() {
     const share = paced.through / paced.direct;
 
     const ms = (value: number) => `${value.toFixed(2)} ms`;
-    console.log(`chat Worker (wrangler dev, local) vs the same upstream direct; ${TTFT_RUNS} first-token runs, ${STREAM_RUNS} streams of ${STREAM_TOKENS} tokens per figure`);
+    console.log(`chat Worker vs the same upstream direct; ${TTFT_RUNS} first-token runs, ${STREAM_RUNS} streams of ${STREAM_TOKENS} tokens per figure`);
+    console.log(`runtime (BENCH_CHAT_RUNTIME=${RUNTIME}): ${RUNTIMES[RUNTIME]}`);
     console.log(`time to first token   direct  p50 ${ms(percentile(ttft.direct, 50))}  p90 ${ms(percentile(ttft.direct, 90))}`);
     console.log(`                      worker  p50 ${ms(percentile(ttft.through, 50))}  p90 ${ms(percentile(ttft.through, 90))}`);
     console.log(`                      added   p50 ${ms(added50)}  p90 ${ms(added90)}    target < 2 ms at p50: ${added50 < 2 ? 'PASS' : 'FAIL'}`);
@@ -149,9 +177,7 @@ async function main() {
     console.log(`upstream streams opened ${upstream.stats.opened}, finished ${upstream.stats.finished}, cut by a client ${upstream.stats.aborted}`);
     process.exitCode = added50 < 2 && share >= 0.95 ? 0 : 1;
   } finally {
-    await relay.stop();
-    await chat.stop();
-    await registry.stop();
+    await stack?.stop();
     upstream.server.close();
     if (process.env.BENCH_KEEP) console.log(`logs kept in ${work}`);
     else rmSync(work, { recursive: true, force: true });
