@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { parseEnvelope, serializeEnvelope, verifyEnvelope, type RejectReason } from '../envelope/index.ts';
-import { durableReplayGuard, HANDLER_LEASE_SECONDS } from '../envelope/replay-ledger.ts';
+import { HANDLER_LEASE_SECONDS, ledgerGuard } from '../envelope/replay-ledger.ts';
 import { jsonError } from '../http/errors.ts';
 import type { BoundAgent } from './bound.ts';
 import { messageContext, type SyncReply } from './context.ts';
@@ -39,16 +39,15 @@ export async function handleWebhook<Env>(c: Context, agent: BoundAgent<Env>, tab
   if (!parsed.ok) return refuse(400, parsed.message, 'malformed_envelope');
   const { envelope } = parsed;
   const self = agent.identity.address;
-  const ledger = durableReplayGuard(agent.settings.replayLedger, self, HANDLER_LEASE_SECONDS);
+  const ledgerStub = agent.settings.replayLedger.get(agent.settings.replayLedger.idFromName(self));
   // With shape handlers any digest may be understood, so the digest check waits for dispatch.
   const acceptedSchemas = table.shapes.length ? undefined : new Set(table.typed.keys());
-  const verified = await verifyEnvelope(envelope, { self, replay: ledger, acceptedSchemas });
+  const verified = await verifyEnvelope(envelope, { self, replay: ledgerGuard(ledgerStub, HANDLER_LEASE_SECONDS), acceptedSchemas });
   if (!verified.ok) {
     if (verified.reason === 'in_progress') c.header('retry-after', '5');
     return refuse(STATUS_OF[verified.reason], verified.message, verified.reason);
   }
 
-  const ledgerStub = agent.settings.replayLedger.get(agent.settings.replayLedger.idFromName(self));
   const release = () => ledgerStub.release(verified.digestHex);
   const settle = () => ledgerStub.settle(verified.digestHex);
   const route = dispatch(table, envelope.schema_digest, verified.payload);

@@ -10,6 +10,9 @@ import { base64urlnopad } from '@scure/base';
 export const KEY_TOKEN_PREFIX = 'rdv_';
 const TOKEN_PATTERN = /^rdv_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
 
+/** Whether text is shaped like a key id (the `<id>` of a token). */
+export const isKeyId = (text: string) => /^[0-9a-f]{16}$/.test(text);
+
 export interface NewKeyToken {
   id: string;
   token: string;

@@ -67,6 +67,10 @@ export class ReplayLedger extends DurableObject<unknown> {
  * claims stay in progress until the caller settles or releases them (webhook handlers).
  */
 export function durableReplayGuard(namespace: DurableObjectNamespace<ReplayLedger>, receiver: string, leaseSeconds = 0): ReplayGuard {
-  const stub = namespace.get(namespace.idFromName(receiver));
+  return ledgerGuard(namespace.get(namespace.idFromName(receiver)), leaseSeconds);
+}
+
+/** The same over a ledger stub the caller already holds (to settle or release its claims afterwards). */
+export function ledgerGuard(stub: DurableObjectStub<ReplayLedger>, leaseSeconds = 0): ReplayGuard {
   return { claim: (digestHex, expiresAtSeconds) => stub.claim(digestHex, expiresAtSeconds, leaseSeconds) };
 }

@@ -1,4 +1,5 @@
 import { WorkerEntrypoint } from 'cloudflare:workers';
+import { isKeyId } from '../../../../lib/auth/tokens.ts';
 import { meterFor } from '../limits/meter.ts';
 
 /**
@@ -9,7 +10,7 @@ import { meterFor } from '../limits/meter.ts';
 export class KeyRevocations extends WorkerEntrypoint<ChatEnv> {
   /** True once the key's meter has stored the revocation; false for what is not a key id (nothing thrown across RPC). */
   async revoke(keyId: string): Promise<boolean> {
-    if (typeof keyId !== 'string' || !/^[0-9a-f]{16}$/.test(keyId)) return false;
+    if (typeof keyId !== 'string' || !isKeyId(keyId)) return false;
     await meterFor(this.env, keyId).revoke();
     return true;
   }

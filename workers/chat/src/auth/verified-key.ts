@@ -1,5 +1,3 @@
-import { sha256 } from '@noble/hashes/sha2.js';
-import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import type { KeyCheck } from './key-service.ts';
 
 /**
@@ -14,10 +12,6 @@ export interface VerifiedKey {
   tokenHash: string;
   check: Extract<KeyCheck, { ok: true }>;
   verifiedAt: number;
-}
-
-export function hashToken(token: string): string {
-  return bytesToHex(sha256(utf8ToBytes(token)));
 }
 
 /** Whether a remembered verdict still answers for this token now: same token, not expired, recent enough. */

@@ -1,7 +1,8 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { UsageReport } from '../../../../schemas/chat.ts';
 import type { KeyCheck, KeyService } from '../auth/key-service.ts';
-import { hashToken, stillTrusted, type VerifiedKey } from '../auth/verified-key.ts';
+import { hashSecret } from '../../../../lib/auth/tokens.ts';
+import { stillTrusted, type VerifiedKey } from '../auth/verified-key.ts';
 import type { KeyLimits } from '../config/limits.ts';
 import { type Admission, type LimitState, RollingWindow } from './rolling-window.ts';
 
@@ -43,7 +44,7 @@ export class KeyMeter extends DurableObject<ChatEnv> {
   /** The key's verdict for `token`: remembered when the registry verified this token lately, else asked anew. */
   async authenticate(token: string): Promise<MeterKeyCheck> {
     if (this.revoked) return REVOKED;
-    const tokenHash = hashToken(token);
+    const tokenHash = hashSecret(token);
     const known = this.verified;
     if (known && stillTrusted(known, tokenHash, Date.now())) return known.check;
     let check: KeyCheck;
