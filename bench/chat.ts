@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { bootstrapDevKey } from '../scripts/dev/bootstrap-key.ts';
 import { waitForHttp } from '../scripts/stack/process.ts';
 import { wranglerDev } from '../scripts/stack/wrangler-dev.ts';
-import { startMiniflareStack, type Stack } from './chat-miniflare.ts';
+import { startMiniflareStack, type Stack } from './miniflare-stack.ts';
 import { startFakeUpstream } from './chat-upstream.ts';
 
 /**
@@ -18,7 +18,7 @@ import { startFakeUpstream } from './chat-upstream.ts';
  * reading the figures: the runtime's round-trip floor, and what a Worker that only relays the stream adds.
  *
  * Runtime (BENCH_CHAT_RUNTIME): `miniflare` (default) runs the three Workers in one workerd process through
- * Miniflare's API, each on its own socket (bench/chat-miniflare.ts); service bindings are in-process, as on the
+ * Miniflare's API, each on its own socket (bench/miniflare-stack.ts); service bindings are in-process, as on the
  * edge. `wrangler-dev` runs each in its own `wrangler dev` process, as `npm start` does: that adds wrangler
  * dev's local proxy in front of every Worker and a cross-process hop to every service binding, which the edge
  * does not have (docs/decisions.md, "bench:chat measures the Worker, not wrangler dev").
@@ -26,6 +26,7 @@ import { startFakeUpstream } from './chat-upstream.ts';
 const ROOT = resolve(import.meta.dirname, '..');
 const PORTS = { upstream: 9611, registry: 9612, chat: 9613, relay: 9614, registryInspector: 9622, chatInspector: 9623, relayInspector: 9624 };
 const ADMIN_TOKEN = 'bench-admin-token';
+type StackName = 'registry' | 'chat' | 'relay';
 const RUNTIMES = {
   miniflare: 'workerd via Miniflare, the registry, chat and relay Workers in one process, each on its own socket (no dev proxy; service bindings in-process, as on the edge)',
   'wrangler-dev': 'wrangler dev, one process per Worker (its local proxy in front of each; service bindings cross processes: local-development costs the edge does not have)',
@@ -76,7 +77,7 @@ async function series(runs: number, run: () => Promise<Measured>): Promise<Measu
 }
 
 /** The three Workers as separate `wrangler dev` processes, sharing one local D1 through --persist-to. */
-async function startWranglerDevStack(work: string, upstreamUrl: string, chatVars: Record<string, string>): Promise<Stack> {
+async function startWranglerDevStack(work: string, upstreamUrl: string, chatVars: Record<string, string>): Promise<Stack<StackName>> {
   const envFile = join(work, 'empty.env');
   writeFileSync(envFile, '');
   execFileSync(join(ROOT, 'node_modules/.bin/wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', work, '--config', 'wrangler.toml'], {
@@ -101,7 +102,7 @@ async function startWranglerDevStack(work: string, upstreamUrl: string, chatVars
     await stop();
     throw error;
   }
-  return { registryUrl: registry.url, chatUrl: chat.url, relayUrl: relay.url, stop };
+  return { urls: { registry: registry.url, chat: chat.url, relay: relay.url }, stop };
 }
 
 async function main() {
@@ -111,15 +112,23 @@ async function main() {
   const shapes = { short: 'bench-0ms-5', paced: `bench-2ms-${STREAM_TOKENS}`, unpaced: `bench-0ms-${STREAM_TOKENS}` };
   const models = Object.fromEntries(Object.values(shapes).map((model) => [model, { provider: 'openai', base_url: upstreamUrl, model }]));
   const chatVars = { MODEL_MAP: JSON.stringify(models), DEFAULT_RPM: '1000000', DEFAULT_TPM: '1000000000' };
-  let stack: Stack | undefined;
+  let stack: Stack<StackName> | undefined;
   try {
     // The registry, the chat Worker and the yardstick (bench/chat-relay): a Worker that only relays the upstream's stream.
     stack =
       RUNTIME === 'wrangler-dev'
         ? await startWranglerDevStack(work, upstreamUrl, chatVars)
-        : await startMiniflareStack({ root: ROOT, work, ports: PORTS, vars: { registry: { ADMIN_TOKEN }, chat: chatVars, relay: { UPSTREAM_URL: upstreamUrl } } });
-    const { chatUrl, relayUrl } = stack;
-    const key = await bootstrapDevKey({ registryUrl: stack.registryUrl, adminToken: ADMIN_TOKEN, name: 'bench', permissions: ['chat'] });
+        : await startMiniflareStack({
+            root: ROOT,
+            work,
+            workers: {
+              registry: { config: 'wrangler.toml', port: PORTS.registry, vars: { ADMIN_TOKEN } },
+              chat: { config: 'workers/chat/wrangler.toml', port: PORTS.chat, vars: chatVars },
+              relay: { config: 'bench/chat-relay/wrangler.toml', port: PORTS.relay, vars: { UPSTREAM_URL: upstreamUrl } },
+            },
+          });
+    const { chat: chatUrl, relay: relayUrl } = stack.urls;
+    const key = await bootstrapDevKey({ registryUrl: stack.urls.registry, adminToken: ADMIN_TOKEN, name: 'bench', permissions: ['chat'] });
     const direct = (model: string) => () => measure(`${upstreamUrl}/chat/completions`, null, model);
     const through = (model: string) => () => measure(`${chatUrl}/v1/chat/completions`, key, model);
     const relayed = (model: string) => () => measure(`${relayUrl}/v1/chat/completions`, null, model);

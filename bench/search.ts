@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,19 +8,27 @@ import type { AgentSearchRequest } from '../schemas/search.ts';
 import { generateAgents } from '../test/registry/fixtures/corpus/generate.ts';
 import { AGENT_COLUMNS, registrationColumns } from '../test/registry/fixtures/corpus/registration-columns.ts';
 import { searchAgents } from '../workers/registry/src/search/agent-search.ts';
+import { startMiniflareStack } from './miniflare-stack.ts';
 import { sqliteRunner } from './sqlite-runner.ts';
 
 /**
- * Search latency at 10,000 and 100,000 agents, through the running Worker (`wrangler dev`, local D1) and
- * the same search code run directly on the same SQLite file (better-sqlite3), query kind by query kind.
+ * Search latency at 10,000 and 100,000 agents, through the running Worker (local D1) and the same search
+ * code run directly on the same SQLite file (better-sqlite3), query kind by query kind.
  * Targets at 100,000 agents: Worker p50 < 20 ms and p99 < 60 ms over all kinds, Worker p50 ≤ 3× raw p50.
  *
- * Run: npm run bench:search   (SIZES=10000 to run one size; PORT to move wrangler dev off 9787)
+ * Runtime (BENCH_SEARCH_RUNTIME): `miniflare` (default) runs the registry Worker in workerd through
+ * Miniflare's API on its own socket (bench/miniflare-stack.ts), over the D1 files wrangler seeded;
+ * `wrangler-dev` runs it under `wrangler dev`, which adds its local proxy (~3 ms a request here) that the
+ * edge does not have (docs/decisions.md, "bench:chat measures the Worker, not wrangler dev").
+ *
+ * Run: npm run bench:search   (SIZES=10000 to run one size; PORT to move the Worker off 9787)
  */
 
 const SIZES = (process.env.SIZES ?? '10000,100000').split(',').map(Number);
 const PORT = Number(process.env.PORT ?? 9787);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
+const RUNTIME = process.env.BENCH_SEARCH_RUNTIME ?? 'miniflare';
+if (RUNTIME !== 'miniflare' && RUNTIME !== 'wrangler-dev') throw new Error(`BENCH_SEARCH_RUNTIME is miniflare or wrangler-dev, not ${RUNTIME}`);
 const TARGET = { p50: 20, p99: 60, ratio: 3 };
 const ROOT = path.resolve(import.meta.dirname, '..');
 const WRANGLER = path.join(ROOT, 'node_modules/.bin/wrangler');
@@ -81,19 +89,38 @@ function sqliteFile(persist: string): string {
   return path.join(dir, file);
 }
 
-async function startWorker(persist: string): Promise<ChildProcess> {
-  const child = spawn(WRANGLER, ['dev', '--port', String(PORT), '--ip', '127.0.0.1', '--persist-to', persist, '--log-level', 'error'], { cwd: ROOT, env, stdio: 'ignore', detached: true });
-  for (let i = 0; i < 120; i++) {
-    await new Promise((resolve) => setTimeout(resolve, 500));
-    const up = await fetch(`http://127.0.0.1:${PORT}/health`).then((response) => response.ok, () => false);
-    if (up) return child;
-  }
-  stopWorker(child);
-  throw new Error(`wrangler dev did not answer on port ${PORT}`);
+interface RunningWorker {
+  stop(): Promise<void>;
 }
 
-function stopWorker(child: ChildProcess) {
-  if (child.pid) process.kill(-child.pid, 'SIGTERM');
+async function startWorker(persist: string): Promise<RunningWorker> {
+  if (RUNTIME === 'miniflare') {
+    // The chat Worker runs beside it because the registry's config binds it (CHAT_KEYS); search never calls it.
+    const stack = await startMiniflareStack({
+      root: ROOT,
+      work: path.join(persist, 'miniflare'),
+      persistTo: persist,
+      workers: { registry: { config: 'wrangler.toml', port: PORT }, chat: { config: 'workers/chat/wrangler.toml', port: PORT + 1 } },
+    });
+    await waitForHealth(() => stack.stop());
+    return stack;
+  }
+  const child = spawn(WRANGLER, ['dev', '--port', String(PORT), '--ip', '127.0.0.1', '--persist-to', persist, '--log-level', 'error'], { cwd: ROOT, env, stdio: 'ignore', detached: true });
+  const stop = async () => {
+    if (child.pid) process.kill(-child.pid, 'SIGTERM');
+  };
+  await waitForHealth(stop);
+  return { stop };
+}
+
+async function waitForHealth(stop: () => Promise<void>) {
+  for (let i = 0; i < 120; i++) {
+    const up = await fetch(`http://127.0.0.1:${PORT}/health`).then((response) => response.ok, () => false);
+    if (up) return;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  await stop();
+  throw new Error(`the registry Worker (${RUNTIME}) did not answer on port ${PORT}`);
 }
 
 const percentile = (values: number[], p: number) => {
@@ -127,14 +154,14 @@ interface Figures {
 
 async function measure(size: number): Promise<boolean> {
   const persist = mkdtempSync(path.join(tmpdir(), 'rdv-search-bench-'));
-  let child: ChildProcess | undefined;
+  let worker: RunningWorker | undefined;
   try {
     let started = performance.now();
     const token = seed(size, persist);
     console.log(`\n${size.toLocaleString('en')} agents: seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     started = performance.now();
-    child = await startWorker(persist);
-    console.log(`wrangler dev on :${PORT} ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    worker = await startWorker(persist);
+    console.log(`registry Worker (${RUNTIME}) on :${PORT} ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     const db = new Database(sqliteFile(persist), { readonly: true });
     const figures: Figures[] = [];
     for (const [kind, bodies] of Object.entries(KINDS)) {
@@ -154,7 +181,7 @@ async function measure(size: number): Promise<boolean> {
     db.close();
     return report(size, figures);
   } finally {
-    if (child) stopWorker(child);
+    await worker?.stop();
     rmSync(persist, { recursive: true, force: true });
   }
 }

@@ -8,27 +8,35 @@ import { Log, LogLevel, Miniflare, type WorkerOptions } from 'miniflare';
 import { unstable_readConfig } from 'wrangler';
 
 /**
- * bench:chat's default runtime: the registry, chat and relay Workers in one Miniflare instance (one workerd
- * process, the runtime `wrangler dev` also runs), each built as `wrangler deploy` builds it and bound as its
- * wrangler config says. What `wrangler dev` adds and the edge does not is left out: its local proxy in front
- * of each Worker, and service bindings that cross from one `wrangler dev` process to another. The chat Worker
- * and the relay each answer on their own socket (a direct socket, no entry Worker in front), so the client's
- * path to them is the same kind of local HTTP connection as its path to the upstream.
+ * The benchmarks' runtime: Workers in one Miniflare instance (one workerd process, the runtime `wrangler dev`
+ * also runs), each built as `wrangler deploy` builds it and bound as its wrangler config says. What `wrangler
+ * dev` adds and the edge does not is left out: its local proxy in front of each Worker, and service bindings
+ * that cross from one `wrangler dev` process to another. Each Worker answers on its own socket (a direct
+ * socket, no entry Worker in front), so a client's path to it is a plain local HTTP connection.
  */
 
-export interface MiniflareStackOptions {
-  root: string;
-  /** Scratch dir: bundles, the D1 and Durable Object state (on disk, as `wrangler dev --persist-to` keeps it), the runtime's log. */
-  work: string;
-  ports: { registry: number; chat: number; relay: number };
-  /** Secrets and var overrides per Worker, added to its config's [vars]. */
-  vars: { registry: Record<string, string>; chat: Record<string, string>; relay: Record<string, string> };
+export interface StackWorker {
+  /** Its wrangler config, relative to the root. */
+  config: string;
+  port: number;
+  /** Secrets and var overrides, added to its config's [vars]. */
+  vars?: Record<string, string>;
 }
 
-export interface Stack {
-  registryUrl: string;
-  chatUrl: string;
-  relayUrl: string;
+export interface MiniflareStackOptions<Name extends string> {
+  root: string;
+  /** Scratch dir: bundles, the Durable Object state (on disk, as `wrangler dev --persist-to` keeps it), the runtime's log. */
+  work: string;
+  workers: Record<Name, StackWorker>;
+  /**
+   * Where D1 lives. Unset: under `work`, migrated here. Set: a `wrangler --persist-to` directory already
+   * migrated and seeded by wrangler, used as is (the same files `wrangler dev --persist-to` would open).
+   */
+  persistTo?: string;
+}
+
+export interface Stack<Name extends string> {
+  urls: Record<Name, string>;
   stop(): Promise<void>;
 }
 
@@ -50,7 +58,7 @@ async function bundle(root: string, config: string, outdir: string): Promise<str
 }
 
 /** A Worker's Miniflare options from its wrangler config: vars, D1, Durable Objects (SQLite-backed as migrated), service bindings. */
-function workerOptions(root: string, config: string, scriptPath: string, vars: Record<string, string>, port: number): WorkerOptions {
+function workerOptions(root: string, { config, port, vars = {} }: StackWorker, scriptPath: string): WorkerOptions {
   const worker = readConfig(root, config);
   const sqliteClasses = new Set(worker.migrations.flatMap((migration: { new_sqlite_classes?: string[] }) => migration.new_sqlite_classes ?? []));
   return {
@@ -70,12 +78,10 @@ function workerOptions(root: string, config: string, scriptPath: string, vars: R
   };
 }
 
-export async function startMiniflareStack(options: MiniflareStackOptions): Promise<Stack> {
-  const { root, work, ports, vars } = options;
-  const configs = { registry: 'wrangler.toml', chat: 'workers/chat/wrangler.toml', relay: 'bench/chat-relay/wrangler.toml' };
-  const [registryScript, chatScript, relayScript] = await Promise.all(
-    (['registry', 'chat', 'relay'] as const).map((name) => bundle(root, configs[name], join(work, 'bundle', name))),
-  );
+export async function startMiniflareStack<Name extends string>(options: MiniflareStackOptions<Name>): Promise<Stack<Name>> {
+  const { root, work, workers, persistTo } = options;
+  const names = Object.keys(workers) as Name[];
+  const scripts = await Promise.all(names.map((name) => bundle(root, workers[name].config, join(work, 'bundle', name))));
   mkdirSync(join(work, 'state'), { recursive: true });
   const log = createWriteStream(join(work, 'workerd.log'));
   const mf = new Miniflare({
@@ -85,34 +91,39 @@ export async function startMiniflareStack(options: MiniflareStackOptions): Promi
     cf: false,
     log: new Log(LogLevel.WARN),
     defaultPersistRoot: join(work, 'state'),
+    ...(persistTo ? { d1Persist: join(persistTo, 'v3/d1') } : {}),
     handleRuntimeStdio(stdout: Readable, stderr: Readable) {
       stdout.pipe(log);
       stderr.pipe(log);
     },
-    workers: [
-      workerOptions(root, configs.registry, registryScript!, vars.registry, ports.registry),
-      workerOptions(root, configs.chat, chatScript!, vars.chat, ports.chat),
-      workerOptions(root, configs.relay, relayScript!, vars.relay, ports.relay),
-    ],
+    workers: names.map((name, i) => workerOptions(root, workers[name], scripts[i]!)),
   });
   try {
     await mf.ready;
-    // The registry's schema, statement by statement as `wrangler d1 migrations apply` splits it.
-    const db = await mf.getD1Database('DB', readConfig(root, configs.registry).name);
-    for (const migration of await readD1Migrations(join(root, 'workers/registry/migrations'))) {
-      await db.batch(migration.queries.map((query) => db.prepare(query)));
-    }
+    if (!persistTo) await migrate(mf, root, names.map((name) => workers[name].config));
   } catch (error) {
     await mf.dispose();
     throw error;
   }
   return {
-    registryUrl: `http://127.0.0.1:${ports.registry}`,
-    chatUrl: `http://127.0.0.1:${ports.chat}`,
-    relayUrl: `http://127.0.0.1:${ports.relay}`,
+    urls: Object.fromEntries(names.map((name) => [name, `http://127.0.0.1:${workers[name].port}`])) as Record<Name, string>,
     async stop() {
       await mf.dispose();
       log.end();
     },
   };
+}
+
+/** Each D1 database of the stack gets its Worker folder's migrations, statement by statement as `wrangler d1 migrations apply` splits them. */
+async function migrate(mf: Miniflare, root: string, configs: string[]) {
+  for (const config of configs) {
+    const worker = readConfig(root, config);
+    for (const database of worker.d1_databases as { binding: string; migrations_dir?: string }[]) {
+      const db = await mf.getD1Database(database.binding, worker.name);
+      const dir = join(dirname(join(root, config)), database.migrations_dir ?? 'migrations');
+      for (const migration of await readD1Migrations(dir)) {
+        await db.batch(migration.queries.map((query) => db.prepare(query)));
+      }
+    }
+  }
 }
