@@ -2,3 +2,4 @@ export { type AuthenticatedKey, type AuthResult, authenticate } from './authenti
 export { accountExists, createAccount, createKey, listKeys, liveKeyExists, type NewKey, revokeKey } from './key-store.ts';
 export { type AuthFailure, type KeyEnv, platformAuthFailure, requireKey } from './middleware.ts';
 export { bearerToken, sameSecret } from './tokens.ts';
+export { BatchedKeyCheck, type BatchedKeyEnv, KeyRefused, requireKeyInBatch } from './batched-key.ts';

@@ -51,6 +51,44 @@ describe('POST /v1/search/agents: keys', () => {
     expect(response.status).toBe(403);
     expect(await response.json()).toMatchObject({ error: { type: 'permission_error' } });
   });
+
+  // The key is read in the search's own first batch (BatchedKeyCheck): every kind of search must still refuse.
+  const bodies = { browse: {}, words: { search_text: 'weather' }, phrase: { search_text: 'weather', exact_match: true }, typo: { search_text: 'wether' } };
+
+  it.each(Object.entries(bodies))('refuses a wrong secret, a revoked key and an expired key (401) for a %s search', async (_, body) => {
+    const live = await accountWithKey(env.DB, ['read']);
+    const wrongSecret = live.token.slice(0, -4) + (live.token.endsWith('AAAA') ? 'BBBB' : 'AAAA');
+    const revoked = await accountWithKey(env.DB, ['read']);
+    await env.DB.prepare('UPDATE api_keys SET revoked_at = ?1 WHERE id = ?2').bind(new Date().toISOString(), revoked.keyId).run();
+    const expired = await accountWithKey(env.DB, ['read']);
+    await env.DB.prepare('UPDATE api_keys SET expires_at = ?1 WHERE id = ?2').bind(new Date(Date.now() - 1000).toISOString(), expired.keyId).run();
+    for (const [key, message] of [[wrongSecret, 'invalid API key'], [revoked.token, 'API key revoked'], [expired.token, 'API key expired']] as const) {
+      const response = await post('/v1/search/agents', key, body);
+      expect(response.status).toBe(401);
+      expect(await response.json()).toMatchObject({ error: { type: 'authentication_error', message } });
+    }
+    expect((await post('/v1/search/agents', live.token, body)).status).toBe(200);
+  });
+
+  it('answers a bad key before a bad body (401), and a good key with the 400', async () => {
+    const body = { filters: { state: ['asleep'] } };
+    expect((await post('/v1/search/agents', 'rdv_0123456789abcdef_' + 'x'.repeat(43), body)).status).toBe(401);
+    expect((await post('/v1/search/agents', 'rdv_0123456789abcdef_' + 'x'.repeat(43), '{"search_text": ', { raw: true })).status).toBe(401);
+    const writer = await accountWithKey(env.DB, ['write']);
+    expect((await post('/v1/search/agents', writer.token, body)).status).toBe(403);
+    expect((await post('/v1/search/agents', token, body)).status).toBe(400);
+  });
+
+  it('records when a key was last used', async () => {
+    const fresh = await accountWithKey(env.DB, ['read']);
+    expect((await post('/v1/search/agents', fresh.token, { search_text: 'weather' })).status).toBe(200);
+    let lastUsed: string | null = null;
+    for (let i = 0; i < 50 && !lastUsed; i++) {
+      lastUsed = (await env.DB.prepare('SELECT last_used_at FROM api_keys WHERE id = ?1').bind(fresh.keyId).first<{ last_used_at: string | null }>())!.last_used_at;
+      if (!lastUsed) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    expect(Date.now() - Date.parse(lastUsed!)).toBeLessThan(60_000);
+  });
 });
 
 describe('POST /v1/search/agents: validation', () => {

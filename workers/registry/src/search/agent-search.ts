@@ -41,6 +41,11 @@ export interface AgentSearchInput {
   queryKey: string;
   /** The request's start: the click cut-off of a session not stored yet. */
   startedAt: string;
+  /**
+   * SQL that must hold for the first batch's costly statements to do any work (the caller's key, checked in
+   * that batch: BatchedKeyCheck). Later batches run only once the key was accepted.
+   */
+  gate?: (params: SqlParams) => string;
 }
 
 export async function searchAgents(runner: SqlRunner, semantic: SemanticBackend | null, input: AgentSearchInput): Promise<AgentSearchResult> {
@@ -48,7 +53,7 @@ export async function searchAgents(runner: SqlRunner, semantic: SemanticBackend 
   const options = { exact: request.exact_match ?? false, synonyms: !(request.exact_match ?? false) };
   const plan = request.search_text ? planQuery(request.search_text, options) : null;
   if (!plan) return browse(runner, input);
-  if (plan.exact) return textSearch(runner, input, plan.exact, { mode: 'phrase', match: plan.exact.match });
+  if (plan.exact) return textSearch(runner, input, plan.exact, { mode: 'phrase', match: plan.exact.match, guard: input.gate });
   if (!request.semantic_search || !semantic) return lexicalSearch(runner, input, plan, options, request.semantic_search ? 'lexical-fallback' : 'lexical');
 
   const query = await expandPlanned(runner, plan, await runner.batch(plan.lookups), options);
@@ -64,10 +69,11 @@ export async function searchAgents(runner: SqlRunner, semantic: SemanticBackend 
 }
 
 /** No searchable text: the filtered agents in the chosen order; relevancy = featured, then recent interactions. */
-async function browse(runner: SqlRunner, { request }: AgentSearchInput): Promise<AgentSearchResult> {
+async function browse(runner: SqlRunner, { request, gate }: AgentSearchInput): Promise<AgentSearchResult> {
   const { limit, offset, descending } = windowOf(request);
   const params = new SqlParams();
-  const where = whereClause(filterConditions({ filters: request.filters, excludeGeoAgents: request.exclude_geo_agents ?? false }, params));
+  const conditions = filterConditions({ filters: request.filters, excludeGeoAgents: request.exclude_geo_agents ?? false }, params);
+  const where = whereClause(gate ? [...conditions, gate(params)] : conditions);
   const dir = descending ? 'DESC' : 'ASC';
   const sort = request.sort ?? 'relevancy';
   const keys = sort === 'relevancy' ? ['f.featured', 'f.recent_interactions', 'f.address'] : [SORT_COLUMNS[sort], 'f.address'];
@@ -92,7 +98,8 @@ async function browse(runner: SqlRunner, { request }: AgentSearchInput): Promise
  * common, and is kept when expansion indeed leaves the words as typed. Otherwise the expanded query runs next.
  */
 async function lexicalSearch(runner: SqlRunner, input: AgentSearchInput, plan: QueryPlan, options: ExpandOptions, mode: 'lexical' | 'lexical-fallback'): Promise<AgentSearchResult> {
-  const speculative = searchStatements(input, { mode, match: plan.plain.match, guard: (params) => commonWordsGuard(plan, params) });
+  const guard = (params: SqlParams) => [commonWordsGuard(plan, params), ...(input.gate ? [input.gate(params)] : [])].join(' AND ');
+  const speculative = searchStatements(input, { mode, match: plan.plain.match, guard });
   let results: unknown[][];
   try {
     results = await runner.batch([...plan.lookups, speculative.count, speculative.page]);

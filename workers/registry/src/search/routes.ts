@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { requireKey } from '../../../../lib/auth/index.ts';
+import { KeyRefused, requireKey, requireKeyInBatch } from '../../../../lib/auth/index.ts';
 import { jsonError } from '../../../../lib/http/errors.ts';
 import { validate } from '../../../../lib/http/validate.ts';
 import {
@@ -11,8 +11,9 @@ import {
   type FunctionSearchResponse,
   type SearchClickResponse,
 } from '../../../../schemas/search.ts';
-import { searchAgents } from './agent-search.ts';
+import { type AgentSearchResult, searchAgents } from './agent-search.ts';
 import { recordClick } from './clicks.ts';
+import { keyedRunner } from './keyed-runner.ts';
 import { searchFunctions } from './function-search.ts';
 import { toAgentRecord } from './records.ts';
 import { semanticBackend, syncEmbeddings } from './semantic.ts';
@@ -26,12 +27,20 @@ export function searchRoutes() {
   const app = new Hono<RegistryApp>();
   const readKey = requireKey('read');
 
-  app.post('/agents', readKey, validate('json', agentSearchRequestSchema), async (c) => {
+  // The hot path: the key is read in the search's first batch, not in a round trip of its own.
+  app.post('/agents', requireKeyInBatch('read'), validate('json', agentSearchRequestSchema), async (c) => {
     const request = c.req.valid('json');
-    const runner = d1Runner(c.env.DB);
+    const check = c.get('keyCheck');
+    const runner = keyedRunner(d1Runner(c.env.DB), check);
     const session = newSession(request.search_id, queryKey(request.search_text), request.source);
     const semantic = request.semantic_search ? semanticBackend(c.env) : null;
-    const result = await searchAgents(runner, semantic, { request, ...session });
+    let result: AgentSearchResult;
+    try {
+      result = await searchAgents(runner, semantic, { request, ...session, gate: (params) => check.gate((value) => params.add(value)) });
+    } catch (error) {
+      if (error instanceof KeyRefused) return check.refusal(c, error);
+      throw error;
+    }
     c.executionCtx.waitUntil(storeSession(runner, session).catch((error: unknown) => console.error('storing search session failed', error)));
     if (semantic) {
       c.executionCtx.waitUntil(syncEmbeddings(semantic, runner).catch((error: unknown) => console.error('embedding sync failed', error)));

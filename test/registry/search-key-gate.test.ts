@@ -1,0 +1,77 @@
+import { applyD1Migrations, env } from 'cloudflare:test';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { BatchedKeyCheck, platformAuthFailure } from '../../lib/auth/index.ts';
+import { parseKeyToken } from '../../lib/auth/tokens.ts';
+import type { AgentSearchRequest } from '../../schemas/search.ts';
+import { searchAgents } from '../../workers/registry/src/search/agent-search.ts';
+import { d1Runner } from '../../workers/registry/src/search/sql-runner.ts';
+import { generateAgents } from './fixtures/corpus/generate.ts';
+import { accountWithKey, insertAgents } from './fixtures/search-seed.ts';
+
+/**
+ * The search's first batch reads the caller's key and, in the same batch, runs the search statements. Those
+ * are gated on the key in SQL, so a made-up or revoked key gets no search work done for it, even before the
+ * route sees the key row and refuses. Run here without the refusal, to see what the gated statements do.
+ */
+let token: string;
+let keyId: string;
+/** A word in most agents, so its search runs whole in the first batch (agent-search.ts, lexicalSearch). */
+let commonWord: string;
+
+beforeAll(async () => {
+  await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+  const owner = await accountWithKey(env.DB, ['read']);
+  ({ token, keyId } = owner);
+  await insertAgents(env.DB, owner.accountId, [...generateAgents(60, 5)]);
+  commonWord = (await env.DB.prepare('SELECT term FROM search_words_vocab WHERE length(term) > 4 ORDER BY doc DESC LIMIT 1').first<{ term: string }>())!.term;
+});
+
+/** D1, refusing a second batch: every search here must be answered by its first, the one the gate covers. */
+function firstBatchOnly() {
+  const runner = d1Runner(env.DB);
+  let batches = 0;
+  return {
+    all: runner.all,
+    batch(statements: Parameters<typeof runner.batch>[0]) {
+      if (++batches > 1) throw new Error('a second batch: the search did not answer from the gated one');
+      return runner.batch(statements);
+    },
+  };
+}
+
+function searchAs(key: string, request: AgentSearchRequest) {
+  const check = new BatchedKeyCheck(parseKeyToken(key)!, 'read', new Date(), platformAuthFailure);
+  return searchAgents(firstBatchOnly(), null, {
+    request,
+    searchId: crypto.randomUUID(),
+    queryKey: '',
+    startedAt: new Date().toISOString(),
+    gate: (params) => check.gate((value) => params.add(value)),
+  });
+}
+
+const firstBatchSearches: [string, () => AgentSearchRequest][] = [
+  ['browse', () => ({})],
+  ['browse with filters', () => ({ filters: { category: ['community', 'fetch-ai'] }, sort: 'created-at' })],
+  ['a common word', () => ({ search_text: commonWord })],
+  ['a phrase', () => ({ search_text: commonWord, exact_match: true })],
+];
+
+describe('the key gate of the search batch', () => {
+  it.each(firstBatchSearches)('%s: finds agents for the live key, nothing for a wrong secret or a revoked key', async (_, requestOf) => {
+    const request = requestOf();
+    const live = await searchAs(token, request);
+    expect(live.total).toBeGreaterThan(0);
+    expect(live.rows.length).toBeGreaterThan(0);
+
+    const wrongSecret = token.slice(0, -4) + (token.endsWith('AAAA') ? 'BBBB' : 'AAAA');
+    expect(await searchAs(wrongSecret, request)).toMatchObject({ total: 0, rows: [] });
+
+    await env.DB.prepare('UPDATE api_keys SET revoked_at = ?1 WHERE id = ?2').bind(new Date().toISOString(), keyId).run();
+    try {
+      expect(await searchAs(token, request)).toMatchObject({ total: 0, rows: [] });
+    } finally {
+      await env.DB.prepare('UPDATE api_keys SET revoked_at = NULL WHERE id = ?1').bind(keyId).run();
+    }
+  });
+});
