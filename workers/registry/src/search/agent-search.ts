@@ -7,7 +7,7 @@ import { rerank } from './rerank.ts';
 import { semanticHits, type SemanticBackend, type SemanticHit } from './semantic.ts';
 import type { SqlRunner } from './sql-runner.ts';
 import { SqlParams } from './sql-params.ts';
-import { allWordsCommon, commonWordsGuard, expandPlanned, planQuery, type ExpandedQuery, type ExpandOptions, type QueryPlan } from './text/expand.ts';
+import { expandPlanned, plainQueryApplies, plainQueryGuard, planQuery, type ExpandedQuery, type ExpandOptions, type QueryPlan } from './text/expand.ts';
 
 /**
  * Agent search: text → FTS5 match (any of the words; bm25 ranks agents matching more of them, in weightier
@@ -94,11 +94,11 @@ async function browse(runner: SqlRunner, { request, gate }: AgentSearchInput): P
 
 /**
  * The lexical path in one round trip when every word is common (the usual query): the search for the
- * words as typed runs in the vocabulary lookups' batch, guarded to match nothing unless every word is
- * common, and is kept when expansion indeed leaves the words as typed. Otherwise the expanded query runs next.
+ * words as typed runs in the vocabulary lookups' batch, guarded to match nothing unless expansion will
+ * leave the words as typed (plainQueryGuard), and is kept when it did. Otherwise the expanded query runs next.
  */
 async function lexicalSearch(runner: SqlRunner, input: AgentSearchInput, plan: QueryPlan, options: ExpandOptions, mode: 'lexical' | 'lexical-fallback'): Promise<AgentSearchResult> {
-  const guard = (params: SqlParams) => [commonWordsGuard(plan, params), ...(input.gate ? [input.gate(params)] : [])].join(' AND ');
+  const guard = (params: SqlParams) => [plainQueryGuard(plan, params), ...(input.gate ? [input.gate(params)] : [])].join(' AND ');
   const speculative = searchStatements(input, { mode, match: plan.plain.match, guard });
   let results: unknown[][];
   try {
@@ -110,7 +110,7 @@ async function lexicalSearch(runner: SqlRunner, input: AgentSearchInput, plan: Q
   const lookupRows = results.slice(0, plan.lookups.length);
   const [countRows, pageRows] = results.slice(plan.lookups.length) as [{ total: number }[], AgentRow[]];
   const query = await expandPlanned(runner, plan, lookupRows, options);
-  if (allWordsCommon(plan, lookupRows) && query.match === plan.plain.match) return finish(input, query, speculative, countRows, pageRows, mode);
+  if (plainQueryApplies(plan, lookupRows) && query.match === plan.plain.match) return finish(input, query, speculative, countRows, pageRows, mode);
   return textSearch(runner, input, query, { mode, match: query.match });
 }
 

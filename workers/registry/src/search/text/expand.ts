@@ -25,6 +25,14 @@ const PREFIX_COMPLETIONS = 8;
  * unknown words are where prefixes and synonyms find what the user means.
  */
 const COMMON_WORD_DOCS = 3;
+/**
+ * A word in at least this many agents finds none on its own once the query has a rarer word: it only ranks
+ * what the rarer words find (Lucene's common-terms query, Elasticsearch's cutoff_frequency). In a large
+ * registry such a word no longer tells agents apart ("find an agent that tracks my parcel": "find" and "tracks"
+ * are in a fifth of 100,000 generated agents), and scoring its tens of thousands of matches made those the
+ * slowest searches. Small registries never reach it, so their matches stay "any of the words".
+ */
+export const MATCH_ALONE_MAX_DOCS = 10_000;
 
 export interface ExpandOptions {
   /** exact_match: the words as a phrase, no prefixes, corrections or synonyms. */
@@ -69,7 +77,7 @@ export function planQuery(text: string, options: ExpandOptions): QueryPlan | nul
   const words = meaningful.length > 0 ? meaningful : typed;
   if (words.length === 0) return null;
   const typingLast = endsInWord && words[words.length - 1] === typed[typed.length - 1];
-  const plainGroups = words.map((word) => ({ word, alternatives: [], prefix: false }));
+  const plainGroups = words.map((word) => ({ word, alternatives: [], prefix: false, matchesAlone: true }));
   const plain = { words, groups: plainGroups, match: matchExpression(plainGroups) };
 
   if (options.exact) return { words, exact: { words, groups: plainGroups, match: phraseExpression(words) }, lookups: [], plain };
@@ -81,15 +89,23 @@ export function planQuery(text: string, options: ExpandOptions): QueryPlan | nul
   return { words, lookups, plain };
 }
 
-/** SQL that is true when every word of the plan is common, i.e. expansion will yield `plan.plain`. */
-export function commonWordsGuard(plan: QueryPlan, params: SqlParams): string {
-  return `((SELECT count(*) FROM search_words_vocab WHERE term IN ${params.list(plan.words)} AND doc >= ${COMMON_WORD_DOCS}) = ${plan.words.length})`;
+/**
+ * SQL that is true when expansion will yield `plan.plain`: every word is common (nothing to correct, widen
+ * or add synonyms to), and the words are all or none too frequent to match alone (no common-terms split).
+ */
+export function plainQueryGuard(plan: QueryPlan, params: SqlParams): string {
+  const words = params.list(plan.words);
+  const n = plan.words.length;
+  return `((SELECT count(*) FROM search_words_vocab WHERE term IN ${words} AND doc >= ${COMMON_WORD_DOCS}) = ${n}
+    AND (SELECT count(*) FROM search_words_vocab WHERE term IN ${words} AND doc >= ${MATCH_ALONE_MAX_DOCS}) IN (0, ${n}))`;
 }
 
-/** commonWordsGuard's answer, from the results of `plan.lookups` (read in the same transaction). */
-export function allWordsCommon(plan: QueryPlan, lookupRows: readonly unknown[][]): boolean {
+/** plainQueryGuard's answer, from the results of `plan.lookups` (read in the same transaction). */
+export function plainQueryApplies(plan: QueryPlan, lookupRows: readonly unknown[][]): boolean {
   const known = (lookupRows[0] ?? []) as VocabRow[];
-  return known.filter((row) => row.doc >= COMMON_WORD_DOCS).length === plan.words.length;
+  const n = plan.words.length;
+  const tooFrequent = known.filter((row) => row.doc >= MATCH_ALONE_MAX_DOCS).length;
+  return known.filter((row) => row.doc >= COMMON_WORD_DOCS).length === n && (tooFrequent === 0 || tooFrequent === n);
 }
 
 /** Expansion from the results of `plan.lookups` (in order); typo corrections may take one more batch. */
@@ -113,7 +129,7 @@ export async function expandPlanned(runner: SqlRunner, plan: QueryPlan, lookupRo
     const alternatives = new Set([...(corrections.get(word) ?? []), ...(lastIsPrefix && word === last ? completions : [])]);
     if (options.synonyms && !common(word)) for (const synonym of synonymsOf(word)) alternatives.add(synonym);
     alternatives.delete(word);
-    return { word, alternatives: [...alternatives], prefix: lastIsPrefix && word === last };
+    return { word, alternatives: [...alternatives], prefix: lastIsPrefix && word === last, matchesAlone: (frequency.get(word) ?? 0) < MATCH_ALONE_MAX_DOCS };
   });
   return { words, groups, match: matchExpression(groups) };
 }

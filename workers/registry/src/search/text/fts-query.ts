@@ -10,6 +10,8 @@ export interface TermGroup {
   alternatives: string[];
   /** Match words starting with `word` (the word being typed). */
   prefix: boolean;
+  /** False for a word too frequent to find agents on its own (expand.ts, MATCH_ALONE_MAX_DOCS). */
+  matchesAlone: boolean;
 }
 
 export function quoteFts(word: string): string {
@@ -25,9 +27,15 @@ function groupExpression(group: TermGroup): string {
  * Any group may match (OR): bm25 sums over the groups, so documents matching more of the words, in weightier
  * fields, rank first. Requiring every word (AND) measured worse on the relevance set: a query word the
  * right agent lacks ("stock analysis" vs "Stock Analyst") dropped it below agents merely mentioning both.
+ * When some words are too frequent to match alone, an agent must match one of the others:
+ * `(rarer words) AND (all words)`. bm25 then counts the rarer words twice (it sums over the expression's
+ * phrases), which only weighs further the words that tell agents apart.
  */
 export function matchExpression(groups: readonly TermGroup[]): string {
-  return groups.map(groupExpression).join(' OR ');
+  const any = groups.map(groupExpression).join(' OR ');
+  const alone = groups.filter((group) => group.matchesAlone);
+  if (alone.length === 0 || alone.length === groups.length) return any;
+  return `(${alone.map(groupExpression).join(' OR ')}) AND (${any})`;
 }
 
 /** exact_match: the words in this order, adjacent, nothing expanded. */
