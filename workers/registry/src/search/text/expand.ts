@@ -1,3 +1,4 @@
+import { stemmer } from 'stemmer';
 import type { SqlParams } from '../sql-params.ts';
 import type { SqlRunner, SqlStatement } from '../sql-runner.ts';
 import { matchExpression, phraseExpression, type TermGroup } from './fts-query.ts';
@@ -119,8 +120,15 @@ export async function expandPlanned(runner: SqlRunner, plan: QueryPlan, lookupRo
   const lastIsPrefix = prefixRows.length > 0 && !common(last);
   // Completions are searched as whole words: the index stems them as it stemmed the documents, where the
   // stem of a typed prefix may not be a prefix of the stem ("destinat" vs "destin" from "destination").
+  // One completion per stem: forms of one word ("summary", "summaries") are one term of the index, and each
+  // repeat would be one more phrase for bm25 to score and count again.
+  const stems = new Set<string>();
   const completions = [...prefixRows]
     .sort((a, b) => b.doc - a.doc || (a.term < b.term ? -1 : 1))
+    .filter((row) => {
+      const stem = indexStem(row.term);
+      return !stems.has(stem) && stems.add(stem);
+    })
     .slice(0, PREFIX_COMPLETIONS)
     .map((row) => row.term);
 
@@ -132,6 +140,14 @@ export async function expandPlanned(runner: SqlRunner, plan: QueryPlan, lookupRo
     return { word, alternatives: [...alternatives], prefix: lastIsPrefix && word === last, matchesAlone: (frequency.get(word) ?? 0) < MATCH_ALONE_MAX_DOCS };
   });
   return { words, groups, match: matchExpression(groups) };
+}
+
+/**
+ * The term the index holds for a word: FTS5's porter tokenizer stems ASCII words (the `stemmer` package
+ * agrees with it on them) and leaves other words as they are.
+ */
+function indexStem(word: string): string {
+  return /^[a-z]+$/.test(word) ? stemmer(word) : word;
 }
 
 /** planQuery, its lookups, and expandPlanned, for callers with nothing to run alongside the lookups. */
