@@ -24,7 +24,7 @@ function workerProject(name: string, configPath: string, bindings: Record<string
 
 /**
  * The chat Worker as the registry's CHAT_KEYS binding sees it in the registry project: it takes every key
- * revocation notice, except for keys whose id starts with `dead`, which it does not confirm (an undelivered notice).
+ * revocation or change notice, except for keys whose id starts with `dead`, which it does not confirm (an undelivered notice).
  */
 const CHAT_STAND_IN = {
   name: 'rendezvous-chat',
@@ -33,6 +33,7 @@ const CHAT_STAND_IN = {
   script: `import { WorkerEntrypoint } from 'cloudflare:workers';
 export class KeyRevocations extends WorkerEntrypoint {
   async revoke(keyId) { return !keyId.startsWith('dead'); }
+  async forget(keyId) { return !keyId.startsWith('dead'); }
 }
 export default { fetch: () => new Response('chat stand-in') };`,
 };

@@ -37,6 +37,17 @@ export const createKeyRequestSchema = z
   .meta({ title: 'CreateKeyRequest' });
 export type CreateKeyRequest = z.infer<typeof createKeyRequestSchema>;
 
+/** PATCH /v1/keys/{id}: rename a key or change its limits (null: back to the deployment's defaults). */
+export const updateKeyRequestSchema = z
+  .object({
+    name: z.string().trim().min(1).max(100).optional(),
+    limits: keyLimitsSchema.nullable().optional(),
+  })
+  .strict()
+  .refine((body) => body.name !== undefined || body.limits !== undefined, { message: 'give name or limits (or both)' })
+  .meta({ title: 'UpdateKeyRequest' });
+export type UpdateKeyRequest = z.infer<typeof updateKeyRequestSchema>;
+
 /** A key as listed: never its secret. */
 export const apiKeySchema = z
   .object({

@@ -2,7 +2,7 @@ import type { ApiKey, CreatedKey, KeyLimits, Permission } from '../../schemas/ke
 import { parseLimits, parsePermissions } from './authenticate.ts';
 import { keyPrefix, newKeyToken } from './tokens.ts';
 
-/** Accounts and API keys in the registry's D1: create, list (never the secret), revoke. */
+/** Accounts and API keys in the registry's D1: create, list (never the secret), update, revoke. */
 
 export async function createAccount(db: D1Database, name: string, now = new Date()): Promise<string> {
   const id = crypto.randomUUID();
@@ -46,14 +46,40 @@ interface ListedRow {
   last_used_at: string | null;
 }
 
+const LISTED_COLUMNS = 'id, account_id, name, permissions, limits, created_at, expires_at, last_used_at';
+
 /** Keys not revoked, newest first; all accounts' when `accountId` is null (admin). */
 export async function listKeys(db: D1Database, accountId: string | null): Promise<ApiKey[]> {
-  const columns = 'id, account_id, name, permissions, limits, created_at, expires_at, last_used_at';
   const statement = accountId
-    ? db.prepare(`SELECT ${columns} FROM api_keys WHERE revoked_at IS NULL AND account_id = ? ORDER BY created_at DESC, id`).bind(accountId)
-    : db.prepare(`SELECT ${columns} FROM api_keys WHERE revoked_at IS NULL ORDER BY created_at DESC, id`);
+    ? db.prepare(`SELECT ${LISTED_COLUMNS} FROM api_keys WHERE revoked_at IS NULL AND account_id = ? ORDER BY created_at DESC, id`).bind(accountId)
+    : db.prepare(`SELECT ${LISTED_COLUMNS} FROM api_keys WHERE revoked_at IS NULL ORDER BY created_at DESC, id`);
   const { results } = await statement.all<ListedRow>();
-  return results.map((row) => ({
+  return results.map(listedKey);
+}
+
+export interface KeyChanges {
+  name?: string;
+  /** null: the deployment's default limits. */
+  limits?: KeyLimits | null;
+}
+
+/** Renames a live key of `accountId` (any account's when null) or changes its limits; null when no such live key. */
+export async function updateKey(db: D1Database, id: string, accountId: string | null, changes: KeyChanges): Promise<ApiKey | null> {
+  const limits = changes.limits === undefined ? undefined : changes.limits ? JSON.stringify(changes.limits) : null;
+  // ?2/?3 flag which fields the request gave, so one statement serves every combination.
+  const row = await db
+    .prepare(
+      `UPDATE api_keys SET name = CASE WHEN ?2 THEN ?1 ELSE name END, limits = CASE WHEN ?4 THEN ?3 ELSE limits END
+       WHERE id = ?5 AND revoked_at IS NULL AND (?6 IS NULL OR account_id = ?6)
+       RETURNING ${LISTED_COLUMNS}`,
+    )
+    .bind(changes.name ?? null, changes.name !== undefined ? 1 : 0, limits ?? null, limits !== undefined ? 1 : 0, id, accountId)
+    .first<ListedRow>();
+  return row ? listedKey(row) : null;
+}
+
+function listedKey(row: ListedRow): ApiKey {
+  return {
     id: row.id,
     account_id: row.account_id,
     name: row.name,
@@ -63,7 +89,7 @@ export async function listKeys(db: D1Database, accountId: string | null): Promis
     created_at: row.created_at,
     expires_at: row.expires_at,
     last_used_at: row.last_used_at,
-  }));
+  };
 }
 
 /** Whether `id` is a live (not revoked) key of `accountId` (of any account when null). */

@@ -21,6 +21,12 @@ export async function revokeKey(id: string): Promise<void> {
   if (!response.ok) throw new Error(`revoking a key failed: ${response.status} ${await response.text()}`);
 }
 
+/** Changes a key's limits through the registry's public key API (PATCH /v1/keys/{id}). */
+export async function changeLimits(id: string, limits: { requests_per_minute?: number; tokens_per_minute?: number } | null): Promise<void> {
+  const response = await env.REGISTRY_API.fetch(`http://registry.test/v1/keys/${id}`, { method: 'PATCH', headers: ADMIN, body: JSON.stringify({ limits }) });
+  if (!response.ok) throw new Error(`changing a key's limits failed: ${response.status} ${await response.text()}`);
+}
+
 /** The official openai SDK, unchanged, pointed at the chat Worker ({llm_base_url}). */
 export function openai(apiKey: string): OpenAI {
   return new OpenAI({ apiKey, baseURL: LLM_BASE_URL, maxRetries: 0, fetch: (input, init) => SELF.fetch(input as RequestInfo, init as RequestInit) });

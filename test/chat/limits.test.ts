@@ -3,7 +3,7 @@ import { exports } from 'cloudflare:workers';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
 import { UsageReport } from '../../schemas/chat.ts';
-import { createKey, openai, post, revokeKey } from './helpers.ts';
+import { changeLimits, createKey, openai, post, revokeKey } from './helpers.ts';
 
 const ask = (content = 'echo: hi') => ({ model: 'llm1', messages: [{ role: 'user', content }] });
 
@@ -63,6 +63,15 @@ describe('per-key rate limits (a Durable Object per key)', () => {
     await openai(key).chat.completions.create(ask() as OpenAI.ChatCompletionCreateParamsNonStreaming);
     const failure = await openai(key).chat.completions.create(ask() as OpenAI.ChatCompletionCreateParamsNonStreaming).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(OpenAI.RateLimitError);
+  });
+
+  it('applies limits changed in the registry from the next request (the cached key is dropped)', async () => {
+    const { id, key } = await createKey({ limits: { requests_per_minute: 2 } });
+    expect(limitHeaders(await post('/chat/completions', key, ask()))).toMatchObject({ 'x-ratelimit-limit-requests': '2', 'x-ratelimit-remaining-requests': '1' });
+    await changeLimits(id, { requests_per_minute: 50, tokens_per_minute: 9000 });
+    expect(limitHeaders(await post('/chat/completions', key, ask()))).toMatchObject({ 'x-ratelimit-limit-requests': '50', 'x-ratelimit-remaining-requests': '48', 'x-ratelimit-limit-tokens': '9000' });
+    await changeLimits(id, null);
+    expect(limitHeaders(await post('/chat/completions', key, ask()))).toMatchObject({ 'x-ratelimit-limit-requests': '30', 'x-ratelimit-limit-tokens': '20000' });
   });
 
   it('counts one key’s requests apart from another’s', async () => {

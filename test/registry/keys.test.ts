@@ -97,6 +97,55 @@ describe('API keys (/v1/keys)', () => {
     expect((await json<{ keys: { id: string }[] }>(await api(`/v1/keys?account_id=${created.account_id}`, { token: ADMIN_TOKEN }))).keys.map((k) => k.id)).toEqual([id]);
   });
 
+  it('PATCH renames a key and changes its limits (null: the defaults again); KeyService answers the new limits', async () => {
+    const key = await newKey(['read', 'chat'], { limits: { requests_per_minute: 5 } });
+    const renamed = await api(`/v1/keys/${key.id}`, { method: 'PATCH', token: ADMIN_TOKEN, json: { name: 'renamed' } });
+    expect(renamed.status).toBe(200);
+    const renamedKey = await json(renamed);
+    expect(renamedKey).toMatchObject({ id: key.id, name: 'renamed', limits: { requests_per_minute: 5 }, permissions: ['read', 'chat'] });
+    expect(renamedKey).not.toHaveProperty('key');
+
+    const limited = await api(`/v1/keys/${key.id}`, { method: 'PATCH', token: ADMIN_TOKEN, json: { limits: { requests_per_minute: 60, tokens_per_minute: 5000 } } });
+    expect(await json(limited)).toMatchObject({ name: 'renamed', limits: { requests_per_minute: 60, tokens_per_minute: 5000 } });
+    expect(await keyService().authenticate(key.key, 'chat')).toMatchObject({ ok: true, limits: { requests_per_minute: 60, tokens_per_minute: 5000 } });
+
+    const reset = await api(`/v1/keys/${key.id}`, { method: 'PATCH', token: ADMIN_TOKEN, json: { limits: null } });
+    expect(await json(reset)).toMatchObject({ limits: null });
+    const listed = await json<{ keys: { id: string; name: string; limits: unknown }[] }>(await api(`/v1/keys?account_id=${key.account_id}`, { token: ADMIN_TOKEN }));
+    expect(listed.keys).toEqual([expect.objectContaining({ id: key.id, name: 'renamed', limits: null })]);
+  });
+
+  it('PATCH: only the caller’s own live keys (404 otherwise), a keys key may, and every bad body is a 400 naming the field', async () => {
+    const manager = await newKey(['keys']);
+    const own = await json<{ id: string }>(await api('/v1/keys', { method: 'POST', token: manager.key, json: { name: 'child', permissions: ['chat'] } }));
+    const other = await newKey(['chat']);
+    expect((await api(`/v1/keys/${own.id}`, { method: 'PATCH', token: manager.key, json: { name: 'mine' } })).status).toBe(200);
+    const foreign = await api(`/v1/keys/${other.id}`, { method: 'PATCH', token: manager.key, json: { name: 'theirs' } });
+    expect(foreign.status).toBe(404);
+    expect(await json(foreign)).toMatchObject({ error: { code: 'unknown_key', param: 'id' } });
+    expect((await api(`/v1/keys/${other.id}`, { method: 'PATCH', token: other.key, json: { name: 'x' } })).status).toBe(403);
+
+    expect((await api(`/v1/keys/${own.id}`, { method: 'DELETE', token: manager.key })).status).toBe(200);
+    expect((await api(`/v1/keys/${own.id}`, { method: 'PATCH', token: manager.key, json: { name: 'gone' } })).status).toBe(404);
+
+    const cases: [unknown, string][] = [
+      [{}, ''],
+      [{ name: '' }, 'name'],
+      [{ name: 'x'.repeat(101) }, 'name'],
+      [{ limits: { requests_per_minute: 0 } }, 'limits.requests_per_minute'],
+      [{ limits: { tokens_per_minute: 1.5 } }, 'limits.tokens_per_minute'],
+      [{ limits: { burst: 3 } }, 'limits'],
+      [{ permissions: ['read'] }, ''],
+    ];
+    for (const [body, param] of cases) {
+      const response = await api(`/v1/keys/${other.id}`, { method: 'PATCH', token: ADMIN_TOKEN, json: body });
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(((await json<{ error: { param: string | null } }>(response)).error.param ?? '').startsWith(param)).toBe(true);
+    }
+    expect((await api('/v1/keys/not-a-key-id', { method: 'PATCH', token: ADMIN_TOKEN, json: { name: 'x' } })).status).toBe(400);
+    expect(await json(await api(`/v1/keys/${other.id}`, { method: 'PATCH', token: ADMIN_TOKEN, json: { name: 'x' } }))).toMatchObject({ name: 'x' });
+  });
+
   it('an expired key is refused (401)', async () => {
     const key = await newKey(['read'], { expires_in_days: 1 });
     await env.DB.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), key.id).run();

@@ -3,15 +3,23 @@ import { isKeyId } from '../../../../lib/auth/tokens.ts';
 import { meterFor } from '../limits/meter.ts';
 
 /**
- * What the registry calls (service binding, RPC) before it revokes a key: the key's meter forgets the
- * verified record and refuses the key from then on. The registry revokes only after this returned, so a
- * deletion the registry confirmed is already in force here (docs/decisions.md, "Verified keys cached").
+ * What the registry calls (service binding, RPC) when a key changes. Before it revokes a key: the key's meter
+ * forgets the verified record and refuses the key from then on. The registry revokes only after this
+ * returned, so a deletion the registry confirmed is already in force here (docs/decisions.md, "Verified keys
+ * cached"). After it changes a key's limits: the meter forgets the record, so the next request reads them.
  */
 export class KeyRevocations extends WorkerEntrypoint<ChatEnv> {
   /** True once the key's meter has stored the revocation; false for what is not a key id (nothing thrown across RPC). */
   async revoke(keyId: string): Promise<boolean> {
     if (typeof keyId !== 'string' || !isKeyId(keyId)) return false;
     await meterFor(this.env, keyId).revoke();
+    return true;
+  }
+
+  /** True once the key's meter has dropped its verified record; false for what is not a key id. */
+  async forget(keyId: string): Promise<boolean> {
+    if (typeof keyId !== 'string' || !isKeyId(keyId)) return false;
+    await meterFor(this.env, keyId).forget();
     return true;
   }
 }

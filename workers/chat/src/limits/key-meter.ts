@@ -68,6 +68,11 @@ export class KeyMeter extends DurableObject<ChatEnv> {
     this.verified = null;
   }
 
+  /** Called (through KeyRevocations) after the registry changed the key: the next request asks the registry again. */
+  forget(): void {
+    this.verified = null;
+  }
+
   admit(limits: KeyLimits, tokens: number): Admission {
     return this.window.admit(limits, tokens, Date.now());
   }

@@ -3,7 +3,7 @@ import { type ApiInfo, type ResponseDescriptor, type RouteDescriptor, SERVICE_RO
 import { PLATFORM_VERSION } from '../../../../lib/http/health.ts';
 import { envelopeSchema } from '../../../../schemas/envelope.ts';
 import { errorBodySchema } from '../../../../schemas/http.ts';
-import { createdKeySchema, createKeyRequestSchema, keyIdParamSchema, keyListQuerySchema, keyListSchema, revokedKeySchema } from '../../../../schemas/keys.ts';
+import { apiKeySchema, createdKeySchema, createKeyRequestSchema, keyIdParamSchema, keyListQuerySchema, keyListSchema, revokedKeySchema, updateKeyRequestSchema } from '../../../../schemas/keys.ts';
 import {
   addressParamSchema,
   agentDetailSchema,
@@ -147,6 +147,19 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
     description: 'The admin token lists every account’s keys (or one account’s with `account_id`); a key lists its own account’s.',
     query: keyListQuerySchema,
     responses: { 200: { description: 'Keys, newest first', schema: keyListSchema }, ...keyErrors },
+  },
+  {
+    method: 'patch',
+    path: '/v1/keys/{id}',
+    tag: 'API keys',
+    auth: 'bearer',
+    summary: 'Rename a key or change its chat limits',
+    description:
+      'Gives `name`, `limits` or both. `limits` replaces the key’s requests and tokens per minute (null: the deployment’s defaults); the chat service applies them from its next request.',
+    params: keyIdParamSchema,
+    body: updateKeyRequestSchema,
+    example: { limits: { requests_per_minute: 120, tokens_per_minute: 200000 } },
+    responses: { 200: { description: 'The key as it is now', schema: apiKeySchema }, ...keyErrors, 404: error('No live key with this id in the caller’s account') },
   },
   {
     method: 'delete',

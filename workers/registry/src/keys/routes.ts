@@ -1,15 +1,15 @@
 import { Hono } from 'hono';
-import { accountExists, createAccount, createKey, listKeys, liveKeyExists, revokeKey } from '../../../../lib/auth/index.ts';
+import { accountExists, createAccount, createKey, listKeys, liveKeyExists, revokeKey, updateKey } from '../../../../lib/auth/index.ts';
 import { jsonError } from '../../../../lib/http/errors.ts';
 import { validate } from '../../../../lib/http/validate.ts';
-import { createKeyRequestSchema, keyIdParamSchema, keyListQuerySchema, type KeyList, type RevokedKey } from '../../../../schemas/keys.ts';
+import { createKeyRequestSchema, keyIdParamSchema, keyListQuerySchema, type KeyList, type RevokedKey, updateKeyRequestSchema } from '../../../../schemas/keys.ts';
 import { type KeyManagerApp, requireKeyManager } from './caller.ts';
-import { noticeRevocation } from './revocation-notice.ts';
+import { noticeKeyChange, noticeRevocation } from './chat-notices.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
- * `/v1/keys`: create (the secret is shown once), list, revoke. The admin token manages every account and
+ * `/v1/keys`: create (the secret is shown once), list, rename or change limits, revoke. The admin token manages every account and
  * creates the first key of a new account; a key with the `keys` permission manages its own account's keys.
  */
 export function keyRoutes() {
@@ -57,6 +57,16 @@ export function keyRoutes() {
     }
     const body: KeyList = { keys: await listKeys(c.env.DB, manager.kind === 'account' ? manager.accountId : (account_id ?? null)) };
     return c.json(body);
+  });
+
+  app.patch('/:id', validate('param', keyIdParamSchema), validate('json', updateKeyRequestSchema), async (c) => {
+    const manager = c.get('manager');
+    const { id } = c.req.valid('param');
+    const updated = await updateKey(c.env.DB, id, manager.kind === 'account' ? manager.accountId : null, c.req.valid('json'));
+    if (!updated) return jsonError(c, 404, `no live key ${id}`, 'not_found', 'id', 'unknown_key');
+    // Stored first, then chat told to drop its cached copy, so the copy it reads next is the new one.
+    if (!(await noticeKeyChange(c.env, id))) console.error(`the chat Worker was not told of the change to key ${id}; it applies there within 5 minutes`);
+    return c.json(updated);
   });
 
   app.delete('/:id', validate('param', keyIdParamSchema), async (c) => {

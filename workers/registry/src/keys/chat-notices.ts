@@ -2,6 +2,8 @@
 interface KeyRevocations {
   /** True once the chat Worker has stored the revocation. */
   revoke(keyId: string): Promise<boolean>;
+  /** True once the chat Worker has dropped what it cached of the key, so it reads the key anew. */
+  forget(keyId: string): Promise<boolean>;
 }
 
 /**
@@ -19,6 +21,22 @@ export async function noticeRevocation(env: RegistryEnv, keyId: string): Promise
     return false;
   } catch (error) {
     console.error('revocation not delivered to the chat Worker', error);
+    return false;
+  }
+}
+
+/**
+ * Tells the chat Worker a key just changed (its limits), so its cached verdict is dropped and the next chat
+ * request reads the key anew. False when it could not be told: the change then reaches chat when the cached
+ * verdict expires (verified-key.ts, within 5 minutes).
+ */
+export async function noticeKeyChange(env: RegistryEnv, keyId: string): Promise<boolean> {
+  const chat = env.CHAT_KEYS as unknown as KeyRevocations | undefined;
+  if (!chat) return true;
+  try {
+    return await chat.forget(keyId);
+  } catch (error) {
+    console.error('key change not delivered to the chat Worker', error);
     return false;
   }
 }
