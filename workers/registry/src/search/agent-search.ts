@@ -5,7 +5,7 @@ import { textStatements, type TextPlan, type TextStatements } from './agent-text
 import { RERANK_WINDOW } from './ranking.ts';
 import { rerank } from './rerank.ts';
 import { semanticHits, type SemanticBackend, type SemanticHit } from './semantic.ts';
-import type { SqlRunner } from './sql-runner.ts';
+import type { SqlRunner, SqlStatement } from './sql-runner.ts';
 import { SqlParams } from './sql-params.ts';
 import { expandPlanned, plainQueryApplies, plainQueryGuard, planQuery, type ExpandedQuery, type ExpandOptions, type QueryPlan } from './text/expand.ts';
 
@@ -102,15 +102,14 @@ async function lexicalSearch(runner: SqlRunner, input: AgentSearchInput, plan: Q
   const speculative = searchStatements(input, { mode, match: plan.plain.match, guard });
   let results: unknown[][];
   try {
-    results = await runner.batch([...plan.lookups, speculative.count, speculative.page]);
+    results = await runner.batch([...plan.lookups, ...searchBatch(speculative)]);
   } catch (error) {
     if (isFtsSyntaxError(error)) return { rows: [], total: 0, mode };
     throw error;
   }
   const lookupRows = results.slice(0, plan.lookups.length);
-  const [countRows, pageRows] = results.slice(plan.lookups.length) as [{ total: number }[], AgentRow[]];
   const query = await expandPlanned(runner, plan, lookupRows, options);
-  if (plainQueryApplies(plan, lookupRows) && query.match === plan.plain.match) return finish(input, query, speculative, countRows, pageRows, mode);
+  if (plainQueryApplies(plan, lookupRows) && query.match === plan.plain.match) return finish(runner, input, query, speculative, results.slice(plan.lookups.length), mode);
   return textSearch(runner, input, query, { mode, match: query.match });
 }
 
@@ -131,15 +130,19 @@ function searchStatements(input: AgentSearchInput, plan: TextPlan): PreparedSear
 
 async function textSearch(runner: SqlRunner, input: AgentSearchInput, query: ExpandedQuery, plan: TextPlan): Promise<AgentSearchResult> {
   const prepared = searchStatements(input, plan);
-  let countRows: { total: number }[];
-  let pageRows: AgentRow[];
+  let results: unknown[][];
   try {
-    [countRows, pageRows] = (await runner.batch([prepared.count, prepared.page])) as [{ total: number }[], AgentRow[]];
+    results = await runner.batch(searchBatch(prepared));
   } catch (error) {
     if (isFtsSyntaxError(error)) return { rows: [], total: 0, mode: plan.mode };
     throw error;
   }
-  return finish(input, query, prepared, countRows, pageRows, plan.mode);
+  return finish(runner, input, query, prepared, results, plan.mode);
+}
+
+/** The statements a search runs in its batch: the page, and the count unless the page's rows carry it. */
+function searchBatch(prepared: PreparedSearch): SqlStatement[] {
+  return prepared.countInPage ? [prepared.page] : [prepared.count, prepared.page];
 }
 
 /** The query text is quoted word by word, so FTS5 syntax errors cannot come from users; anything else is ours. */
@@ -147,12 +150,23 @@ function isFtsSyntaxError(error: unknown): boolean {
   return /fts5: syntax error|unterminated string/i.test(String(error));
 }
 
-function finish(input: AgentSearchInput, query: ExpandedQuery, prepared: PreparedSearch, countRows: { total: number }[], pageRows: AgentRow[], mode: SearchMode): AgentSearchResult {
+/** The result from the batch's rows (searchBatch's statements, in order). */
+async function finish(runner: SqlRunner, input: AgentSearchInput, query: ExpandedQuery, prepared: PreparedSearch, results: unknown[][], mode: SearchMode): Promise<AgentSearchResult> {
   const { window, reranking } = prepared;
+  const pageRows = results[results.length - 1] as AgentRow[];
+  const total = prepared.countInPage ? await totalFromPage(runner, prepared, pageRows) : ((results[0] as { total: number }[])[0]?.total ?? 0);
   let rows = pageRows;
   if (reranking) {
     const head = rerank(rows.slice(0, RERANK_WINDOW), query);
     rows = [...head, ...rows.slice(RERANK_WINDOW)].slice(window.offset, window.offset + window.limit);
   }
-  return { rows, total: countRows[0]?.total ?? 0, mode };
+  return { rows, total, mode };
+}
+
+/** The window count the page's rows carry; a page past the last match has no row to carry it, so it is counted alone. */
+async function totalFromPage(runner: SqlRunner, prepared: PreparedSearch, pageRows: AgentRow[]): Promise<number> {
+  if (pageRows.length > 0) return Number(pageRows[0]!.total);
+  if (prepared.window.offset === 0 || prepared.reranking) return 0;
+  const [counted] = await runner.all<{ total: number }>(prepared.count);
+  return counted?.total ?? 0;
 }

@@ -9,10 +9,12 @@ import { SqlParams } from './sql-params.ts';
 import { agentTextExpression, listedOnlyExpression } from './text/fts-query.ts';
 
 /**
- * The two statements of a text search, run in one batch: `page` (the window's agents, ranked) and `count`
- * (the exact total). The count never computes bm25 and, for the default visibility, never leaves the FTS
- * index: `(words) NOT listing:unlisted` counts listed matches (0003_search_listing.sql). A window count
- * inside the page query would instead keep every scored match to count it, then sort them all.
+ * The statements of a text search: `page` (the window's agents, ranked) and `count` (the exact total). For
+ * the default visibility the count never computes bm25 nor leaves the FTS index: `(words) NOT
+ * listing:unlisted` counts listed matches (0003_search_listing.sql), and runs beside the page. Otherwise
+ * counting needs what ranking does to every match anyway (a facts lookup for the filters, the semantic
+ * candidates, the cutoff), so the page's rows carry the total (`total`, a window count over the ranked
+ * matches: one pass instead of two), and `count` runs alone only for a page past the last match.
  */
 export interface TextPlan {
   mode: 'lexical' | 'phrase' | 'hybrid' | 'lexical-fallback';
@@ -29,6 +31,8 @@ export interface TextPlan {
 export interface TextStatements {
   page: SqlStatement;
   count: SqlStatement;
+  /** The page's rows carry the total in `total`: leave `count` out of the batch. */
+  countInPage: boolean;
 }
 
 const FTS = 'search_agents_fts';
@@ -50,6 +54,7 @@ export function textStatements(input: AgentSearchInput, plan: TextPlan, sort: Ag
   const params = new SqlParams();
   const chain = rankedChain(input, plan, sort, matchOf(params), params);
   const cutoff = request.cutoff ?? 0;
+  const countInPage = !listed || Boolean(plan.semantic) || cutoff > 0;
   let count: SqlStatement;
   if (plan.semantic || cutoff > 0) {
     // Semantic candidates and the cutoff (relative to the best score) need the ranking to be counted.
@@ -70,11 +75,13 @@ export function textStatements(input: AgentSearchInput, plan: TextPlan, sort: Ag
   const dir = window.descending ? 'DESC' : 'ASC';
   const tieDir = sort === 'relevancy' ? (window.descending ? 'ASC' : 'DESC') : dir;
   const orderOf = (table: string) => `${table}${sortKey} ${dir}, ${table}address ${tieDir}`;
+  const ranked = countInPage ? '(SELECT *, count(*) OVER () AS total FROM kept)' : 'kept';
+  const total = countInPage ? ', total' : '';
   const page = `WITH ${chain},
-    page AS (SELECT rid, score, clicks, sort_key, address FROM kept ORDER BY ${orderOf('')} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)})
-    SELECT a.*, p.rid AS rid, p.score AS score, p.clicks AS clicks
+    page AS (SELECT rid, score, clicks, sort_key, address${total} FROM ${ranked} ORDER BY ${orderOf('')} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)})
+    SELECT a.*, p.rid AS rid, p.score AS score, p.clicks AS clicks${countInPage ? ', p.total AS total' : ''}
     FROM page p CROSS JOIN agents a ON a.rowid = p.rid ORDER BY ${orderOf('p.')}`;
-  return { page: { sql: page, params: params.values }, count };
+  return { page: { sql: page, params: params.values }, count, countInPage };
 }
 
 /** CTEs down to `kept`: the matches that pass the filters, scored (and cut off), unordered. */
