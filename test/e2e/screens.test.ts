@@ -1,8 +1,8 @@
 import { join, resolve } from 'node:path';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Page, Request as BrowserRequest } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatCompletion } from '../../schemas/chat.ts';
-import { createdKeySchema } from '../../schemas/keys.ts';
+import { createdKeySchema, keyListSchema } from '../../schemas/keys.ts';
 import { agentSearchRequestSchema, searchClickRequestSchema } from '../../schemas/search.ts';
 import { readDevVars } from '../../scripts/stack/dev-vars.ts';
 import { secretsFiles } from '../../scripts/stack/secrets.ts';
@@ -78,6 +78,66 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
     expect(await page.locator('tr', { hasText: 'playground and explorer' }).count()).toBe(1);
     expect((await search(temporary)).status).toBe(401);
     await page.getByRole('button', { name: 'Done' }).click();
+  });
+
+  it('API keys: a key’s limits are edited in its row; bad input is caught before sending, a refusal shows in the row, and GET /v1/keys lists the new limits', async () => {
+    const row = page.locator('tr', { hasText: 'playground and explorer' });
+    const id = (await row.getAttribute('data-key-id'))!;
+    const shown = (field: 'requests_per_minute' | 'tokens_per_minute') => row.locator(`[data-limit="${field}"]`).textContent();
+    const listed = async () => {
+      const response = await fetch(`${registry}/v1/keys`, { headers: { Authorization: `Bearer ${adminToken}` } });
+      return keyListSchema.parse(await response.json()).keys.find((key) => key.id === id);
+    };
+    const patches: unknown[] = [];
+    const recordPatch = (request: BrowserRequest) => {
+      if (request.method() === 'PATCH' && request.url() === `${registry}/v1/keys/${id}`) patches.push(request.postDataJSON());
+    };
+    page.on('request', recordPatch);
+    expect(await shown('requests_per_minute')).toBe('default');
+    expect(await shown('tokens_per_minute')).toBe('default');
+
+    await row.getByRole('button', { name: 'Edit limits' }).click();
+    const rpm = row.getByLabel('Requests / minute');
+    const tpm = row.getByLabel('Tokens / minute');
+    const save = row.getByRole('button', { name: 'Save' });
+    const alert = row.getByRole('alert');
+    await rpm.fill('0');
+    await save.click();
+    await alert.filter({ hasText: 'Requests / minute: “0” is not a whole number of at least 1' }).waitFor();
+    await rpm.fill('');
+    await tpm.fill('2.5');
+    await save.click();
+    await alert.filter({ hasText: 'Tokens / minute: “2.5” is not a whole number of at least 1' }).waitFor();
+    expect(patches).toEqual([]);
+
+    await rpm.fill('2000000');
+    await tpm.fill('');
+    const refused = page.waitForResponse((response) => response.request().method() === 'PATCH');
+    await save.click();
+    expect((await refused).status()).toBe(400);
+    await alert.filter({ hasText: 'limits.requests_per_minute' }).waitFor();
+    expect((await listed())?.limits).toBeNull();
+
+    await rpm.fill('120');
+    await tpm.fill('50000');
+    await save.click();
+    await expect.poll(() => shown('requests_per_minute')).toBe('120');
+    expect(await shown('tokens_per_minute')).toBe('50000');
+    expect(await save.count()).toBe(0);
+    expect(patches.at(-1)).toEqual({ limits: { requests_per_minute: 120, tokens_per_minute: 50000 } });
+    expect((await listed())?.limits).toEqual({ requests_per_minute: 120, tokens_per_minute: 50000 });
+
+    // Both inputs emptied: the defaults again (limits null).
+    await row.getByRole('button', { name: 'Edit limits' }).click();
+    expect(await rpm.inputValue()).toBe('120');
+    await rpm.fill('');
+    await tpm.fill('');
+    await save.click();
+    await expect.poll(() => shown('requests_per_minute')).toBe('default');
+    expect(await shown('tokens_per_minute')).toBe('default');
+    expect(patches.at(-1)).toEqual({ limits: null });
+    expect((await listed())?.limits).toBeNull();
+    page.off('request', recordPatch);
   });
 
   it('Agents: lists and pages the registry in one search session, searches as you type, and opening an agent sends click feedback', async () => {

@@ -1,5 +1,15 @@
 import type { z } from 'zod';
-import { createdKeySchema, keyListSchema, revokedKeySchema, type ApiKey, type CreatedKey, type CreateKeyRequest, type RevokedKey } from '../../../schemas/keys.ts';
+import {
+  apiKeySchema,
+  createdKeySchema,
+  keyListSchema,
+  revokedKeySchema,
+  type ApiKey,
+  type CreatedKey,
+  type CreateKeyRequest,
+  type RevokedKey,
+  type UpdateKeyRequest,
+} from '../../../schemas/keys.ts';
 import { agentDetailSchema, type AgentDetail } from '../../../schemas/registry.ts';
 import {
   agentSearchRequestSchema,
@@ -34,6 +44,11 @@ export async function listKeys(token: string): Promise<ApiKey[]> {
 
 export function createKey(token: string, request: CreateKeyRequest): Promise<CreatedKey> {
   return requestJson(`${REGISTRY_URL}/v1/keys`, { method: 'POST', headers: bearer(token), body: JSON.stringify(request) }, createdKeySchema);
+}
+
+/** Renames a key or changes its limits (`limits: null`: the deployment's defaults); answers the key as it now is. */
+export function updateKey(token: string, id: string, request: UpdateKeyRequest): Promise<ApiKey> {
+  return requestJson(`${REGISTRY_URL}/v1/keys/${encodeURIComponent(id)}`, { method: 'PATCH', headers: bearer(token), body: JSON.stringify(request) }, apiKeySchema);
 }
 
 export function revokeKey(token: string, id: string): Promise<RevokedKey> {

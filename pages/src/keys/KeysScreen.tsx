@@ -1,7 +1,7 @@
 import { createResource, createSignal, Show } from 'solid-js';
-import type { ApiKey, CreatedKey } from '../../../schemas/keys.ts';
+import type { ApiKey, CreatedKey, KeyLimits } from '../../../schemas/keys.ts';
 import { credential } from '../api/credentials.ts';
-import { listKeys, revokeKey } from '../api/registry.ts';
+import { listKeys, revokeKey, updateKey } from '../api/registry.ts';
 import { CreateKeyForm } from './CreateKeyForm.tsx';
 import { KeyField } from './KeyField.tsx';
 import { KeyTable } from './KeyTable.tsx';
@@ -17,7 +17,7 @@ export function KeysScreen() {
   const [token] = credential('managerToken');
   const [created, setCreated] = createSignal<CreatedKey | null>(null);
   const [actionError, setActionError] = createSignal<string | null>(null);
-  const [keys, { refetch }] = createResource(token, (value) => (value ? listKeys(value) : Promise.resolve<ApiKey[]>([])));
+  const [keys, { mutate, refetch }] = createResource(token, (value) => (value ? listKeys(value) : Promise.resolve<ApiKey[]>([])));
 
   async function revoke(key: ApiKey) {
     try {
@@ -27,6 +27,12 @@ export function KeysScreen() {
       setActionError((error as Error).message);
     }
     await refetch();
+  }
+
+  /** Sends the new limits; the row then shows the key as the registry answered it. A refusal is thrown to the row's editor. */
+  async function updateLimits(key: ApiKey, limits: KeyLimits | null) {
+    const updated = await updateKey(token(), key.id, { limits });
+    mutate((list) => list?.map((listed) => (listed.id === updated.id ? updated : listed)));
   }
 
   return (
@@ -48,7 +54,7 @@ export function KeysScreen() {
           </Show>
           <Show when={!keys.error} fallback={<p class="ui-notice error">Cannot list keys: {(keys.error as Error).message}</p>}>
             <Show when={keys()} fallback={<p class="ui-muted">Loading…</p>}>
-              {(list) => <KeyTable keys={list()} onRevoke={revoke} />}
+              {(list) => <KeyTable keys={list()} onRevoke={revoke} onUpdateLimits={updateLimits} />}
             </Show>
           </Show>
         </div>
