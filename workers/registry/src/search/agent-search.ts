@@ -6,6 +6,7 @@ import { RERANK_WINDOW } from './ranking.ts';
 import { rerank } from './rerank.ts';
 import { semanticHits, type SemanticBackend, type SemanticHit } from './semantic.ts';
 import type { SqlRunner, SqlStatement } from './sql-runner.ts';
+import { AGENT_RECORD_COLUMNS } from './records.ts';
 import { SqlParams } from './sql-params.ts';
 import { expandPlanned, plainQueryApplies, plainQueryGuard, planQuery, type ExpandedQuery, type ExpandOptions, type QueryPlan } from './text/expand.ts';
 
@@ -84,7 +85,7 @@ async function browse(runner: SqlRunner, { request, gate }: AgentSearchInput): P
   const pageSql = `WITH page AS (
       SELECT f.agent_rowid, ${keys.map((key, i) => `${key} AS k${i}`).join(', ')} FROM search_agent_facts f ${where}
       ORDER BY ${order} LIMIT ${params.add(limit)} OFFSET ${params.add(offset)})
-    SELECT a.*, p.agent_rowid AS rid, 0 AS score, 0 AS clicks FROM page p CROSS JOIN agents a ON a.rowid = p.agent_rowid ORDER BY ${outerOrder}`;
+    SELECT ${AGENT_RECORD_COLUMNS}, p.agent_rowid AS rid, 0 AS score, 0 AS clicks FROM page p CROSS JOIN agents a ON a.rowid = p.agent_rowid ORDER BY ${outerOrder}`;
   const [countRows, rows] = (await runner.batch([
     { sql: countSql, params: params.values.slice(0, params.values.length - 2) },
     { sql: pageSql, params: params.values },

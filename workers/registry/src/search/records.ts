@@ -12,6 +12,14 @@ export function jsonColumn<T>(text: unknown, fallback: T): T {
 
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
 
+/**
+ * The agents columns toAgentRecord reads, as `a.` selections: search pages read these and nothing else (not
+ * the stored profile, metadata or endpoints), so D1 ships no more than the response carries.
+ */
+export const AGENT_RECORD_COLUMNS = ['address', 'name', 'readme', 'status', 'total_interactions', 'recent_interactions', 'rating', 'agent_type', 'category', 'featured', 'geo_location', 'last_updated', 'created_at', 'handle', 'description', 'tags', 'protocols']
+  .map((column) => `a.${column}`)
+  .join(', ');
+
 /** An agents row (with its rowid and score columns) as the wire's agent record. */
 export function toAgentRecord(row: Record<string, unknown>): AgentRecord {
   const geo = jsonColumn<unknown>(row.geo_location, null);
