@@ -6,12 +6,24 @@ export const SYNC_HEADER = 'x-uagents-connection';
 
 export type Delivery =
   | { kind: 'delivered'; endpoint: string; status: number; body: string; duplicate: boolean }
-  /** Worth trying again later: the receiver or the network failed, or the target is not known yet. */
-  | { kind: 'retry'; endpoint: string | null; detail: string }
+  /**
+   * Worth trying again later: the receiver or the network failed, or the target is not known yet.
+   * `retryAfterMs`: when the receiver said (its Retry-After header).
+   */
+  | { kind: 'retry'; endpoint: string | null; detail: string; retryAfterMs?: number }
   /** Will not succeed by retrying: the receiver refused the envelope, or the URL is not allowed. */
   | { kind: 'refused'; endpoint: string | null; detail: string };
 
 const TRANSIENT_STATUSES = new Set([408, 425, 429]);
+
+/** A Retry-After header (seconds, or an HTTP date) in milliseconds from now; undefined when absent or unreadable. */
+export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
+  if (!header) return undefined;
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  // An HTTP date names its day and month; bare numbers like "-3" are not dates.
+  const at = /[a-z]/i.test(header) ? Date.parse(header) : Number.NaN;
+  return Number.isNaN(at) ? undefined : Math.max(0, at - now);
+}
 
 function refusalCode(body: string): string | null {
   try {
@@ -60,7 +72,7 @@ export async function deliverEnvelope<Env>(agent: BoundAgent<Env>, target: strin
     const detail = `${endpoint} answered ${response.status}: ${body.slice(0, 300)}`;
     if (response.status >= 500 || TRANSIENT_STATUSES.has(response.status)) {
       agent.resolver.invalidate(target);
-      last = { kind: 'retry', endpoint, detail };
+      last = { kind: 'retry', endpoint, detail, retryAfterMs: retryAfterMs(response.headers.get('retry-after')) };
       continue;
     }
     // The receiver read the envelope and refused it: every endpoint of that agent would.

@@ -1,11 +1,16 @@
 import { parseEnvelope, serializeEnvelope, verifyEnvelope } from '../envelope/index.ts';
 import { durableReplayGuard } from '../envelope/replay-ledger.ts';
 import type { BoundAgent } from './bound.ts';
-import { deliverEnvelope } from './delivery.ts';
+import { type Delivery, deliverEnvelope } from './delivery.ts';
 import { reportInteraction } from './interactions.ts';
 import type { Message, Model } from './model.ts';
 import { signMessage } from './outbox.ts';
 import type { DeliveryStatus, ReceivedReply, SendAndReceiveOptions } from './types.ts';
+
+/** Attempts of a request-response delivery when its endpoints fail for now (5xx, 408/425/429, no answer). */
+const SYNC_ATTEMPTS = 3;
+/** Wait before the second attempt, doubled for the third, unless the receiver's Retry-After says otherwise. */
+const SYNC_RETRY_BASE_MS = 250;
 
 /**
  * Request-response (spec §8): delivered directly, not queued, with the uAgents sync header; the
@@ -21,7 +26,7 @@ export async function sendAndReceive<Env>(
   const { session } = options;
   const status = (ok: boolean, detail: string, endpoint: string | null): DeliveryStatus => ({ status: ok ? 'delivered' : 'failed', detail, destination: to, endpoint, session });
   const envelope = signMessage(agent, to, message, session);
-  const delivery = await deliverEnvelope(agent, to, serializeEnvelope(envelope), { sync: true, timeoutMs: options.timeout ?? 30_000 });
+  const delivery = await deliverWithRetries(agent, to, serializeEnvelope(envelope), Date.now() + (options.timeout ?? 30_000));
   if (delivery.kind !== 'delivered') return [null, status(false, delivery.detail, delivery.endpoint)];
   agent.executionCtx.waitUntil(reportInteraction(agent, to, session));
 
@@ -40,4 +45,21 @@ export async function sendAndReceive<Env>(
     payload = checked.data;
   }
   return [{ sender: reply.sender, session, schemaDigest: reply.schema_digest, payload }, status(true, 'reply received', delivery.endpoint)];
+}
+
+/**
+ * Delivers the one signed envelope, trying again while its endpoints fail for now and the timeout allows:
+ * the caller is waiting, so the queue's minutes-long backoff is no use here. A repeat is safe: the receiver's
+ * replay ledger handles an envelope once. A target that cannot be resolved is not retried (nothing answered).
+ */
+async function deliverWithRetries<Env>(agent: BoundAgent<Env>, to: string, envelopeJson: string, deadline: number): Promise<Delivery> {
+  for (let attempt = 1; ; attempt++) {
+    const delivery = await deliverEnvelope(agent, to, envelopeJson, { sync: true, timeoutMs: Math.max(1, deadline - Date.now()) });
+    if (delivery.kind !== 'retry' || delivery.endpoint === null) return delivery;
+    const wait = delivery.retryAfterMs ?? SYNC_RETRY_BASE_MS * 2 ** (attempt - 1);
+    if (attempt >= SYNC_ATTEMPTS || Date.now() + wait >= deadline) {
+      return { ...delivery, detail: `${delivery.detail} (${attempt} attempt${attempt > 1 ? 's' : ''})` };
+    }
+    await new Promise((resolve) => setTimeout(resolve, wait));
+  }
 }

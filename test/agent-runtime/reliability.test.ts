@@ -36,3 +36,33 @@ describe('delivery is at least once, handling exactly once', () => {
     }
   });
 });
+
+describe('request-response tries again while the receiver fails for now', () => {
+  interface SyncAnswer {
+    reply: { payload: unknown } | null;
+    status: { status: string; detail: string };
+  }
+
+  it('a receiver down for its first delivery still answers: the same envelope goes again', async () => {
+    await postJson('/test/bob/fail', { mode: 'down', count: 1 });
+    const session = crypto.randomUUID();
+    const { reply, status } = await postJson<SyncAnswer>('/test/alice/send-and-receive', { to: 'bob', text: 'second try', seq: 3, session });
+    expect(status).toMatchObject({ status: 'delivered', detail: 'reply received' });
+    expect(reply).toMatchObject({ payload: { text: 'pong: second try', seq: 3 } });
+    expect(await settle({ agent: 'bob', kind: 'received', session }, 1)).toHaveLength(1);
+  });
+
+  it('gives up after 3 attempts, or when the next would pass the timeout, with a failed status', async () => {
+    await postJson('/test/bob/fail', { mode: 'down', count: 100 });
+    try {
+      const patient = await postJson<SyncAnswer>('/test/alice/send-and-receive', { to: 'bob', text: 'nobody home' });
+      expect(patient.reply).toBeNull();
+      expect(patient.status.status).toBe('failed');
+      expect(patient.status.detail).toMatch(/answered 503[\s\S]*\(3 attempts\)$/);
+      const hurried = await postJson<SyncAnswer>('/test/alice/send-and-receive', { to: 'bob', text: 'no time', timeout: 100 });
+      expect(hurried.status.detail).toMatch(/answered 503[\s\S]*\(1 attempt\)$/);
+    } finally {
+      await postJson('/test/bob/fail', { mode: 'down', count: 0 });
+    }
+  });
+});
