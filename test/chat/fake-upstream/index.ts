@@ -1,7 +1,7 @@
 /**
  * A scripted OpenAI-compatible upstream for the chat tests. The scenario is the last user message's
  * `scenario: <name>`; `PUT /fixtures/<name>` stores a recorded stream that `scenario: replay <name>` serves
- * back; `GET /last-request` returns the last request received.
+ * back; `scenario: slow <ms>` answers as usual after that long; `GET /last-request` returns the last request received.
  */
 const fixtures = new Map<string, string>();
 let lastRequest: unknown = null;
@@ -42,6 +42,9 @@ async function completions(request: Request): Promise<Response> {
       return Response.json({ error: { message: 'The model `fake-model` does not exist.' } }, { status: 404 });
     case 'bad-key':
       return Response.json({ error: { message: 'Incorrect API key provided' } }, { status: 401 });
+    case 'slow':
+      await new Promise((resolve) => setTimeout(resolve, Number(scenario[2] ?? 0)));
+      return completions(new Request(request.url, { method: 'POST', body: JSON.stringify({ ...body, messages: [{ role: 'user', content: 'hello' }] }) }));
     case 'broken-midway':
       return new Response(streamOf([chunk({ content: 'partial ' }), { error: { message: 'model crashed' } }]), { headers: STREAM_HEADERS });
     default:
