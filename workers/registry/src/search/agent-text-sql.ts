@@ -53,7 +53,7 @@ export function textStatements(input: AgentSearchInput, plan: TextPlan, sort: Ag
   };
 
   const params = new SqlParams();
-  const chain = rankedChain(input, plan, sort, matchOf(params), params);
+  const chain = rankedChain(input, plan, sort, matchOf(params), params, listed);
   const cutoff = request.cutoff ?? 0;
   const countInPage = !listed || Boolean(plan.semantic) || cutoff > 0;
   let count: SqlStatement;
@@ -85,10 +85,13 @@ export function textStatements(input: AgentSearchInput, plan: TextPlan, sort: Ag
   return { page: { sql: page, params: params.values }, count, countInPage };
 }
 
-/** CTEs down to `kept`: the matches that pass the filters, scored (and cut off), unordered. */
-function rankedChain(input: AgentSearchInput, plan: TextPlan, sort: AgentSort, match: string, params: SqlParams): string {
+/**
+ * CTEs down to `kept`: the matches that pass the filters, scored (and cut off), unordered. `listed`: the FTS
+ * expression keeps only listed agents, so no filter is left to apply.
+ */
+function rankedChain(input: AgentSearchInput, plan: TextPlan, sort: AgentSort, match: string, params: SqlParams, listed: boolean): string {
   const { request, searchId, queryKey, startedAt } = input;
-  const conditions = filterConditions({ filters: request.filters, excludeGeoAgents: request.exclude_geo_agents ?? false }, params);
+  const conditions = listed ? [] : filterConditions({ filters: request.filters, excludeGeoAgents: request.exclude_geo_agents ?? false }, params);
   const clicks = `clicks AS (
       SELECT address, COUNT(*) AS n FROM search_clicks
       WHERE query_key = ${params.add(queryKey)}
@@ -110,9 +113,11 @@ function rankedChain(input: AgentSearchInput, plan: TextPlan, sort: AgentSort, m
   } else {
     candidates = hits;
     scoreExpression = 'h.text_score';
-    // CROSS JOIN fixes the loop order: matches outside, facts looked up by rowid. Left to the planner, the
-    // listed-agents index can win and run the FTS query once per listed agent.
-    from = 'FROM hits h CROSS JOIN search_agent_facts f ON f.agent_rowid = h.rid';
+    // Relevancy over listed agents reads only what ranking needs, from the narrow search_agent_rank (0005);
+    // other sorts and filters read search_agent_facts. CROSS JOIN fixes the loop order: matches outside, looked
+    // up by rowid. Left to the planner, the listed-agents index can win and run the FTS query once per agent.
+    const table = listed && sort === 'relevancy' ? 'search_agent_rank' : 'search_agent_facts';
+    from = `FROM hits h CROSS JOIN ${table} f ON f.agent_rowid = h.rid`;
   }
   const scored = `scored AS (
       SELECT f.agent_rowid AS rid, f.address AS address, coalesce(c.n, 0) AS clicks,
