@@ -1,9 +1,8 @@
-import { resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './helpers/browser.ts';
+import { screenshotPath } from './helpers/screenshots.ts';
 import { startTempStack, type TempStack } from './helpers/temp-stack.ts';
-import { ROOT } from '../../scripts/stack/stack.ts';
 
 describe('the reference application, end to end', () => {
   let temp: TempStack;
@@ -49,7 +48,7 @@ describe('the reference application, end to end', () => {
     expect(polls.length).toBeGreaterThan(0);
     expect(new Set(polls.map((url) => new URL(url).searchParams.get('request_id'))).size).toBe(1);
 
-    await page.screenshot({ path: resolve(ROOT, 'docs/screenshots/reference-app.png') });
+    await page.screenshot({ path: screenshotPath('reference-app.png') });
 
     const pollsAtAnswer = polls.length;
     await page.waitForTimeout(2500);

@@ -1,4 +1,4 @@
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import type { Browser, Page, Request as BrowserRequest } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatCompletion } from '../../schemas/chat.ts';
@@ -8,11 +8,9 @@ import { readDevVars } from '../../scripts/stack/dev-vars.ts';
 import { secretsFiles } from '../../scripts/stack/secrets.ts';
 import { ROOT } from '../../scripts/stack/stack.ts';
 import { launchBrowser } from './helpers/browser.ts';
+import { screenshotPath } from './helpers/screenshots.ts';
 import { DEMO_AGENTS, registerDemoAgents } from './helpers/demo-agents.ts';
 import { createTempStack, type TempStack } from './helpers/temp-stack.ts';
-
-/** Screenshots for the README, rewritten by every run. */
-const SHOTS = resolve(ROOT, 'docs/screenshots');
 
 describe('the client’s screens in a browser: API keys, agents explorer, chat playground, API reference', () => {
   let temp: TempStack;
@@ -66,7 +64,7 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
     expect(await row.locator('.ui-tag').allTextContents()).toEqual(['read', 'chat']);
     expect(await page.locator('.keys-table').innerText()).not.toContain(apiKey.slice(-12));
     expect((await search(apiKey)).status).toBe(200);
-    await page.screenshot({ path: join(SHOTS, 'api-keys.png'), fullPage: true });
+    await page.screenshot({ path: screenshotPath('api-keys.png'), fullPage: true });
     await page.getByRole('button', { name: 'Use in explorer and playground' }).click();
 
     const temporary = await createKeyInPage('temporary');
@@ -166,7 +164,7 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
     const card = page.locator('.agent-card').first();
     expect(await card.locator('.ui-status').textContent()).toMatch(/^(active|offline|local)$/);
     expect(await card.locator('.ui-tag').allTextContents()).toEqual(expect.arrayContaining(['weather', 'forecast']));
-    await page.screenshot({ path: join(SHOTS, 'agents-explorer.png'), fullPage: true });
+    await page.screenshot({ path: screenshotPath('agents-explorer.png'), fullPage: true });
 
     const session = (await searches.at(-1)!.response) as { search_id: string; agents: { address: string }[] };
     const click = page.waitForRequest((request) => request.url() === `${registry}/v1/search/agents/click`);
@@ -181,7 +179,7 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
     expect(await page.locator('.readme-badge.domain').evaluate((node) => getComputedStyle(node).backgroundColor)).toBe('rgb(31, 119, 180)');
     await page.getByRole('heading', { name: 'What it accepts' }).waitFor();
     expect(await page.locator('.agent-view-function code').allTextContents()).toEqual(['city']);
-    await page.screenshot({ path: join(SHOTS, 'agent-readme.png'), fullPage: true });
+    await page.screenshot({ path: screenshotPath('agent-readme.png'), fullPage: true });
   });
 
   it('Agents: a README’s scripts, event handlers and javascript: links are removed; an invalid domain badge shows as broken', async () => {
@@ -226,7 +224,7 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
     expect((await reply.locator('.playground-thought p').innerText()).trim()).toBe(expected.choices[0]!.message.reasoning_content!.trim());
     expect(await reply.locator('.playground-agent strong').allTextContents()).toEqual(expected.executable_data.map((agent) => agent.name));
     expect(expected.executable_data.map((agent) => agent.name)).toContain('Weather forecaster');
-    await page.screenshot({ path: join(SHOTS, 'chat-playground.png'), fullPage: true });
+    await page.screenshot({ path: screenshotPath('chat-playground.png'), fullPage: true });
   });
 
   it('API reference: the registry’s /docs page renders its OpenAPI document and sends a request from it', async () => {
@@ -241,7 +239,7 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
     expect(await operation.getByTestId('response-status').textContent()).toBe('200');
     expect(JSON.parse(await operation.getByTestId('response-body').innerText())).toMatchObject({ agents: expect.any(Array), search_id: expect.any(String) });
     await operation.scrollIntoViewIfNeeded();
-    await docs.screenshot({ path: join(SHOTS, 'api-reference.png'), fullPage: false });
+    await docs.screenshot({ path: screenshotPath('api-reference.png'), fullPage: false });
     await docs.close();
   });
 });
