@@ -3,6 +3,7 @@ import { type ApiInfo, type ResponseDescriptor, type RouteDescriptor, SERVICE_RO
 import { PLATFORM_VERSION } from '../../../../lib/http/health.ts';
 import { envelopeSchema } from '../../../../schemas/envelope.ts';
 import { errorBodySchema } from '../../../../schemas/http.ts';
+import { featuredAgentListSchema, featuredAgentSchema } from '../../../../schemas/featured.ts';
 import { apiKeySchema, createdKeySchema, createKeyRequestSchema, keyIdParamSchema, keyListQuerySchema, keyListSchema, revokedKeySchema, updateKeyRequestSchema } from '../../../../schemas/keys.ts';
 import {
   addressParamSchema,
@@ -52,6 +53,11 @@ const keyErrors = {
   400: error('Invalid body, query or path'),
   401: error('Missing or unknown token: key management needs the admin token or a key with the `keys` permission'),
   403: error('The key may not do this (another account, or an admin-only field)'),
+};
+const adminErrors = {
+  400: error('The address is not an agent address'),
+  401: error('No token'),
+  403: error('A token other than the deployment’s admin token'),
 };
 const searchErrors = {
   400: error('Body is not JSON, or a field or filter value is outside the allowed values'),
@@ -174,6 +180,34 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
       404: error('No live key with this id in the caller’s account'),
       503: error('The chat service could not be told of the revocation; nothing changed, the key is still live — retry'),
     },
+  },
+  {
+    method: 'get',
+    path: '/v1/featured-agents',
+    tag: 'Featured agents',
+    auth: 'bearer',
+    summary: 'List the featured agents (admin token)',
+    description: 'Featured agents come first when browsing by relevancy and get a small lift in text relevancy; their records say `featured: true`.',
+    responses: { 200: { description: 'The featured agents, by name', schema: featuredAgentListSchema }, ...adminErrors },
+  },
+  {
+    method: 'put',
+    path: '/v1/featured-agents/{address}',
+    tag: 'Featured agents',
+    auth: 'bearer',
+    summary: 'Feature a registered agent (admin token)',
+    description: 'Takes effect in search at once. Featuring an agent already featured changes nothing.',
+    params: addressParamSchema,
+    responses: { 200: { description: 'The agent, featured', schema: featuredAgentSchema }, ...adminErrors, 404: error('No registered agent with this address') },
+  },
+  {
+    method: 'delete',
+    path: '/v1/featured-agents/{address}',
+    tag: 'Featured agents',
+    auth: 'bearer',
+    summary: 'Stop featuring an agent (admin token)',
+    params: addressParamSchema,
+    responses: { 200: { description: 'The agent, no longer featured', schema: featuredAgentSchema }, ...adminErrors, 404: error('No registered agent with this address') },
   },
   {
     method: 'post',

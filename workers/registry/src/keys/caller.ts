@@ -1,4 +1,3 @@
-import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { authenticate, bearerToken, sameSecret } from '../../../../lib/auth/index.ts';
 import { jsonError } from '../../../../lib/http/errors.ts';
@@ -8,14 +7,22 @@ export type KeyManager = { kind: 'admin' } | { kind: 'account'; accountId: strin
 
 export type KeyManagerApp = { Bindings: RegistryEnv; Variables: { manager: KeyManager } };
 
-function isAdmin(c: Context<KeyManagerApp>, token: string): boolean {
-  const admin = c.env.ADMIN_TOKEN;
+function isAdmin(env: RegistryEnv, token: string): boolean {
+  const admin = env.ADMIN_TOKEN;
   return typeof admin === 'string' && admin.length > 0 && sameSecret(token, admin);
 }
 
+/** Operator-only routes: the deployment's admin token, nothing else (no API key, whatever its permissions). */
+export const requireAdmin = createMiddleware<{ Bindings: RegistryEnv }>(async (c, next) => {
+  const token = bearerToken(c.req.header('authorization'));
+  if (!token) return jsonError(c, 401, 'missing admin token: send Authorization: Bearer <ADMIN_TOKEN>', 'authentication_error', null, 'missing_api_key');
+  if (!isAdmin(c.env, token)) return jsonError(c, 403, 'only the deployment’s admin token may do this', 'permission_error', null, 'admin_only');
+  await next();
+});
+
 export const requireKeyManager = createMiddleware<KeyManagerApp>(async (c, next) => {
   const token = bearerToken(c.req.header('authorization'));
-  if (token && isAdmin(c, token)) {
+  if (token && isAdmin(c.env, token)) {
     c.set('manager', { kind: 'admin' });
     return next();
   }

@@ -1,0 +1,35 @@
+import { Hono } from 'hono';
+import { jsonError } from '../../../../lib/http/errors.ts';
+import { validate } from '../../../../lib/http/validate.ts';
+import type { FeaturedAgent, FeaturedAgentList } from '../../../../schemas/featured.ts';
+import { addressParamSchema } from '../../../../schemas/registry.ts';
+import { requireAdmin } from '../keys/caller.ts';
+
+/**
+ * `/v1/featured-agents`: the operator features agents (admin token). The flag is an agents column; the
+ * search triggers carry it into what browsing and ranking read, so it takes effect at once.
+ */
+export function featuredRoutes() {
+  const app = new Hono<{ Bindings: RegistryEnv }>();
+  app.use('*', requireAdmin);
+
+  app.get('/', async (c) => {
+    const { results } = await c.env.DB.prepare('SELECT address, name FROM agents WHERE featured = 1 AND account_id IS NOT NULL ORDER BY name, address').all<{ address: string; name: string }>();
+    const body: FeaturedAgentList = { agents: results.map((row) => ({ address: row.address, name: row.name, featured: true })) };
+    return c.json(body);
+  });
+
+  for (const [method, featured] of [['put', true], ['delete', false]] as const) {
+    app[method]('/:address', validate('param', addressParamSchema), async (c) => {
+      const { address } = c.req.valid('param');
+      // Only registered agents (an almanac-only record has no account) can be featured.
+      const row = await c.env.DB.prepare('UPDATE agents SET featured = ?1 WHERE address = ?2 AND account_id IS NOT NULL RETURNING address, name')
+        .bind(featured ? 1 : 0, address)
+        .first<{ address: string; name: string }>();
+      if (!row) return jsonError(c, 404, `no registered agent ${address}`, 'not_found', 'address', 'unknown_agent');
+      const body: FeaturedAgent = { address: row.address, name: row.name, featured };
+      return c.json(body);
+    });
+  }
+  return app;
+}
