@@ -24,6 +24,7 @@ export class KeyRefused extends Error {
 export class BatchedKeyCheck {
   readonly statement: { sql: string; params: readonly unknown[] };
   verdict: { result: AuthResult; touch: boolean } | undefined;
+  private readonly secretHash: string;
 
   constructor(
     private readonly parsed: ParsedKey,
@@ -32,11 +33,12 @@ export class BatchedKeyCheck {
     private readonly onFailure: AuthFailure,
   ) {
     this.statement = { sql: KEY_ROW_SQL, params: [parsed.id] };
+    this.secretHash = hashSecret(parsed.secret);
   }
 
   /** SQL true only for a live key with this secret (permissions are judged from the row): `bind` numbers the values. */
   gate(bind: (value: unknown) => string): string {
-    return `EXISTS (SELECT 1 FROM api_keys WHERE id = ${bind(this.parsed.id)} AND secret_hash = ${bind(hashSecret(this.parsed.secret))}
+    return `EXISTS (SELECT 1 FROM api_keys WHERE id = ${bind(this.parsed.id)} AND secret_hash = ${bind(this.secretHash)}
       AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ${bind(this.now.toISOString())}))`;
   }
 

@@ -146,6 +146,15 @@ describe('API keys (/v1/keys)', () => {
     expect(await json(await api(`/v1/keys/${other.id}`, { method: 'PATCH', token: ADMIN_TOKEN, json: { name: 'x' } }))).toMatchObject({ name: 'x' });
   });
 
+  it('PATCH stores the change even when the chat Worker cannot be told (it applies there when its cached copy expires)', async () => {
+    const created = await newKey(['chat']);
+    const id = 'dead000000000002';
+    await env.DB.prepare('UPDATE api_keys SET id = ? WHERE id = ?').bind(id, created.id).run();
+    const response = await api(`/v1/keys/${id}`, { method: 'PATCH', token: ADMIN_TOKEN, json: { limits: { requests_per_minute: 9 } } });
+    expect(response.status).toBe(200);
+    expect(await keyService().authenticate(created.key.replace(created.id, id), 'chat')).toMatchObject({ ok: true, limits: { requests_per_minute: 9 } });
+  });
+
   it('an expired key is refused (401)', async () => {
     const key = await newKey(['read'], { expires_in_days: 1 });
     await env.DB.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), key.id).run();

@@ -11,18 +11,8 @@ interface KeyRevocations {
  * refused there from now on. True when told, or when this deployment has no chat Worker bound (nothing is
  * cached anywhere); false when it could not be told, and then the key must not be reported revoked.
  */
-export async function noticeRevocation(env: RegistryEnv, keyId: string): Promise<boolean> {
-  // Optional although declared: a registry deployed without the chat Worker leaves the binding out.
-  const chat = env.CHAT_KEYS as unknown as KeyRevocations | undefined;
-  if (!chat) return true;
-  try {
-    if (await chat.revoke(keyId)) return true;
-    console.error(`the chat Worker did not confirm the revocation of key ${keyId}`);
-    return false;
-  } catch (error) {
-    console.error('revocation not delivered to the chat Worker', error);
-    return false;
-  }
+export function noticeRevocation(env: RegistryEnv, keyId: string): Promise<boolean> {
+  return tellChat(env, `the revocation of key ${keyId}`, (chat) => chat.revoke(keyId));
 }
 
 /**
@@ -30,13 +20,21 @@ export async function noticeRevocation(env: RegistryEnv, keyId: string): Promise
  * request reads the key anew. False when it could not be told: the change then reaches chat when the cached
  * verdict expires (verified-key.ts, within 5 minutes).
  */
-export async function noticeKeyChange(env: RegistryEnv, keyId: string): Promise<boolean> {
+export function noticeKeyChange(env: RegistryEnv, keyId: string): Promise<boolean> {
+  return tellChat(env, `the change to key ${keyId}`, (chat) => chat.forget(keyId));
+}
+
+/** One notice over CHAT_KEYS: true when the chat Worker confirmed it, or when no chat Worker is bound. */
+async function tellChat(env: RegistryEnv, what: string, notice: (chat: KeyRevocations) => Promise<boolean>): Promise<boolean> {
+  // Optional although declared: a registry deployed without the chat Worker leaves the binding out.
   const chat = env.CHAT_KEYS as unknown as KeyRevocations | undefined;
   if (!chat) return true;
   try {
-    return await chat.forget(keyId);
+    if (await notice(chat)) return true;
+    console.error(`the chat Worker did not confirm ${what}`);
+    return false;
   } catch (error) {
-    console.error('key change not delivered to the chat Worker', error);
+    console.error(`${what} was not delivered to the chat Worker`, error);
     return false;
   }
 }
