@@ -21,8 +21,8 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
   let chat: string;
   let apiKey: string;
 
-  const search = (key: string) =>
-    fetch(`${registry}/v1/search/agents`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: '{"search_text":""}' });
+  const search = (key: string, text = '') =>
+    fetch(`${registry}/v1/search/agents`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ search_text: text }) });
 
   beforeAll(async () => {
     temp = await createTempStack();
@@ -157,11 +157,18 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
     expect(await page.locator('.agent-card').count()).toBe(DEMO_AGENTS.length - 10);
     expect(searches.at(-1)!.body).toMatchObject({ offset: 10, limit: 10, search_id: firstPage.search_id });
 
+    // The operator features the weather agent (admin API): its card says so.
+    const weather = (await (await search(apiKey, 'weather forecast')).json()) as { agents: { address: string; name: string }[] };
+    expect(weather.agents[0]!.name).toBe('Weather forecaster');
+    expect((await fetch(`${registry}/v1/featured-agents/${weather.agents[0]!.address}`, { method: 'PUT', headers: { Authorization: `Bearer ${adminToken}` } })).status).toBe(200);
+
     await page.getByLabel('Search agents').pressSequentially('weather forecast', { delay: 40 });
     await expect.poll(() => page.locator('.agent-card').first().locator('.agent-card-title').textContent()).toBe('Weather forecaster');
     expect(searches.at(-1)!.body).toMatchObject({ search_text: 'weather forecast', offset: 0 });
     expect(searches.at(-1)!.body).not.toHaveProperty('search_id');
     const card = page.locator('.agent-card').first();
+    expect(await card.locator('.agent-card-featured').textContent()).toBe('Featured');
+    expect(await page.locator('.agent-card-featured').count()).toBe(1);
     expect(await card.locator('.ui-status').textContent()).toMatch(/^(active|offline|local)$/);
     expect(await card.locator('.ui-tag').allTextContents()).toEqual(expect.arrayContaining(['weather', 'forecast']));
     await page.screenshot({ path: screenshotPath('agents-explorer.png'), fullPage: true });

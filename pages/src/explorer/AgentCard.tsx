@@ -2,7 +2,7 @@ import { For, Show } from 'solid-js';
 import type { AgentRecord } from '../../../schemas/search.ts';
 import { formatDate, shortAddress } from './format.ts';
 
-/** One search result: name, status, what it does, its tags; opening it shows the whole agent. */
+/** One search result: name, whether it is featured, status, what it does, its tags; opening it shows the whole agent. */
 export function AgentCard(props: { agent: AgentRecord; onOpen: () => void }) {
   return (
     <li class="agent-card ui-panel">
@@ -10,8 +10,15 @@ export function AgentCard(props: { agent: AgentRecord; onOpen: () => void }) {
         <button type="button" class="agent-card-title" onClick={() => props.onOpen()}>
           {props.agent.name || shortAddress(props.agent.address)}
         </button>
-        <span class="ui-status" data-status={props.agent.status}>
-          {props.agent.status}
+        <span class="agent-card-badges">
+          <Show when={props.agent.featured}>
+            <span class="agent-card-featured" title="Featured by this registry's operator">
+              Featured
+            </span>
+          </Show>
+          <span class="ui-status" data-status={props.agent.status}>
+            {props.agent.status}
+          </span>
         </span>
       </div>
       <Show when={props.agent.description}>
