@@ -42,7 +42,7 @@ describe('per-key rate limits (a Durable Object per key)', () => {
   it('admits exactly the tokens per minute under concurrency, reserving prompt plus max_tokens', async () => {
     const { key } = await createKey({ limits: { tokens_per_minute: 1000 } });
     // A slow upstream, so no admitted request settles (giving back what it did not use) before all are admitted.
-    const heavy = { model: 'relay', messages: [{ role: 'user', content: 'scenario: slow 300' }], max_tokens: 300 };
+    const heavy = { model: 'relay', messages: [{ role: 'user', content: 'scenario: slow 1000' }], max_tokens: 300 };
     const statuses = (await Promise.all(Array.from({ length: 5 }, () => post('/chat/completions', key, heavy)))).map((r) => r.status);
     expect(statuses.filter((s) => s === 200)).toHaveLength(3);
     expect(statuses.filter((s) => s === 429)).toHaveLength(2);

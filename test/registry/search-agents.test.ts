@@ -83,7 +83,8 @@ describe('POST /v1/search/agents: keys', () => {
     const fresh = await accountWithKey(env.DB, ['read']);
     expect((await post('/v1/search/agents', fresh.token, { search_text: 'weather' })).status).toBe(200);
     let lastUsed: string | null = null;
-    for (let i = 0; i < 50 && !lastUsed; i++) {
+    // Refreshed after the response (waitUntil): poll for it.
+    for (let i = 0; i < 200 && !lastUsed; i++) {
       lastUsed = (await env.DB.prepare('SELECT last_used_at FROM api_keys WHERE id = ?1').bind(fresh.keyId).first<{ last_used_at: string | null }>())!.last_used_at;
       if (!lastUsed) await new Promise((resolve) => setTimeout(resolve, 10));
     }
