@@ -34,6 +34,7 @@ const COMMON_WORD_DOCS = 3;
  * slowest searches. Small registries never reach it, so their matches stay "any of the words".
  */
 export const MATCH_ALONE_MAX_DOCS = 10_000;
+const matchesAlone = (docs: number) => docs < MATCH_ALONE_MAX_DOCS;
 
 export interface ExpandOptions {
   /** exact_match: the words as a phrase, no prefixes, corrections or synonyms. */
@@ -105,7 +106,7 @@ export function plainQueryGuard(plan: QueryPlan, params: SqlParams): string {
 export function plainQueryApplies(plan: QueryPlan, lookupRows: readonly unknown[][]): boolean {
   const known = (lookupRows[0] ?? []) as VocabRow[];
   const n = plan.words.length;
-  const tooFrequent = known.filter((row) => row.doc >= MATCH_ALONE_MAX_DOCS).length;
+  const tooFrequent = known.filter((row) => !matchesAlone(row.doc)).length;
   return known.filter((row) => row.doc >= COMMON_WORD_DOCS).length === n && (tooFrequent === 0 || tooFrequent === n);
 }
 
@@ -137,7 +138,7 @@ export async function expandPlanned(runner: SqlRunner, plan: QueryPlan, lookupRo
     const alternatives = new Set([...(corrections.get(word) ?? []), ...(lastIsPrefix && word === last ? completions : [])]);
     if (options.synonyms && !common(word)) for (const synonym of synonymsOf(word)) alternatives.add(synonym);
     alternatives.delete(word);
-    return { word, alternatives: [...alternatives], prefix: lastIsPrefix && word === last, matchesAlone: (frequency.get(word) ?? 0) < MATCH_ALONE_MAX_DOCS };
+    return { word, alternatives: [...alternatives], prefix: lastIsPrefix && word === last, matchesAlone: matchesAlone(frequency.get(word) ?? 0) };
   });
   return { words, groups, match: matchExpression(groups) };
 }
