@@ -15,7 +15,7 @@ import type { Envelope } from '../../schemas/envelope.ts';
 import { CHAT_PROTOCOL } from '../../schemas/messages.ts';
 import { envelopeVectors, identityVectors, type VectorEnvelope } from './helpers/vectors.ts';
 
-/** Envelopes signed by uagents-core (shared/vectors/envelope.json), as they travel. */
+/** Envelopes signed by uagents-core (test/fixtures/interop/envelope.json), as they travel. */
 const vectors = envelopeVectors();
 const identities = identityVectors();
 

@@ -1,22 +1,15 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { parseJsonExact } from '../../../lib/envelope/index.ts';
 
 /**
- * The uAgents interop vectors, read at test time from `shared/vectors` beside the repository
- * (`<repo>/../shared/vectors`, as in the CI clone). Parsed with zod so that a changed file format fails here,
- * and losslessly so that u64 values above 2^53 stay exact.
+ * The uAgents interop vectors (test/fixtures/interop, produced by Python's uagents-core). Parsed with zod so
+ * that a changed file format fails here, and losslessly so that u64 values above 2^53 stay exact.
  */
-export const VECTORS_DIR = resolve(import.meta.dirname, '../../..', '../shared/vectors');
+const VECTORS_DIR = resolve(import.meta.dirname, '../../fixtures/interop');
 
-function readVectorText(name: string): string {
-  const path = resolve(VECTORS_DIR, name);
-  if (!existsSync(path)) {
-    throw new Error(`interop vector file ${path} is missing: the tests expect the shared/ folder beside the repository (<repo>/../shared/vectors/${name})`);
-  }
-  return readFileSync(path, 'utf8');
-}
+const readVectorText = (name: string): string => readFileSync(resolve(VECTORS_DIR, name), 'utf8');
 
 const hex = z.string().regex(/^[0-9a-f]+$/);
 
