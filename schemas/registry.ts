@@ -4,7 +4,7 @@ import { AGENT_TYPES, agentRecordSchema, protocolDigestSchema } from './search.t
 
 /**
  * Wire contracts of registration, agent records, the almanac and interactions, in the forms the Python
- * SDKs (`uagents-core`, `fetchai`) send (shared/vectors/registration.md). Optional fields also take `null`
+ * SDKs (`uagents-core`, `fetchai`) send (test/fixtures/interop/registration.md). Optional fields also take `null`
  * (Python sends `None`); unknown fields are ignored, as the SDK versions differ in what they add.
  */
 

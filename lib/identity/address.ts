@@ -9,7 +9,7 @@ export class AddressError extends Error {
   override name = 'AddressError';
 }
 
-/** bech32 without BIP-173's 90-character cap: uAgents signatures run longer (see shared/vectors). */
+/** bech32 without BIP-173's 90-character cap: uAgents signatures run longer (see test/fixtures/interop). */
 export function bech32Decode(text: string): { prefix: string; bytes: Uint8Array } {
   const { prefix, words } = bech32.decode(text as `${string}1${string}`, false);
   return { prefix, bytes: bech32.fromWords(words) };

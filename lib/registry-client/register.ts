@@ -3,7 +3,7 @@ import { challengeResponseSchema, detailErrorSchema, type RegistrationRequest, t
 import { signVerifiableModel } from './signed-model.ts';
 
 /**
- * Registration as the Python SDKs perform it (shared/vectors/registration.md), for our own agents and
+ * Registration as the Python SDKs perform it (test/fixtures/interop/registration.md), for our own agents and
  * the start command: existence check, ownership challenge and signed proof, agent details, signed status.
  */
 export interface RegisterAgentOptions {
