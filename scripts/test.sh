@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Every test: strict type check of all projects, then all vitest projects (workerd, Node, end to end).
+# Every test: generated Env types up to date, strict type check of all projects, then all vitest projects
+# (workerd, Node, end to end).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export WRANGLER_SEND_METRICS=false
@@ -7,5 +8,6 @@ export WRANGLER_SEND_METRICS=false
 if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   apt-get update && apt-get install -y chromium
 fi
+bash scripts/gen-types.sh --check
 bash scripts/typecheck.sh
 npx vitest run "$@"
