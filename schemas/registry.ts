@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isValidAddress } from '../lib/identity/index.ts';
-import { AGENT_TYPES, agentRecordSchema, protocolDigestSchema } from './search.ts';
+import { isValidAddress } from './address.ts';
+import { AGENT_TYPES, agentRecordSchema, agentStatusSchema, protocolDigestSchema } from './search.ts';
 
 /**
  * Wire contracts of registration, agent records, the almanac and interactions, in the forms the Python
@@ -167,15 +167,27 @@ export const readmeAnalysisSchema = z
   .meta({ title: 'ReadmeAnalysis' });
 export type ReadmeAnalysis = z.infer<typeof readmeAnalysisSchema>;
 
+/** An endpoint as records carry it: stored as registered (its weight defaulted). */
+export const endpointRecordSchema = z.object({ url: z.string(), weight: z.number().int() });
+
+/** The profile as records carry it: every field present. */
+export const profileRecordSchema = z.object({
+  description: z.string(),
+  avatar_url: z.string().nullable(),
+  banner_url: z.string().nullable(),
+  starter_prompts: z.array(z.string()),
+});
+export type ProfileRecord = z.infer<typeof profileRecordSchema>;
+
 /** GET /v2/agents/{address}: the spec's agent record and everything registration stored. */
 export const agentDetailSchema = agentRecordSchema
   .extend({
     url: z.string().nullable(),
-    endpoints: z.array(z.object({ url: z.string(), weight: z.number().int() })),
+    endpoints: z.array(endpointRecordSchema),
     domain_tags: z.array(domainTagSchema),
     use_cases: z.array(z.string()),
     functions: z.array(agentFunctionSchema),
-    profile: z.object({ description: z.string(), avatar_url: z.string().nullable(), banner_url: z.string().nullable(), starter_prompts: z.array(z.string()) }),
+    profile: profileRecordSchema,
     metadata: z.record(z.string(), z.unknown()).nullable(),
     is_active: z.boolean(),
     public: z.boolean(),
@@ -196,9 +208,9 @@ export const almanacRecordSchema = z
   .object({
     address: z.string(),
     name: z.string(),
-    status: z.enum(['active', 'offline', 'local']),
+    status: agentStatusSchema,
     url: z.string().nullable(),
-    endpoints: z.array(z.object({ url: z.string(), weight: z.number().int() })),
+    endpoints: z.array(endpointRecordSchema),
     protocols: z.array(z.string()),
     metadata: z.record(z.string(), z.unknown()).nullable(),
     expiry: z.string().nullable(),
@@ -207,7 +219,9 @@ export const almanacRecordSchema = z
   .meta({ title: 'AlmanacRecord' });
 export type AlmanacRecord = z.infer<typeof almanacRecordSchema>;
 
-export const statusUpdateResponseSchema = z.object({ address: z.string(), is_active: z.boolean(), status: z.enum(['active', 'offline', 'local']) }).meta({ title: 'StatusUpdateResponse' });
+export const statusUpdateResponseSchema = z
+  .object({ address: z.string(), is_active: z.boolean(), status: agentStatusSchema })
+  .meta({ title: 'StatusUpdateResponse' });
 export type StatusUpdateResponse = z.infer<typeof statusUpdateResponseSchema>;
 
 export const deletedAgentSchema = z.object({ address: z.string(), deleted: z.literal(true) }).meta({ title: 'DeletedAgent' });

@@ -13,6 +13,8 @@ export const SEARCH_OFFSET_MAX = 10_000;
 export const SEARCH_TEXT_MAX_CHARS = 16_384;
 
 export const AGENT_STATES = ['active', 'inactive', 'responsive', 'unresponsive'] as const;
+/** An agent's status on the wire: `local` when its webhook is loopback or private (workers/registry/src/agents/status.ts). */
+export const agentStatusSchema = z.enum(['active', 'offline', 'local']);
 export const AGENT_CATEGORIES = ['fetch-ai', 'community'] as const;
 export const AGENT_TYPES = ['uagent', 'a2a', 'hosted', 'mailbox', 'proxy', 'local', 'custom'] as const;
 export const SEARCH_SORTS = ['relevancy', 'created-at', 'last-modified', 'interactions'] as const;
@@ -83,7 +85,7 @@ export const agentRecordSchema = z
     address: z.string(),
     name: z.string(),
     readme: z.string(),
-    status: z.enum(['active', 'offline', 'local']),
+    status: agentStatusSchema,
     total_interactions: z.number().int(),
     recent_interactions: z.number().int(),
     rating: z.number().nullable(),
@@ -150,6 +152,7 @@ export const searchClickResponseSchema = z
 export type SearchFilters = z.infer<typeof searchFiltersSchema>;
 export type AgentSearchRequest = z.infer<typeof agentSearchRequestSchema>;
 export type FunctionSearchRequest = z.infer<typeof functionSearchRequestSchema>;
+export type AgentStatus = z.infer<typeof agentStatusSchema>;
 export type AgentRecord = z.infer<typeof agentRecordSchema>;
 export type AgentSearchResponse = z.infer<typeof agentSearchResponseSchema>;
 export type FunctionRecord = z.infer<typeof functionRecordSchema>;

@@ -1,6 +1,5 @@
 import { isPrivateOrLoopbackUrl } from '../../../../lib/net/index.ts';
-
-export type AgentStatus = 'active' | 'offline' | 'local';
+import type { AgentStatus } from '../../../../schemas/search.ts';
 
 export interface StatusInputs {
   url: string | null;

@@ -1,3 +1,4 @@
+import { agentColumns } from '../agents/columns.ts';
 import type { SqlRunner } from './sql-runner.ts';
 
 /**
@@ -124,11 +125,5 @@ export async function syncEmbeddings(backend: SemanticBackend, runner: SqlRunner
 }
 
 function embeddingText(agent: StaleAgent): string {
-  let tags: string[] = [];
-  try {
-    tags = JSON.parse(agent.tags) as string[];
-  } catch {
-    tags = [];
-  }
-  return [agent.name, tags.join(', '), agent.description, agent.readme].join('\n').slice(0, EMBED_TEXT_CHARS);
+  return [agent.name, agentColumns.tags(agent.tags).join(', '), agent.description, agent.readme].join('\n').slice(0, EMBED_TEXT_CHARS);
 }
