@@ -10,7 +10,7 @@ export const sendRequestBodySchema = z.object({
 });
 
 /** A request id is the envelope session the router opened for the request. */
-export const requestIdSchema = z.uuid();
+const requestIdSchema = z.uuid();
 
 /** POST /api/send-request 200 answer. */
 export const requestSentSchema = z.object({ status: z.literal('request_sent'), request_id: requestIdSchema });
@@ -24,7 +24,6 @@ export const getResponseSchema = z.union([waitingSchema, analysisResultMessageSc
 /** POST /webhook 200 answer. */
 export const webhookAcceptedSchema = z.object({ status: z.literal('success') });
 
-export type SendRequestBody = z.infer<typeof sendRequestBodySchema>;
 export type RequestSent = z.infer<typeof requestSentSchema>;
 export type GetResponseBody = z.infer<typeof getResponseSchema>;
 export type WebhookAccepted = z.infer<typeof webhookAcceptedSchema>;

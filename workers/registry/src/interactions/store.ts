@@ -1,7 +1,7 @@
 /** Interactions counted per target agent; `recent` is the last RECENT_DAYS days, recomputed on each count and by the cron. */
-export const RECENT_DAYS = 30;
+const RECENT_DAYS = 30;
 
-export function recentSince(now: Date): string {
+function recentSince(now: Date): string {
   return new Date(now.getTime() - RECENT_DAYS * 24 * 60 * 60 * 1000).toISOString();
 }
 

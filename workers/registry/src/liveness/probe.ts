@@ -8,7 +8,7 @@ import { deriveStatus, webhookOf } from '../agents/status.ts';
  * least recently probed first, `concurrency` at a time, each within `timeoutMs`. A webhook answers when
  * it returns any HTTP status below 500 (a webhook may refuse HEAD and still be up).
  */
-export interface ProbeOptions {
+interface ProbeOptions {
   batch: number;
   concurrency: number;
   timeoutMs: number;

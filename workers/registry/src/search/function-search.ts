@@ -32,7 +32,7 @@ interface FunctionRow {
   total: number;
 }
 
-export interface FunctionSearchResult {
+interface FunctionSearchResult {
   functions: FunctionRecord[];
   total: number;
 }
