@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import type { z } from 'zod';
 import {
   agentFunctionSchema,
   type AgentFunction,
@@ -27,24 +27,24 @@ export function parseJson(text: unknown): unknown {
 }
 
 const isString = (value: unknown): value is string => typeof value === 'string';
+const isStatus = (value: string): value is AgentStatus => (agentStatusSchema.options as readonly string[]).includes(value);
 
-function listOf<T>(item: z.ZodType<T>): (text: string | null) => T[] {
+/** A list column: the items of the stored array that pass `accepts` (a string check is cheap: search maps every page). */
+function listOf<T>(accepts: (item: unknown) => item is T): (text: string | null) => T[] {
   return (text) => {
     const value = parseJson(text);
-    if (!Array.isArray(value)) return [];
-    return value.flatMap((entry) => {
-      const parsed = item.safeParse(entry);
-      return parsed.success ? [parsed.data] : [];
-    });
+    return Array.isArray(value) ? value.filter(accepts) : [];
   };
 }
+
+const fits = <T>(schema: z.ZodType<T>) => (item: unknown): item is T => schema.safeParse(item).success;
 
 function objectColumn(text: string | null): Record<string, unknown> | null {
   const value = parseJson(text);
   return value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
 }
 
-const stringList = listOf(z.string());
+const stringList = listOf(isString);
 
 function profileColumn(text: string | null): ProfileRecord {
   const stored = objectColumn(text) ?? {};
@@ -58,15 +58,15 @@ function profileColumn(text: string | null): ProfileRecord {
 }
 
 export const agentColumns = {
-  endpoints: listOf(endpointRecordSchema),
+  endpoints: listOf(fits(endpointRecordSchema)),
   tags: stringList,
   use_cases: stringList,
   protocols: stringList,
-  domain_tags: listOf<DomainTag>(domainTagSchema),
-  functions: listOf<AgentFunction>(agentFunctionSchema),
+  domain_tags: listOf<DomainTag>(fits(domainTagSchema)),
+  functions: listOf<AgentFunction>(fits(agentFunctionSchema)),
   profile: profileColumn,
   metadata: objectColumn,
   geo_location: objectColumn,
   /** Not JSON, but text the Worker writes (deriveStatus); anything else reads as offline, as search always did. */
-  status: (value: string): AgentStatus => agentStatusSchema.safeParse(value).data ?? 'offline',
+  status: (value: string): AgentStatus => (isStatus(value) ? value : 'offline'),
 } satisfies { [column in keyof AgentRow]?: (text: never) => unknown };
