@@ -6,7 +6,7 @@ import { z } from 'zod';
  */
 
 /** Message content: a string, or OpenAI's array of text parts (the SDKs send either). */
-export const MessageContent = z.union([
+const MessageContent = z.union([
   z.string(),
   z.array(z.object({ type: z.literal('text'), text: z.string() }).loose()),
 ]);
@@ -52,7 +52,7 @@ export const ToolChoice = z.union([
 export type ToolChoice = z.infer<typeof ToolChoice>;
 
 /** `agent_discovery: true` or `{ enabled, limit, query }`: search the registry for agents that fit the conversation. */
-export const AgentDiscovery = z.union([
+const AgentDiscovery = z.union([
   z.boolean(),
   z.object({
     enabled: z.boolean().default(true),
@@ -138,7 +138,7 @@ export type IntermediateStep = z.infer<typeof IntermediateStep>;
 export const FinishReason = z.enum(['stop', 'length', 'tool_calls', 'content_filter']);
 export type FinishReason = z.infer<typeof FinishReason>;
 
-export const ResponseMessage = z.object({
+const ResponseMessage = z.object({
   role: z.literal('assistant'),
   content: z.string().nullable(),
   refusal: z.string().nullable(),
@@ -177,7 +177,7 @@ export const ChatCompletion = z.object({
 });
 export type ChatCompletion = z.infer<typeof ChatCompletion>;
 
-export const ChunkDelta = z.object({
+const ChunkDelta = z.object({
   role: z.literal('assistant').optional(),
   content: z.string().optional(),
   reasoning_content: z.string().optional(),

@@ -3,7 +3,7 @@ import { z } from 'zod';
 const U64_MESSAGE = 'must be an unsigned 64-bit integer (0 to 18446744073709551615)';
 
 /** An unsigned 64-bit integer; kept as bigint because uAgents uses values above 2^53 (see test/fixtures/interop). */
-export const u64 = z
+const u64 = z
   .union([z.bigint(), z.number().int(U64_MESSAGE)], { error: U64_MESSAGE })
   .transform((value) => BigInt(value))
   .refine((value) => value >= 0n && value < 1n << 64n, U64_MESSAGE);

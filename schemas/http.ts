@@ -6,7 +6,7 @@ export const errorBodySchema = z
     error: z.object({ message: z.string(), type: z.string(), param: z.string().nullable(), code: z.string().nullable() }),
   })
   .meta({ title: 'Error' });
-export type ErrorBodyWire = z.infer<typeof errorBodySchema>;
+export type ErrorBody = z.infer<typeof errorBodySchema>;
 
 /** Body of every Worker's `GET /health` (lib/http/health.ts); Workers may add fields. */
 export const healthSchema = z

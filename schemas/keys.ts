@@ -20,7 +20,7 @@ export const keyLimitsSchema = z
 export type KeyLimits = z.infer<typeof keyLimitsSchema>;
 
 /** Longest a key may live when an expiry is given, in days. */
-export const KEY_MAX_DAYS = 3650;
+const KEY_MAX_DAYS = 3650;
 
 export const createKeyRequestSchema = z
   .object({

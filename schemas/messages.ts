@@ -16,7 +16,6 @@ export const analysisResultMessageSchema = z.object({
 /** Router → client while no answer is stored. */
 export const waitingSchema = z.object({ status: z.literal('waiting') });
 
-export type RequestMessage = z.infer<typeof requestMessageSchema>;
 export type AnalysisItem = z.infer<typeof analysisItemSchema>;
 export type AnalysisResultMessage = z.infer<typeof analysisResultMessageSchema>;
 

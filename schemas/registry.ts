@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isValidAddress } from '../lib/identity/index.ts';
-import { AGENT_TYPES, agentRecordSchema, protocolDigestSchema } from './search.ts';
+import { isValidAddress } from './address.ts';
+import { AGENT_TYPES, agentRecordSchema, agentStatusSchema, functionParameterSchema, protocolDigestSchema } from './search.ts';
 
 /**
  * Wire contracts of registration, agent records, the almanac and interactions, in the forms the Python
@@ -18,7 +18,7 @@ export const agentAddressSchema = z
 export const addressParamSchema = z.object({ address: agentAddressSchema });
 
 /** A public http(s) URL; private and loopback hosts are allowed and mark the agent `local`. */
-export const webhookUrlSchema = z
+const webhookUrlSchema = z
   .string()
   .trim()
   .max(4000)
@@ -34,11 +34,11 @@ export const webhookUrlSchema = z
 export const agentEndpointSchema = z.object({ url: webhookUrlSchema, weight: z.number().int().min(0).max(1_000_000).default(1) });
 export type AgentEndpoint = z.infer<typeof agentEndpointSchema>;
 
-export const handleSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/, '1-40 letters, digits, _ or -, starting with a letter or digit');
+const handleSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/, '1-40 letters, digits, _ or -, starting with a letter or digit');
 
-export const README_MAX_CHARS = 80_000;
+const README_MAX_CHARS = 80_000;
 
-export const agentProfileSchema = z.object({
+const agentProfileSchema = z.object({
   description: optional(z.string().max(300)),
   readme: optional(z.string().max(README_MAX_CHARS)),
   avatar_url: optional(z.string().max(4000)),
@@ -47,9 +47,9 @@ export const agentProfileSchema = z.object({
 });
 
 /** Free metadata an agent registers (uAgents sends strings, lists and small objects). */
-export const agentMetadataSchema = z.record(z.string().max(200), z.unknown()).refine((value) => JSON.stringify(value).length <= 16_384, 'metadata is larger than 16 KiB');
+const agentMetadataSchema = z.record(z.string().max(200), z.unknown()).refine((value) => JSON.stringify(value).length <= 16_384, 'metadata is larger than 16 KiB');
 
-export const geoLocationSchema = z.object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) }).catchall(z.unknown());
+const geoLocationSchema = z.object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) }).catchall(z.unknown());
 
 /**
  * POST /v2/agents (and /v1/agents). The uagents-core RegistrationRequest, plus the older forms: `endpoint`
@@ -129,7 +129,6 @@ export const agentStatusUpdateSchema = z
   })
   .refine((value) => value.agent_identifier ?? value.agent_address, { message: 'agent_identifier is required', path: ['agent_identifier'] })
   .meta({ title: 'AgentStatusUpdate' });
-export type AgentStatusUpdate = z.infer<typeof agentStatusUpdateSchema>;
 
 /** POST /v1/almanac/agents (older SDKs): uagents-core AgentRegistrationAttestation, signed by the agent. */
 export const almanacAttestationSchema = z
@@ -144,12 +143,10 @@ export const almanacAttestationSchema = z
   })
   .refine((value) => value.agent_identifier ?? value.agent_address, { message: 'agent_identifier is required', path: ['agent_identifier'] })
   .meta({ title: 'AgentRegistrationAttestation' });
-export type AlmanacAttestation = z.infer<typeof almanacAttestationSchema>;
 
 export const domainTagSchema = z.object({ domain: z.string(), label: z.string(), color: z.string() }).meta({ title: 'DomainTag' });
 export type DomainTag = z.infer<typeof domainTagSchema>;
 
-export const functionParameterSchema = z.object({ name: z.string(), description: z.string(), required: z.boolean() });
 /** A callable form an agent's README declares in `<payload_requirements>`: one per `<payload>`. */
 export const agentFunctionSchema = z.object({ name: z.string(), description: z.string(), parameters: z.array(functionParameterSchema) }).meta({ title: 'AgentFunction' });
 export type AgentFunction = z.infer<typeof agentFunctionSchema>;
@@ -167,15 +164,27 @@ export const readmeAnalysisSchema = z
   .meta({ title: 'ReadmeAnalysis' });
 export type ReadmeAnalysis = z.infer<typeof readmeAnalysisSchema>;
 
+/** An endpoint as records carry it: stored as registered (its weight defaulted). */
+export const endpointRecordSchema = z.object({ url: z.string(), weight: z.number().int() });
+
+/** The profile as records carry it: every field present. */
+export const profileRecordSchema = z.object({
+  description: z.string(),
+  avatar_url: z.string().nullable(),
+  banner_url: z.string().nullable(),
+  starter_prompts: z.array(z.string()),
+});
+export type ProfileRecord = z.infer<typeof profileRecordSchema>;
+
 /** GET /v2/agents/{address}: the spec's agent record and everything registration stored. */
 export const agentDetailSchema = agentRecordSchema
   .extend({
     url: z.string().nullable(),
-    endpoints: z.array(z.object({ url: z.string(), weight: z.number().int() })),
+    endpoints: z.array(endpointRecordSchema),
     domain_tags: z.array(domainTagSchema),
     use_cases: z.array(z.string()),
     functions: z.array(agentFunctionSchema),
-    profile: z.object({ description: z.string(), avatar_url: z.string().nullable(), banner_url: z.string().nullable(), starter_prompts: z.array(z.string()) }),
+    profile: profileRecordSchema,
     metadata: z.record(z.string(), z.unknown()).nullable(),
     is_active: z.boolean(),
     public: z.boolean(),
@@ -196,9 +205,9 @@ export const almanacRecordSchema = z
   .object({
     address: z.string(),
     name: z.string(),
-    status: z.enum(['active', 'offline', 'local']),
+    status: agentStatusSchema,
     url: z.string().nullable(),
-    endpoints: z.array(z.object({ url: z.string(), weight: z.number().int() })),
+    endpoints: z.array(endpointRecordSchema),
     protocols: z.array(z.string()),
     metadata: z.record(z.string(), z.unknown()).nullable(),
     expiry: z.string().nullable(),
@@ -207,7 +216,9 @@ export const almanacRecordSchema = z
   .meta({ title: 'AlmanacRecord' });
 export type AlmanacRecord = z.infer<typeof almanacRecordSchema>;
 
-export const statusUpdateResponseSchema = z.object({ address: z.string(), is_active: z.boolean(), status: z.enum(['active', 'offline', 'local']) }).meta({ title: 'StatusUpdateResponse' });
+export const statusUpdateResponseSchema = z
+  .object({ address: z.string(), is_active: z.boolean(), status: agentStatusSchema })
+  .meta({ title: 'StatusUpdateResponse' });
 export type StatusUpdateResponse = z.infer<typeof statusUpdateResponseSchema>;
 
 export const deletedAgentSchema = z.object({ address: z.string(), deleted: z.literal(true) }).meta({ title: 'DeletedAgent' });
@@ -221,7 +232,6 @@ export const interactionRequestSchema = z
     session_id: optional(z.string().max(200)),
   })
   .meta({ title: 'InteractionRequest' });
-export type InteractionRequest = z.infer<typeof interactionRequestSchema>;
 
 export const interactionResponseSchema = z
   .object({ counted: z.boolean(), target: z.string(), total_interactions: z.number().int(), recent_interactions: z.number().int() })

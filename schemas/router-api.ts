@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { analysisResultMessageSchema, waitingSchema } from './messages.ts';
 
 /** POST /api/send-request body. Whitespace-only input counts as empty: there is nothing to ask. */
 export const sendRequestBodySchema = z.object({
@@ -9,7 +10,7 @@ export const sendRequestBodySchema = z.object({
 });
 
 /** A request id is the envelope session the router opened for the request. */
-export const requestIdSchema = z.uuid();
+const requestIdSchema = z.uuid();
 
 /** POST /api/send-request 200 answer. */
 export const requestSentSchema = z.object({ status: z.literal('request_sent'), request_id: requestIdSchema });
@@ -17,11 +18,15 @@ export const requestSentSchema = z.object({ status: z.literal('request_sent'), r
 /** GET /api/get-response query; without `request_id` the spec's single global slot answers. */
 export const getResponseQuerySchema = z.object({ request_id: requestIdSchema.optional() });
 
+/** GET /api/get-response 200 answer: the specialist's analysis, or `{status:'waiting'}` while there is none. */
+export const getResponseSchema = z.union([waitingSchema, analysisResultMessageSchema]);
+
 /** POST /webhook 200 answer. */
 export const webhookAcceptedSchema = z.object({ status: z.literal('success') });
 
-export type SendRequestBody = z.infer<typeof sendRequestBodySchema>;
 export type RequestSent = z.infer<typeof requestSentSchema>;
+export type GetResponseBody = z.infer<typeof getResponseSchema>;
+export type WebhookAccepted = z.infer<typeof webhookAcceptedSchema>;
 
 const isoTime = z.iso.datetime();
 

@@ -6,19 +6,21 @@ import { z } from 'zod';
  */
 
 export const SEARCH_LIMIT_DEFAULT = 30;
-export const SEARCH_LIMIT_MAX = 100;
+const SEARCH_LIMIT_MAX = 100;
 /** Deepest window start; past it a client should narrow the query instead of paging. */
-export const SEARCH_OFFSET_MAX = 10_000;
+const SEARCH_OFFSET_MAX = 10_000;
 /** Longest accepted `search_text`; only the first SEARCH_TERMS_MAX words of it are searched. */
-export const SEARCH_TEXT_MAX_CHARS = 16_384;
+const SEARCH_TEXT_MAX_CHARS = 16_384;
 
 export const AGENT_STATES = ['active', 'inactive', 'responsive', 'unresponsive'] as const;
+/** An agent's status on the wire: `local` when its webhook is loopback or private (workers/registry/src/agents/status.ts). */
+export const agentStatusSchema = z.enum(['active', 'offline', 'local']);
 export const AGENT_CATEGORIES = ['fetch-ai', 'community'] as const;
 export const AGENT_TYPES = ['uagent', 'a2a', 'hosted', 'mailbox', 'proxy', 'local', 'custom'] as const;
 export const SEARCH_SORTS = ['relevancy', 'created-at', 'last-modified', 'interactions'] as const;
 export const SEARCH_DIRECTIONS = ['asc', 'desc'] as const;
 /** `payload`: parameters an agent's README declares in `<payload_requirements>`; `protocol`: a registered protocol. */
-export const FUNCTION_TYPES = ['payload', 'protocol'] as const;
+const FUNCTION_TYPES = ['payload', 'protocol'] as const;
 
 /** A protocol digest as uAgents writes it: `proto:` and 64 hex digits. */
 export const protocolDigestSchema = z.string().regex(/^proto:[0-9a-f]{64}$/, 'must be "proto:" followed by 64 lowercase hex digits');
@@ -83,7 +85,7 @@ export const agentRecordSchema = z
     address: z.string(),
     name: z.string(),
     readme: z.string(),
-    status: z.enum(['active', 'offline', 'local']),
+    status: agentStatusSchema,
     total_interactions: z.number().int(),
     recent_interactions: z.number().int(),
     rating: z.number().nullable(),
@@ -150,6 +152,7 @@ export const searchClickResponseSchema = z
 export type SearchFilters = z.infer<typeof searchFiltersSchema>;
 export type AgentSearchRequest = z.infer<typeof agentSearchRequestSchema>;
 export type FunctionSearchRequest = z.infer<typeof functionSearchRequestSchema>;
+export type AgentStatus = z.infer<typeof agentStatusSchema>;
 export type AgentRecord = z.infer<typeof agentRecordSchema>;
 export type AgentSearchResponse = z.infer<typeof agentSearchResponseSchema>;
 export type FunctionRecord = z.infer<typeof functionRecordSchema>;
@@ -158,4 +161,3 @@ export type FunctionSearchResponse = z.infer<typeof functionSearchResponseSchema
 export type SearchClickRequest = z.infer<typeof searchClickRequestSchema>;
 export type SearchClickResponse = z.infer<typeof searchClickResponseSchema>;
 export type AgentSort = (typeof SEARCH_SORTS)[number];
-export type FunctionType = (typeof FUNCTION_TYPES)[number];

@@ -3,7 +3,8 @@ import { agentContext } from './context.ts';
 import { deliverEnvelope } from './delivery.ts';
 import type { HandlerTable } from './handlers.ts';
 import { reportInteraction } from './interactions.ts';
-import { backoffSeconds, outboundMessageSchema, type OutboundMessage } from './outbox.ts';
+import { outboundMessageSchema, type OutboundMessage } from './outbound-message.ts';
+import { backoffSeconds } from './outbox.ts';
 import type { DeadLetter } from './types.ts';
 
 /** One agent as the queue consumer sees it: bound to the batch's env, with its handlers. */

@@ -15,7 +15,7 @@ export function emptyHandlerTable<Env>(): HandlerTable<Env> {
   return { typed: new Map(), shapes: [], startup: [], shutdown: [], deadLetter: [] };
 }
 
-export type Dispatch<Env> =
+type Dispatch<Env> =
   | { ok: true; handler: MessageHandler<Env, unknown>; message: unknown }
   | { ok: false; code: 'unknown_schema' | 'invalid_payload'; message: string };
 

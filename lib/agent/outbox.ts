@@ -1,18 +1,9 @@
-import { z } from 'zod';
 import { buildEnvelope, serializeEnvelope } from '../envelope/index.ts';
 import { isValidAddress } from '../identity/index.ts';
 import type { Envelope } from '../../schemas/envelope.ts';
 import type { BoundAgent } from './bound.ts';
 import type { Message } from './model.ts';
-
-/** A message on the outbox queue: already signed, so every delivery attempt sends the same envelope. */
-export const outboundMessageSchema = z.object({
-  agent: z.string(),
-  target: z.string(),
-  session: z.string(),
-  envelope: z.string(),
-});
-export type OutboundMessage = z.infer<typeof outboundMessageSchema>;
+import type { OutboundMessage } from './outbound-message.ts';
 
 const DEFAULT_TTL_SECONDS = 3600;
 

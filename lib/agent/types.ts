@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { ReplayLedger } from '../envelope/replay-ledger.ts';
 import type { Envelope } from '../../schemas/envelope.ts';
 import type { Message, Model } from './model.ts';
-import type { OutboundMessage } from './outbox.ts';
+import type { OutboundMessage } from './outbound-message.ts';
 import type { EndpointResolver } from './resolver.ts';
 
 /** What an agent needs from its Worker's env; `settings(env, ctx)` in defineAgent returns it. */

@@ -6,7 +6,7 @@ export type JsonSchema = Record<string, unknown>;
  * zod → JSON Schema (draft 2020-12, what OpenAPI 3.1 uses). Requests are described as the client writes
  * them (`input`: before defaults and transforms), responses as the Worker writes them (`output`).
  */
-export function toJsonSchema(schema: ZodType, io: 'input' | 'output'): JsonSchema {
+function toJsonSchema(schema: ZodType, io: 'input' | 'output'): JsonSchema {
   const { $schema: _dialect, ...rest } = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema;
   return rest;
 }

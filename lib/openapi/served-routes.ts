@@ -9,7 +9,7 @@ export interface HonoRoute {
 const METHODS = new Set<string>(['get', 'post', 'put', 'patch', 'delete']);
 
 /** `/v2/agents/:address{[a-z0-9]+}` → `/v2/agents/{address}` */
-export function openApiPath(honoPath: string): string {
+function openApiPath(honoPath: string): string {
   return honoPath.replace(/:([A-Za-z0-9_]+)(\{[^}]*\})?/g, '{$1}').replace(/(.)\/$/, '$1');
 }
 

@@ -16,7 +16,7 @@ export interface Attestation {
   nonceHex: string;
 }
 
-export type AttestationCheck = ({ ok: true } & Attestation) | { ok: false; message: string };
+type AttestationCheck = ({ ok: true } & Attestation) | { ok: false; message: string };
 
 function u64be(value: number): Uint8Array {
   const bytes = new Uint8Array(8);

@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import { defineAgent, model, type AgentContext } from '../../../lib/agent/index.ts';
 import { errorBody } from '../../../lib/http/errors.ts';
 import { analysisResultMessageSchema, requestMessageSchema } from '../../../schemas/messages.ts';
+import type { WebhookAccepted } from '../../../schemas/router-api.ts';
 import { answerSlot, globalSlot } from './slots.ts';
 
 /** Flush left: the registry stores the README byte for byte. Written so that a search for the specialist does not find the router. */
@@ -51,7 +52,8 @@ routerAgent.onPayload(analysisResultMessageSchema, async (ctx, sender, answer) =
   if (outcome === 'unknown_session') return refuse(404, `session ${ctx.session} is not a request this router sent, or it has expired`, 'unknown_session');
   if (outcome === 'wrong_sender') return refuse(403, `request ${ctx.session} was not sent to ${sender}`, 'wrong_sender');
   await globalSlot(ctx.env).put(answer);
-  return { status: 'success' };
+  const accepted: WebhookAccepted = { status: 'success' };
+  return accepted;
 });
 
 /** A request the specialist's webhook refused, or that never got through: tell the polling client. */

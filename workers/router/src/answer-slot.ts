@@ -13,10 +13,10 @@ interface SlotRecord {
   failure?: string;
 }
 
-export type FileOutcome = 'filed' | 'unknown_session' | 'wrong_sender';
+type FileOutcome = 'filed' | 'unknown_session' | 'wrong_sender';
 
 /** The request's progress, for status queries and the latency benchmark. */
-export interface SlotTimes {
+interface SlotTimes {
   peer: string;
   openedAt: number;
   deliveredAt: number | null;
@@ -24,7 +24,7 @@ export interface SlotTimes {
   expiresAt: number;
 }
 
-export type SlotRead =
+type SlotRead =
   | { state: 'unknown' }
   | { state: 'waiting'; times: SlotTimes }
   | { state: 'failed'; reason: string; times: SlotTimes }

@@ -7,7 +7,7 @@ import { SPECIALIST_README, SPECIALIST_TITLE } from './readme.ts';
 /** Specialist → sender: the analysis, in the session of the request. */
 export const AnalysisResult = model('AnalysisResult', analysisResultMessageSchema);
 
-export const OUTBOX_DEAD_LETTER_QUEUE = 'rendezvous-specialist-outbox-dlq';
+const OUTBOX_DEAD_LETTER_QUEUE = 'rendezvous-specialist-outbox-dlq';
 
 /** The specialist as an agent: identity from FINANCIAL_AGENT_KEY, registered at FINANCIAL_WEBHOOK_URL, queued delivery. */
 export const specialistAgent = defineAgent<SpecialistEnv>({

@@ -18,7 +18,7 @@ const ModelEntry = z.object({
   /** `open`: the model's chat template opens `<think>` itself, so its output starts inside a thought. */
   think: z.enum(['tags', 'open']).default('tags'),
 });
-export type ModelEntry = z.infer<typeof ModelEntry>;
+type ModelEntry = z.infer<typeof ModelEntry>;
 
 const ModelMap = z.record(z.string().min(1), ModelEntry);
 

@@ -3,7 +3,7 @@ import type { ProviderMessage } from '../providers/types.ts';
 import { readmeFacts } from './readme-manifest.ts';
 import { searchAgents } from './search.ts';
 
-export interface Discovery {
+interface Discovery {
   manifests: AgentManifest[];
   steps: IntermediateStep[];
 }
@@ -11,7 +11,7 @@ export interface Discovery {
 const NO_DISCOVERY: Discovery = { manifests: [], steps: [] };
 const STATUS_RANK: Record<string, number> = { active: 0, local: 1 };
 
-export function discoveryOptions(request: ChatCompletionRequest): { limit: number; query?: string } | null {
+function discoveryOptions(request: ChatCompletionRequest): { limit: number; query?: string } | null {
   const option = request.agent_discovery;
   if (!option) return null;
   if (option === true) return { limit: 3 };

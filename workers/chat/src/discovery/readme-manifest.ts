@@ -3,7 +3,7 @@
  * `<use_cases>`/`<use_case>`, `<payload_requirements>` … `<parameter>`/`<description>`, and tag badges
  * `![tag:<name>](…)`; plain Markdown falls back to its first paragraph and a "Use cases" list.
  */
-export interface ReadmeFacts {
+interface ReadmeFacts {
   description: string;
   use_cases: string[];
   accepts: { parameter: string; description: string }[];

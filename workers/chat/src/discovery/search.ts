@@ -1,12 +1,12 @@
 /** One agent of a registry search result, as far as discovery needs it. */
-export interface FoundAgent {
+interface FoundAgent {
   address: string;
   name: string;
   readme: string;
   status: string;
 }
 
-export interface SearchOutcome {
+interface SearchOutcome {
   agents: FoundAgent[];
   total: number;
   error: string | null;

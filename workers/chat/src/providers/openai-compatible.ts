@@ -4,7 +4,7 @@ import { sseData } from './sse.ts';
 import { translateStream } from './stream-translator.ts';
 import type { Provider, ProviderRequest } from './types.ts';
 
-export interface UpstreamOptions {
+interface UpstreamOptions {
   baseUrl: string;
   apiKey?: string;
   /** How long the upstream may take to answer with headers before the request fails. */

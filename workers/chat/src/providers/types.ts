@@ -1,4 +1,4 @@
-import type { Tool, ToolChoice } from '../../../../schemas/chat.ts';
+import type { FinishReason, Tool, ToolChoice } from '../../../../schemas/chat.ts';
 
 /** A conversation message as providers receive it: text content only, tool calls and results kept. */
 export type ProviderMessage =
@@ -25,7 +25,7 @@ export type ProviderEvent =
   | { type: 'thought'; text: string }
   | { type: 'content'; text: string }
   | { type: 'tool_call'; index: number; id?: string; name?: string; arguments: string }
-  | { type: 'finish'; reason: 'stop' | 'length' | 'tool_calls' | 'content_filter'; stopReason: string | number | null }
+  | { type: 'finish'; reason: FinishReason; stopReason: string | number | null }
   | { type: 'usage'; promptTokens: number; completionTokens: number }
   /** A `</think>` came with no opening tag: the content so far was a thought (the model's template opened it). */
   | { type: 'thought_closed_unopened' };
@@ -36,7 +36,7 @@ export interface Provider {
 }
 
 /** Normalises the finish reasons providers report to the four the API knows. */
-export function normaliseFinishReason(reason: unknown): 'stop' | 'length' | 'tool_calls' | 'content_filter' {
+export function normaliseFinishReason(reason: unknown): FinishReason {
   switch (reason) {
     case 'length':
     case 'max_tokens':

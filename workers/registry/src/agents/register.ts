@@ -1,10 +1,12 @@
 import type { AgentUpdate, RegistrationRequest, RegistrationResponse } from '../../../../schemas/registry.ts';
 import { ownerOf, proveIdentity } from '../identity/ownership.ts';
 import { analyzeReadme } from './readme.ts';
-import { type AgentRow, type AgentState, emptyState, findAgent, handleOwner, saveAgent, stateOf, toAgentDetail } from './store.ts';
+import { toAgentDetail } from './record.ts';
+import type { AgentRow } from './row.ts';
+import { type AgentState, emptyState, findAgent, handleOwner, saveAgent, stateOf } from './store.ts';
 
-export type Refusal = { ok: false; status: 401 | 403 | 404 | 409; detail: string };
-export type Saved = { ok: true; created: boolean; body: RegistrationResponse };
+type Refusal = { ok: false; status: 401 | 403 | 404 | 409; detail: string };
+type Saved = { ok: true; created: boolean; body: RegistrationResponse };
 
 /** The change an update body asks for, applied over the agent's current state. */
 function applyUpdate(base: AgentState, update: AgentUpdate): AgentState {

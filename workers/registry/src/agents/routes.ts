@@ -4,7 +4,8 @@ import { addressParamSchema, agentUpdateSchema, type DeletedAgent, registrationR
 import type { RegistryApp } from '../app.ts';
 import { detail, detailAuthFailure, detailOnError, validateDetail } from '../http/detail.ts';
 import { register, update } from './register.ts';
-import { deleteAgent, findAgent, toAgentDetail } from './store.ts';
+import { toAgentDetail } from './record.ts';
+import { deleteAgent, findAgent } from './store.ts';
 
 /**
  * `/v2/agents` (and the older `/v1/agents`): the registration API the Python SDKs call. Lookup takes a

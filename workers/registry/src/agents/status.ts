@@ -1,8 +1,7 @@
 import { isPrivateOrLoopbackUrl } from '../../../../lib/net/index.ts';
+import type { AgentStatus } from '../../../../schemas/search.ts';
 
-export type AgentStatus = 'active' | 'offline' | 'local';
-
-export interface StatusInputs {
+interface StatusInputs {
   url: string | null;
   endpoints: { url: string }[];
   is_active: number | boolean;

@@ -1,51 +1,10 @@
-import type { AgentDetail, AgentEndpoint, AgentFunction, DomainTag, ReadmeAnalysis } from '../../../../schemas/registry.ts';
-import { type AgentStatus, deriveStatus, webhookOf } from './status.ts';
+import type { AgentEndpoint, ProfileRecord, ReadmeAnalysis } from '../../../../schemas/registry.ts';
+import type { AgentStatus } from '../../../../schemas/search.ts';
+import { agentColumns } from './columns.ts';
+import type { AgentRow } from './row.ts';
+import { deriveStatus, webhookOf } from './status.ts';
 
-/** The agents table: one row per agent, JSON columns parsed here and nowhere else. */
-
-export interface AgentRow {
-  rowid: number;
-  address: string;
-  account_id: string | null;
-  name: string;
-  handle: string | null;
-  url: string | null;
-  endpoints: string;
-  readme: string;
-  description: string;
-  use_cases: string;
-  functions: string;
-  tags: string;
-  domain_tags: string;
-  protocols: string;
-  profile: string;
-  metadata: string | null;
-  agent_type: string;
-  category: string;
-  featured: number;
-  rating: number | null;
-  geo_location: string | null;
-  status: AgentStatus;
-  is_active: number;
-  is_public: number;
-  last_status_update: string | null;
-  status_timestamp: number | null;
-  attestation_timestamp: number | null;
-  last_probe_at: string | null;
-  last_probe_ok: number | null;
-  last_probe_detail: string | null;
-  total_interactions: number;
-  recent_interactions: number;
-  created_at: string;
-  last_updated: string;
-}
-
-export interface AgentProfile {
-  description: string;
-  avatar_url: string | null;
-  banner_url: string | null;
-  starter_prompts: string[];
-}
+/** Reads and writes of the agents table (row.ts); its wire forms are made in record.ts. */
 
 /** Everything an owner or a signed attestation can set on an agent. */
 export interface AgentState {
@@ -56,21 +15,12 @@ export interface AgentState {
   readme: string;
   readmeAnalysis: ReadmeAnalysis;
   protocols: string[];
-  profile: AgentProfile;
+  profile: ProfileRecord;
   metadata: Record<string, unknown> | null;
   agentType: string;
   geoLocation: Record<string, unknown> | null;
   isActive: boolean;
   isPublic: boolean;
-}
-
-function parse<T>(text: string | null, fallback: T): T {
-  if (!text) return fallback;
-  try {
-    return (JSON.parse(text) as T) ?? fallback;
-  } catch {
-    return fallback;
-  }
 }
 
 export async function findAgent(db: D1Database, address: string): Promise<AgentRow | null> {
@@ -86,21 +36,21 @@ export function stateOf(row: AgentRow): AgentState {
     name: row.name,
     handle: row.handle,
     url: row.url,
-    endpoints: parse<AgentEndpoint[]>(row.endpoints, []),
+    endpoints: agentColumns.endpoints(row.endpoints),
     readme: row.readme,
     readmeAnalysis: {
-      tags: parse<string[]>(row.tags, []),
-      domain_tags: parse<DomainTag[]>(row.domain_tags, []),
+      tags: agentColumns.tags(row.tags),
+      domain_tags: agentColumns.domain_tags(row.domain_tags),
       invalid_domain_badges: [],
       description: row.description,
-      use_cases: parse<string[]>(row.use_cases, []),
-      functions: parse<AgentFunction[]>(row.functions, []),
+      use_cases: agentColumns.use_cases(row.use_cases),
+      functions: agentColumns.functions(row.functions),
     },
-    protocols: parse<string[]>(row.protocols, []),
-    profile: { description: '', avatar_url: null, banner_url: null, starter_prompts: [], ...parse<Partial<AgentProfile>>(row.profile, {}) },
-    metadata: parse<Record<string, unknown> | null>(row.metadata, null),
+    protocols: agentColumns.protocols(row.protocols),
+    profile: agentColumns.profile(row.profile),
+    metadata: agentColumns.metadata(row.metadata),
     agentType: row.agent_type,
-    geoLocation: parse<Record<string, unknown> | null>(row.geo_location, null),
+    geoLocation: agentColumns.geo_location(row.geo_location),
     isActive: row.is_active === 1,
     isPublic: row.is_public === 1,
   };
@@ -139,7 +89,8 @@ export async function saveAgent(
 ): Promise<void> {
   const analysis = state.readmeAnalysis;
   // A probe result speaks for the webhook it probed; a new webhook starts unprobed.
-  const sameWebhook = previous !== null && webhookOf({ url: previous.url, endpoints: parse(previous.endpoints, []) }) === webhookOf(state);
+  const sameWebhook =
+    previous !== null && webhookOf({ url: previous.url, endpoints: agentColumns.endpoints(previous.endpoints) }) === webhookOf(state);
   const probeOk = sameWebhook ? previous.last_probe_ok : null;
   const probeAt = sameWebhook ? previous.last_probe_at : null;
   const status = deriveStatus({ url: state.url, endpoints: state.endpoints, is_active: state.isActive, last_probe_ok: probeOk });
@@ -189,7 +140,8 @@ export async function saveAgent(
 
 /** A signed status update: active or not, as of `timestamp` (unix seconds, signed by the agent). */
 export async function saveActivity(db: D1Database, row: AgentRow, isActive: boolean, timestamp: number, now: string): Promise<AgentStatus> {
-  const status = deriveStatus({ url: row.url, endpoints: parse(row.endpoints, []), is_active: isActive, last_probe_ok: row.last_probe_ok });
+  const endpoints = agentColumns.endpoints(row.endpoints);
+  const status = deriveStatus({ url: row.url, endpoints, is_active: isActive, last_probe_ok: row.last_probe_ok });
   await db
     .prepare('UPDATE agents SET is_active = ?, status = ?, status_timestamp = ?, last_status_update = ?, last_updated = ? WHERE address = ?')
     .bind(isActive ? 1 : 0, status, timestamp, now, now, row.address)
@@ -200,39 +152,4 @@ export async function saveActivity(db: D1Database, row: AgentRow, isActive: bool
 export async function deleteAgent(db: D1Database, address: string): Promise<boolean> {
   const result = await db.prepare('DELETE FROM agents WHERE address = ?').bind(address).run();
   return result.meta.changes > 0;
-}
-
-export function toAgentDetail(row: AgentRow): AgentDetail {
-  const state = stateOf(row);
-  return {
-    address: row.address,
-    name: row.name,
-    readme: row.readme,
-    status: row.status,
-    total_interactions: row.total_interactions,
-    recent_interactions: row.recent_interactions,
-    rating: row.rating,
-    type: row.agent_type,
-    category: row.category,
-    featured: row.featured === 1,
-    geo_location: state.geoLocation,
-    last_updated: row.last_updated,
-    created_at: row.created_at,
-    handle: row.handle,
-    description: row.description,
-    tags: state.readmeAnalysis.tags,
-    protocols: state.protocols,
-    url: row.url,
-    endpoints: state.endpoints.length ? state.endpoints : row.url ? [{ url: row.url, weight: 1 }] : [],
-    domain_tags: state.readmeAnalysis.domain_tags,
-    use_cases: state.readmeAnalysis.use_cases,
-    functions: state.readmeAnalysis.functions,
-    profile: state.profile,
-    metadata: state.metadata,
-    is_active: state.isActive,
-    public: state.isPublic,
-    last_status_update: row.last_status_update,
-    last_probe_at: row.last_probe_at,
-    last_probe_ok: row.last_probe_ok === null ? null : row.last_probe_ok === 1,
-  };
 }

@@ -3,31 +3,16 @@ import { addressOfIdentifier, verifyVerifiableModel } from '../../../../lib/regi
 import {
   addressParamSchema,
   agentStatusUpdateSchema,
-  type AlmanacRecord,
   almanacAttestationSchema,
   type StatusUpdateResponse,
 } from '../../../../schemas/registry.ts';
-import { emptyState, findAgent, saveActivity, saveAgent, stateOf, type AgentRow } from '../agents/store.ts';
+import { toAlmanacRecord } from '../agents/record.ts';
+import { emptyState, findAgent, saveActivity, saveAgent, stateOf } from '../agents/store.ts';
 import type { RegistryApp } from '../app.ts';
 import { detail, detailOnError, validateDetail } from '../http/detail.ts';
 
 /** How far a signed timestamp may be from our clock: uAgents sign with `int(time.time())` just before sending. */
 const SIGNED_TIMESTAMP_SKEW_SECONDS = 600;
-
-function toAlmanacRecord(row: AgentRow): AlmanacRecord {
-  const state = stateOf(row);
-  return {
-    address: row.address,
-    name: row.name,
-    status: row.status,
-    url: row.url,
-    endpoints: state.endpoints.length ? state.endpoints : row.url ? [{ url: row.url, weight: 1 }] : [],
-    protocols: state.protocols,
-    metadata: state.metadata,
-    expiry: null,
-    last_updated: row.last_updated,
-  };
-}
 
 /** Why a signed message cannot be accepted, or null when its timestamp is current and not older than the last one. */
 function staleness(timestamp: number, lastAccepted: number | null): string | null {

@@ -20,7 +20,7 @@ export async function ownerOf(db: D1Database, address: string): Promise<string |
  */
 export const MAX_OPEN_CHALLENGES = 50;
 
-export type ChallengeOutcome =
+type ChallengeOutcome =
   | { ok: true; challenge: string }
   | { ok: false; status: 409; detail: string }
   | { ok: false; status: 429; detail: string; retryAfterSeconds: number };
@@ -55,7 +55,7 @@ export async function issueChallenge(db: D1Database, address: string, accountId:
   };
 }
 
-export type ProofOutcome = { ok: true; address: string } | { ok: false; status: 401 | 409; detail: string };
+type ProofOutcome = { ok: true; address: string } | { ok: false; status: 401 | 409; detail: string };
 
 interface ChallengeRow {
   address: string;

@@ -1,13 +1,15 @@
-/** Interactions counted per target agent; `recent` is the last RECENT_DAYS days, recomputed on each count and by the cron. */
-export const RECENT_DAYS = 30;
+import type { AgentRow } from '../agents/row.ts';
 
-export function recentSince(now: Date): string {
+/** Interactions counted per target agent; `recent` is the last RECENT_DAYS days, recomputed on each count and by the cron. */
+const RECENT_DAYS = 30;
+
+function recentSince(now: Date): string {
   return new Date(now.getTime() - RECENT_DAYS * 24 * 60 * 60 * 1000).toISOString();
 }
 
 export async function countInteraction(db: D1Database, target: string, source: string, sessionId: string | null, kind: 'attested' | 'proxy', now = new Date()) {
   const at = now.toISOString();
-  const [, , counts] = await db.batch<{ total_interactions: number; recent_interactions: number }>([
+  const [, , counts] = await db.batch<Pick<AgentRow, 'total_interactions' | 'recent_interactions'>>([
     db.prepare('INSERT INTO interactions (target, source, session_id, kind, at) VALUES (?, ?, ?, ?, ?)').bind(target, source, sessionId, kind, at),
     db
       .prepare('UPDATE agents SET total_interactions = total_interactions + 1, recent_interactions = (SELECT count(*) FROM interactions WHERE target = ?1 AND at >= ?2) WHERE address = ?1')

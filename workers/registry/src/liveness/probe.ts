@@ -1,4 +1,6 @@
 import { isPrivateOrLoopbackUrl } from '../../../../lib/net/index.ts';
+import { agentColumns } from '../agents/columns.ts';
+import type { AgentRow } from '../agents/row.ts';
 import { deriveStatus, webhookOf } from '../agents/status.ts';
 
 /**
@@ -6,7 +8,7 @@ import { deriveStatus, webhookOf } from '../agents/status.ts';
  * least recently probed first, `concurrency` at a time, each within `timeoutMs`. A webhook answers when
  * it returns any HTTP status below 500 (a webhook may refuse HEAD and still be up).
  */
-export interface ProbeOptions {
+interface ProbeOptions {
   batch: number;
   concurrency: number;
   timeoutMs: number;
@@ -15,12 +17,7 @@ export interface ProbeOptions {
 
 export const DEFAULT_PROBE: Omit<ProbeOptions, 'allowPrivate'> = { batch: 50, concurrency: 6, timeoutMs: 3000 };
 
-interface ProbeRow {
-  address: string;
-  url: string | null;
-  endpoints: string;
-  is_active: number;
-}
+type ProbeRow = Pick<AgentRow, 'address' | 'url' | 'endpoints' | 'is_active'>;
 
 export interface ProbeSummary {
   probed: number;
@@ -38,15 +35,6 @@ async function probe(url: string, timeoutMs: number): Promise<{ ok: boolean; det
   }
 }
 
-function endpointsOf(text: string): { url: string }[] {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return Array.isArray(parsed) ? parsed.filter((item): item is { url: string } => typeof item?.url === 'string') : [];
-  } catch {
-    return [];
-  }
-}
-
 export async function probeAgents(db: D1Database, options: ProbeOptions, now = new Date()): Promise<ProbeSummary> {
   const { results } = await db
     .prepare(`SELECT address, url, endpoints, is_active FROM agents WHERE is_active = 1 AND (url IS NOT NULL OR endpoints != '[]') ORDER BY last_probe_at IS NOT NULL, last_probe_at LIMIT ?`)
@@ -56,7 +44,7 @@ export async function probeAgents(db: D1Database, options: ProbeOptions, now = n
   const queue = [...results];
   const worker = async () => {
     for (let row = queue.shift(); row; row = queue.shift()) {
-      const endpoints = endpointsOf(row.endpoints);
+      const endpoints = agentColumns.endpoints(row.endpoints);
       const webhook = webhookOf({ url: row.url, endpoints });
       if (!webhook || (!options.allowPrivate && isPrivateOrLoopbackUrl(webhook))) {
         summary.skipped += 1;

@@ -4,9 +4,9 @@ import { d1Runner } from '../search/sql-runner.ts';
 import { DEFAULT_PROBE, probeAgents, type ProbeSummary } from './probe.ts';
 
 /** Agents embedded per cron run: four times a search's background batch, still well inside one invocation. */
-export const CRON_EMBED_BATCH = 100;
+const CRON_EMBED_BATCH = 100;
 
-export interface ScheduledSummary extends ProbeSummary {
+interface ScheduledSummary extends ProbeSummary {
   /** Agents (re)embedded for semantic search; 0 where Workers AI and Vectorize are not bound. */
   embedded: number;
 }

@@ -1,4 +1,5 @@
-import type { AgentSearchRequest } from '../../../../schemas/search.ts';
+import { AGENT_RECORD_SELECTION } from '../agents/row.ts';
+import type { AgentHit, AgentSearchInput, AgentSearchResult, SearchMode } from './agent-search-types.ts';
 import { filterConditions } from './agent-filters.ts';
 import { SORT_COLUMNS, whereClause, windowOf, type Window } from './agent-order.ts';
 import { textStatements, type TextPlan, type TextStatements } from './agent-text-sql.ts';
@@ -6,7 +7,6 @@ import { RERANK_WINDOW } from './ranking.ts';
 import { rerank } from './rerank.ts';
 import { semanticHits, type SemanticBackend, type SemanticHit } from './semantic.ts';
 import type { SqlRunner, SqlStatement } from './sql-runner.ts';
-import { AGENT_RECORD_COLUMNS } from './records.ts';
 import { SqlParams } from './sql-params.ts';
 import { expandPlanned, plainQueryApplies, plainQueryGuard, planQuery, type ExpandedQuery, type ExpandOptions, type QueryPlan } from './text/expand.ts';
 
@@ -15,39 +15,6 @@ import { expandPlanned, plainQueryApplies, plainQueryGuard, planQuery, type Expa
  * fields, first), filters, ranking, window. Over unchanged data the order is total and fixed (ties broken by address, click feedback frozen
  * at the session's start), so paging with one search_id never repeats or skips an agent.
  */
-
-/** How a search was answered; also the `x-search-mode` response header. */
-export type SearchMode = 'browse' | 'lexical' | 'phrase' | 'hybrid' | 'lexical-fallback';
-
-export interface AgentRow {
-  rid: number;
-  address: string;
-  name: string;
-  tags: string;
-  description: string;
-  score: number;
-  clicks: number;
-  [column: string]: unknown;
-}
-
-export interface AgentSearchResult {
-  rows: AgentRow[];
-  total: number;
-  mode: SearchMode;
-}
-
-export interface AgentSearchInput {
-  request: AgentSearchRequest;
-  searchId: string;
-  queryKey: string;
-  /** The request's start: the click cut-off of a session not stored yet. */
-  startedAt: string;
-  /**
-   * SQL that must hold for the first batch's costly statements to do any work (the caller's key, checked in
-   * that batch: BatchedKeyCheck). Later batches run only once the key was accepted.
-   */
-  gate?: (params: SqlParams) => string;
-}
 
 export async function searchAgents(runner: SqlRunner, semantic: SemanticBackend | null, input: AgentSearchInput): Promise<AgentSearchResult> {
   const { request } = input;
@@ -85,11 +52,11 @@ async function browse(runner: SqlRunner, { request, gate }: AgentSearchInput): P
   const pageSql = `WITH page AS (
       SELECT f.agent_rowid, ${keys.map((key, i) => `${key} AS k${i}`).join(', ')} FROM search_agent_facts f ${where}
       ORDER BY ${order} LIMIT ${params.add(limit)} OFFSET ${params.add(offset)})
-    SELECT ${AGENT_RECORD_COLUMNS}, p.agent_rowid AS rid, 0 AS score, 0 AS clicks FROM page p CROSS JOIN agents a ON a.rowid = p.agent_rowid ORDER BY ${outerOrder}`;
+    SELECT ${AGENT_RECORD_SELECTION}, p.agent_rowid AS rid, 0 AS score, 0 AS clicks FROM page p CROSS JOIN agents a ON a.rowid = p.agent_rowid ORDER BY ${outerOrder}`;
   const [countRows, rows] = (await runner.batch([
     { sql: countSql, params: params.values.slice(0, params.values.length - 2) },
     { sql: pageSql, params: params.values },
-  ])) as [{ total: number }[], AgentRow[]];
+  ])) as [{ total: number }[], AgentHit[]];
   return { rows, total: countRows[0]?.total ?? 0, mode: 'browse' };
 }
 
@@ -154,7 +121,7 @@ function isFtsSyntaxError(error: unknown): boolean {
 /** The result from the batch's rows (searchBatch's statements, in order). */
 async function finish(runner: SqlRunner, input: AgentSearchInput, query: ExpandedQuery, prepared: PreparedSearch, results: unknown[][], mode: SearchMode): Promise<AgentSearchResult> {
   const { window, reranking } = prepared;
-  const pageRows = results[results.length - 1] as AgentRow[];
+  const pageRows = results[results.length - 1] as AgentHit[];
   const total = prepared.countInPage ? await totalFromPage(runner, prepared, pageRows) : ((results[0] as { total: number }[])[0]?.total ?? 0);
   let rows = pageRows;
   if (reranking) {
@@ -165,7 +132,7 @@ async function finish(runner: SqlRunner, input: AgentSearchInput, query: Expande
 }
 
 /** The window count the page's rows carry; a page past the last match has no row to carry it, so it is counted alone. */
-async function totalFromPage(runner: SqlRunner, prepared: PreparedSearch, pageRows: AgentRow[]): Promise<number> {
+async function totalFromPage(runner: SqlRunner, prepared: PreparedSearch, pageRows: AgentHit[]): Promise<number> {
   if (pageRows.length > 0) return Number(pageRows[0]!.total);
   if (prepared.window.offset === 0 || prepared.reranking) return 0;
   const [counted] = await runner.all<{ total: number }>(prepared.count);

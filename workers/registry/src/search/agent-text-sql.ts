@@ -1,11 +1,11 @@
 import type { AgentSort } from '../../../../schemas/search.ts';
-import type { AgentSearchInput } from './agent-search.ts';
+import { AGENT_RECORD_SELECTION } from '../agents/row.ts';
+import type { AgentSearchInput } from './agent-search-types.ts';
 import { filterConditions, listsOnlyListed } from './agent-filters.ts';
 import { SORT_COLUMNS, whereClause, type Window } from './agent-order.ts';
 import { bm25Expression, feedbackFactor, RRF_K } from './ranking.ts';
 import type { SemanticHit } from './semantic.ts';
 import type { SqlStatement } from './sql-runner.ts';
-import { AGENT_RECORD_COLUMNS } from './records.ts';
 import { SqlParams } from './sql-params.ts';
 import { agentTextExpression, listedOnlyExpression } from './text/fts-query.ts';
 
@@ -80,7 +80,7 @@ export function textStatements(input: AgentSearchInput, plan: TextPlan, sort: Ag
   const total = countInPage ? ', total' : '';
   const page = `WITH ${chain},
     page AS (SELECT rid, score, clicks, sort_key, address${total} FROM ${ranked} ORDER BY ${orderOf('')} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)})
-    SELECT ${AGENT_RECORD_COLUMNS}, p.rid AS rid, p.score AS score, p.clicks AS clicks${countInPage ? ', p.total AS total' : ''}
+    SELECT ${AGENT_RECORD_SELECTION}, p.rid AS rid, p.score AS score, p.clicks AS clicks${countInPage ? ', p.total AS total' : ''}
     FROM page p CROSS JOIN agents a ON a.rowid = p.rid ORDER BY ${orderOf('p.')}`;
   return { page: { sql: page, params: params.values }, count, countInPage };
 }

@@ -1,7 +1,7 @@
 import type { SearchClickRequest } from '../../../../schemas/search.ts';
 import type { SqlRunner } from './sql-runner.ts';
 
-export type ClickOutcome = { kind: 'recorded'; duplicate: boolean } | { kind: 'unknown_search' } | { kind: 'unknown_agent' };
+type ClickOutcome = { kind: 'recorded'; duplicate: boolean } | { kind: 'unknown_search' } | { kind: 'unknown_agent' };
 
 /**
  * Records that a user chose `address` among a session's results, under the session's query. One click per

@@ -1,5 +1,5 @@
+import { parseJson } from '../agents/columns.ts';
 import { SEARCH_LIMIT_DEFAULT, type FunctionParameter, type FunctionRecord, type FunctionSearchRequest } from '../../../../schemas/search.ts';
-import { jsonColumn } from './records.ts';
 import type { SqlRunner } from './sql-runner.ts';
 import { SqlParams } from './sql-params.ts';
 import { expandQuery } from './text/expand.ts';
@@ -32,7 +32,7 @@ interface FunctionRow {
   total: number;
 }
 
-export interface FunctionSearchResult {
+interface FunctionSearchResult {
   functions: FunctionRecord[];
   total: number;
 }
@@ -87,7 +87,8 @@ async function run(runner: SqlRunner, request: FunctionSearchRequest, match: str
 }
 
 function toFunctionRecord(row: FunctionRow): FunctionRecord {
-  const parameters = jsonColumn<unknown[]>(row.parameters, []).flatMap((item): FunctionParameter[] => {
+  const stored = parseJson(row.parameters);
+  const parameters = (Array.isArray(stored) ? stored : []).flatMap((item): FunctionParameter[] => {
     if (!item || typeof item !== 'object') return [];
     const { name, parameter, description, required } = item as Record<string, unknown>;
     const label = typeof name === 'string' ? name : typeof parameter === 'string' ? parameter : null;

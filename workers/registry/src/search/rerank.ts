@@ -1,3 +1,4 @@
+import { agentColumns } from '../agents/columns.ts';
 import type { ExpandedQuery } from './text/expand.ts';
 import { normalizeText } from './text/tokenize.ts';
 
@@ -31,13 +32,7 @@ function matchesWord(candidates: readonly string[], forms: readonly string[]): b
 
 export function rerankScore(candidate: RerankCandidate, query: ExpandedQuery): number {
   const title = words(candidate.name);
-  let tags: string[] = [];
-  try {
-    tags = (JSON.parse(candidate.tags) as unknown[]).filter((tag): tag is string => typeof tag === 'string').map((tag) => normalizeText(tag));
-  } catch {
-    tags = [];
-  }
-  const tagWords = tags.flatMap(words);
+  const tagWords = agentColumns.tags(candidate.tags).flatMap((tag) => words(tag));
   const covered = query.groups.filter((group) => matchesWord(title, [group.word, ...group.alternatives])).length;
   const tagged = query.groups.some((group) => matchesWord(tagWords, [group.word, ...group.alternatives]));
   const phrase = query.words.length > 1 && normalizeText(`${candidate.name} ${candidate.description}`).includes(query.words.join(' '));

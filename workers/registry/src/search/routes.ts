@@ -11,11 +11,12 @@ import {
   type FunctionSearchResponse,
   type SearchClickResponse,
 } from '../../../../schemas/search.ts';
-import { type AgentSearchResult, searchAgents } from './agent-search.ts';
+import { toAgentRecord } from '../agents/record.ts';
+import { searchAgents } from './agent-search.ts';
+import type { AgentSearchResult } from './agent-search-types.ts';
 import { recordClick } from './clicks.ts';
 import { keyedRunner } from './keyed-runner.ts';
 import { searchFunctions } from './function-search.ts';
-import { toAgentRecord } from './records.ts';
 import { semanticBackend, syncEmbeddings } from './semantic.ts';
 import { newSession, storeSession } from './sessions.ts';
 import { d1Runner } from './sql-runner.ts';

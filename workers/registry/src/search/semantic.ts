@@ -1,3 +1,5 @@
+import { agentColumns } from '../agents/columns.ts';
+import type { AgentRow } from '../agents/row.ts';
 import type { SqlRunner } from './sql-runner.ts';
 
 /**
@@ -78,14 +80,7 @@ export async function semanticHits(backend: SemanticBackend, runner: SqlRunner, 
   });
 }
 
-interface StaleAgent {
-  address: string;
-  name: string;
-  description: string;
-  tags: string;
-  readme: string;
-  last_updated: string;
-}
+type StaleAgent = Pick<AgentRow, 'address' | 'name' | 'description' | 'tags' | 'readme' | 'last_updated'>;
 
 /**
  * Brings Vectorize up to date with the agents table: embeds up to EMBED_BATCH agents that are new or changed
@@ -124,11 +119,5 @@ export async function syncEmbeddings(backend: SemanticBackend, runner: SqlRunner
 }
 
 function embeddingText(agent: StaleAgent): string {
-  let tags: string[] = [];
-  try {
-    tags = JSON.parse(agent.tags) as string[];
-  } catch {
-    tags = [];
-  }
-  return [agent.name, tags.join(', '), agent.description, agent.readme].join('\n').slice(0, EMBED_TEXT_CHARS);
+  return [agent.name, agentColumns.tags(agent.tags).join(', '), agent.description, agent.readme].join('\n').slice(0, EMBED_TEXT_CHARS);
 }

@@ -5,7 +5,7 @@ import type { SqlRunner } from './sql-runner.ts';
  * one: a new UUID) opens the session; later pages reuse it. Its start time freezes the click feedback its
  * ranking reads, and its query key attributes clicks to the query.
  */
-export interface SearchSession {
+interface SearchSession {
   searchId: string;
   queryKey: string;
   /** When this request started; the session's start if it is the first request of the session. */

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { jsonError } from '../../../../lib/http/errors.ts';
 import { validate } from '../../../../lib/http/validate.ts';
-import { getResponseQuerySchema } from '../../../../schemas/router-api.ts';
+import { type GetResponseBody, getResponseQuerySchema } from '../../../../schemas/router-api.ts';
 import { answerSlot, globalSlot } from '../slots.ts';
 
 /**
@@ -13,15 +13,15 @@ export const getResponseRoute = new Hono<{ Bindings: RouterEnv }>().get('/', val
   const { request_id: requestId } = c.req.valid('query');
   if (requestId === undefined) {
     const payload = await globalSlot(c.env).take();
-    return c.json(payload ?? { status: 'waiting' });
+    return c.json<GetResponseBody>(payload ?? { status: 'waiting' });
   }
   const slot = await answerSlot(c.env, requestId).read();
   if (slot.state === 'unknown') {
     return jsonError(c, 404, `no request ${requestId}: it was never sent here or its answer has expired`, 'not_found', 'request_id', 'unknown_request');
   }
-  if (slot.state === 'waiting') return c.json({ status: 'waiting' });
+  if (slot.state === 'waiting') return c.json<GetResponseBody>({ status: 'waiting' });
   if (slot.state === 'failed') {
     return jsonError(c, 502, `the request could not be delivered to the specialist: ${slot.reason}`, 'upstream_error', 'request_id', 'undeliverable');
   }
-  return c.json(slot.answer);
+  return c.json<GetResponseBody>(slot.answer);
 });

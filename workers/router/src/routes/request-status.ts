@@ -25,5 +25,5 @@ export const requestStatusRoute = new Hono<{ Bindings: RouterEnv }>().get('/:req
     expires_at: iso(times.expiresAt),
     failure: slot.state === 'failed' ? slot.reason : null,
   };
-  return c.json(status);
+  return c.json<RequestStatus>(status);
 });

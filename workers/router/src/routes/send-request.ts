@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import { jsonError } from '../../../../lib/http/errors.ts';
 import { validate } from '../../../../lib/http/validate.ts';
-import { sendRequestBodySchema } from '../../../../schemas/router-api.ts';
+import { type RequestSent, sendRequestBodySchema } from '../../../../schemas/router-api.ts';
 import { RequestMessage, routerIn } from '../agent.ts';
 import { findSpecialist, RegistryError } from '../discovery.ts';
 import { answerSlot, answerTtlMs } from '../slots.ts';
@@ -28,5 +28,5 @@ export const sendRequestRoute = new Hono<{ Bindings: RouterEnv }>().post('/', va
   const requestId = crypto.randomUUID();
   await answerSlot(c.env, requestId).open(specialist, answerTtlMs(c.env));
   await agent.send(specialist, RequestMessage({ request: input }), { session: requestId });
-  return c.json({ status: 'request_sent' as const, request_id: requestId });
+  return c.json<RequestSent>({ status: 'request_sent', request_id: requestId });
 });

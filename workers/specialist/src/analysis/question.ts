@@ -14,8 +14,8 @@ export interface QuestionPlan {
   periodDefaulted: boolean;
 }
 
-export const DEFAULT_METRICS: Metric[] = ['revenue', 'net_income', 'net_margin'];
-export const DEFAULT_YEARS = 3;
+const DEFAULT_METRICS: Metric[] = ['revenue', 'net_income', 'net_margin'];
+const DEFAULT_YEARS = 3;
 const MAX_COMPANIES = 3;
 const MAX_YEARS = 10;
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ChatCompletion, type ChatCompletionRequest, type ChatMessage, type Tool, type ToolCall } from '../../../../schemas/chat.ts';
 
-export interface ChatConfig {
+interface ChatConfig {
   /** `{llm_base_url}`, ending in `/v1`. */
   baseUrl: string;
   apiKey: string;
@@ -10,7 +10,7 @@ export interface ChatConfig {
   fetch: typeof fetch;
 }
 
-export interface ChatReply {
+interface ChatReply {
   content: string;
   toolCalls: ToolCall[];
 }

@@ -4,7 +4,7 @@ import { METRICS, type Metric } from '../analysis/metrics.ts';
 import type { QuestionPlan } from '../analysis/question.ts';
 import type { ChatClient } from './chat-client.ts';
 
-export const ANALYZE_FILINGS_TOOL: Tool = {
+const ANALYZE_FILINGS_TOOL: Tool = {
   type: 'function',
   function: {
     name: 'analyze_filings',
@@ -27,7 +27,7 @@ const SYSTEM = [
   'the figures asked for and the number of fiscal years. Do not answer the question yourself.',
 ].join(' ');
 
-export interface Refinement {
+interface Refinement {
   plan: QuestionPlan;
   /** What the model added, for the plan message; null when it added nothing. */
   note: string | null;

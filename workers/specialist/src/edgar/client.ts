@@ -11,7 +11,7 @@ import {
   type Submissions,
 } from './schemas.ts';
 
-export interface EdgarConfig {
+interface EdgarConfig {
   /** `https://data.sec.gov` or a copy at the same paths (scripts/dev/edgar-server.ts). */
   baseUrl: string;
   tickersUrl: string;

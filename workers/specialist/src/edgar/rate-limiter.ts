@@ -27,7 +27,7 @@ export class EdgarRateLimiter extends DurableObject {
 }
 
 /** The SEC's published ceiling for automated access. */
-export const SEC_MAX_REQUESTS_PER_SECOND = 10;
+const SEC_MAX_REQUESTS_PER_SECOND = 10;
 
 /** The configured rate, kept within (0, 10]: a typo in the config cannot break the SEC's fair-access rule. */
 export function edgarRatePerSecond(configured: string | undefined, fallback = 9): number {

@@ -7,22 +7,22 @@ import { SUPERVISOR } from '../team/supervisor.ts';
 export const ANALYSIS_QUEUE_NAME = 'rendezvous-specialist-analysis';
 
 /** A question accepted at the webhook, waiting for its analysis. */
-export const analysisJobSchema = z.object({
+const analysisJobSchema = z.object({
   sender: z.string(),
   session: z.string(),
   request: z.string().min(1),
   received_at: z.string(),
 });
-export type AnalysisJob = z.infer<typeof analysisJobSchema>;
+type AnalysisJob = z.infer<typeof analysisJobSchema>;
 
 /** Tries of one question while EDGAR fails transiently (429, 5xx, unreachable); then the sender is told. */
-export const ANALYSIS_ATTEMPTS = 3;
+const ANALYSIS_ATTEMPTS = 3;
 
 export async function enqueueAnalysis(queue: Queue, job: AnalysisJob): Promise<void> {
   await queue.send(analysisJobSchema.parse(job), { contentType: 'json' });
 }
 
-export interface AnalysisRunner {
+interface AnalysisRunner {
   analyze(request: string): Promise<AnalysisItem[]>;
   reply(job: AnalysisJob, items: AnalysisItem[]): Promise<void>;
 }

@@ -3,10 +3,10 @@ import { formatChange, formatValue } from '../analysis/format.ts';
 import { METRIC_INFO, type Metric } from '../analysis/metrics.ts';
 import type { FilingsOutcome, FilingsReport } from './filings-analyst.ts';
 
-export const EXAMPLE_QUESTION = "How did Apple's revenue and net margin change over the last three fiscal years?";
+const EXAMPLE_QUESTION = "How did Apple's revenue and net margin change over the last three fiscal years?";
 
 /** The supervisor's answer: `body` states the figures (a model may reword it), `footer` says where they come from. */
-export interface DraftAnswer {
+interface DraftAnswer {
   body: string;
   footer: string;
 }

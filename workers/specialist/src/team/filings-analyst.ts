@@ -64,7 +64,7 @@ export async function analyzeFilings(edgar: EdgarClient, company: CompanyRef, me
 }
 
 /** The metrics asked for, then what they are computed from, each once. */
-export function shownMetrics(metrics: Metric[]): Metric[] {
+function shownMetrics(metrics: Metric[]): Metric[] {
   const shown: Metric[] = [];
   for (const metric of metrics) for (const name of [metric, ...(INPUTS[metric] ?? [])]) if (!shown.includes(name)) shown.push(name);
   return shown;

@@ -7,13 +7,13 @@ import { tavilySearch } from '../search/tavily.ts';
 
 export const SEARCH_WORKER = 'Search Worker';
 
-export interface SearchDeps {
+interface SearchDeps {
   edgar: EdgarClient;
   tavilyApiKey: string | null;
   fetch: typeof fetch;
 }
 
-export interface SearchReport {
+interface SearchReport {
   provider: 'Tavily web search' | 'EDGAR full-text search';
   query: string;
   results: SearchResult[];

@@ -4,14 +4,14 @@ import { OFFLINE_LABEL } from './label.ts';
 import { EXTRACTORS, extract, summarise, words } from './text.ts';
 import { matchTool } from './tool-matcher.ts';
 
-export interface OfflinePlan {
+interface OfflinePlan {
   /** Why this reply: the rule that fired, shown as the thought. */
   thought: string;
   content: string;
   toolCall: { name: string; arguments: string } | null;
 }
 
-export interface OfflineInput {
+interface OfflineInput {
   messages: ProviderMessage[];
   tools?: Tool[];
   toolChoice?: ToolChoice;

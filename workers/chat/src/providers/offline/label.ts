@@ -1,3 +1,2 @@
 /** Opens every offline reply, so nobody mistakes rules for a model. */
 export const OFFLINE_LABEL = '[offline engine: deterministic rules, not a language model]';
-export const OFFLINE_MODEL_ID = 'offline-rules-v1';

@@ -14,7 +14,7 @@ export function contentWords(text: string): string[] {
   return words(text).filter((word) => word.length > 2 && !STOPWORDS.has(word));
 }
 
-export function sentences(text: string): string[] {
+function sentences(text: string): string[] {
   return (text.replace(/\s+/g, ' ').match(/[^.!?]+(?:[.!?]+|$)/g) ?? []).map((s) => s.trim()).filter(Boolean);
 }
 

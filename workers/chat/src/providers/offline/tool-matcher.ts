@@ -1,7 +1,7 @@
 import type { Tool, ToolChoice } from '../../../../../schemas/chat.ts';
 import { contentWords, EXTRACTORS } from './text.ts';
 
-export interface ToolMatch {
+interface ToolMatch {
   tool: Tool;
   arguments: Record<string, unknown>;
   reason: string;

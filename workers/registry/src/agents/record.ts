@@ -1,0 +1,69 @@
+import type { AgentDetail, AlmanacRecord } from '../../../../schemas/registry.ts';
+import type { AgentRecord } from '../../../../schemas/search.ts';
+import { agentColumns } from './columns.ts';
+import type { AgentRecordRow, AgentRow } from './row.ts';
+
+/**
+ * The one mapping from a stored agent to its wire forms: search's agent record, the detail that extends it,
+ * and the almanac's record. Each field is read one way, so search, detail and almanac agree about an agent.
+ */
+
+export function toAgentRecord(row: AgentRecordRow): AgentRecord {
+  return {
+    address: row.address,
+    name: row.name,
+    readme: row.readme,
+    status: agentColumns.status(row.status),
+    total_interactions: row.total_interactions,
+    recent_interactions: row.recent_interactions,
+    rating: row.rating,
+    type: row.agent_type,
+    category: row.category,
+    featured: row.featured === 1,
+    geo_location: agentColumns.geo_location(row.geo_location),
+    last_updated: row.last_updated,
+    created_at: row.created_at,
+    handle: row.handle,
+    description: row.description,
+    tags: agentColumns.tags(row.tags),
+    protocols: agentColumns.protocols(row.protocols),
+  };
+}
+
+/** The registered endpoints; an agent that registered only a url is reached there. */
+function endpointsOf(row: Pick<AgentRow, 'url' | 'endpoints'>): AlmanacRecord['endpoints'] {
+  const endpoints = agentColumns.endpoints(row.endpoints);
+  return endpoints.length ? endpoints : row.url ? [{ url: row.url, weight: 1 }] : [];
+}
+
+export function toAgentDetail(row: AgentRow): AgentDetail {
+  return {
+    ...toAgentRecord(row),
+    url: row.url,
+    endpoints: endpointsOf(row),
+    domain_tags: agentColumns.domain_tags(row.domain_tags),
+    use_cases: agentColumns.use_cases(row.use_cases),
+    functions: agentColumns.functions(row.functions),
+    profile: agentColumns.profile(row.profile),
+    metadata: agentColumns.metadata(row.metadata),
+    is_active: row.is_active === 1,
+    public: row.is_public === 1,
+    last_status_update: row.last_status_update,
+    last_probe_at: row.last_probe_at,
+    last_probe_ok: row.last_probe_ok === null ? null : row.last_probe_ok === 1,
+  };
+}
+
+export function toAlmanacRecord(row: AgentRow): AlmanacRecord {
+  return {
+    address: row.address,
+    name: row.name,
+    status: agentColumns.status(row.status),
+    url: row.url,
+    endpoints: endpointsOf(row),
+    protocols: agentColumns.protocols(row.protocols),
+    metadata: agentColumns.metadata(row.metadata),
+    expiry: null,
+    last_updated: row.last_updated,
+  };
+}

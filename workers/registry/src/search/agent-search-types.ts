@@ -1,0 +1,35 @@
+import type { AgentSearchRequest } from '../../../../schemas/search.ts';
+import type { AgentRecordRow } from '../agents/row.ts';
+import type { SqlParams } from './sql-params.ts';
+
+/** The types agent search's modules share (agent-search.ts runs a search, agent-text-sql.ts writes its SQL). */
+
+/** How a search was answered; also the `x-search-mode` response header. */
+export type SearchMode = 'browse' | 'lexical' | 'phrase' | 'hybrid' | 'lexical-fallback';
+
+/** A page row: the agent record's columns, its rowid, score and click count (and the total, when the page carries it). */
+export interface AgentHit extends AgentRecordRow {
+  rid: number;
+  score: number;
+  clicks: number;
+  total?: number;
+}
+
+export interface AgentSearchResult {
+  rows: AgentHit[];
+  total: number;
+  mode: SearchMode;
+}
+
+export interface AgentSearchInput {
+  request: AgentSearchRequest;
+  searchId: string;
+  queryKey: string;
+  /** The request's start: the click cut-off of a session not stored yet. */
+  startedAt: string;
+  /**
+   * SQL that must hold for the first batch's costly statements to do any work (the caller's key, checked in
+   * that batch: BatchedKeyCheck). Later batches run only once the key was accepted.
+   */
+  gate?: (params: SqlParams) => string;
+}
