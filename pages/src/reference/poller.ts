@@ -1,4 +1,10 @@
-import type { PollOutcome } from './router-api.ts';
+import type { AnalysisItem } from '../../../schemas/messages.ts';
+
+/** What one poll of the router found. */
+export type PollOutcome =
+  | { kind: 'waiting' }
+  | { kind: 'answered'; analysis: AnalysisItem[] }
+  | { kind: 'error'; message: string };
 
 export type PollEnd = Exclude<PollOutcome, { kind: 'waiting' }> | { kind: 'timeout' };
 
