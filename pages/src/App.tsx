@@ -1,4 +1,4 @@
-import { createSignal, ErrorBoundary, For, Show, Suspense } from 'solid-js';
+import { createSignal, ErrorBoundary, For, Show } from 'solid-js';
 import { Dynamic } from 'solid-js/web';
 import { ROUTES } from './routes.ts';
 import './app.css';
@@ -40,9 +40,8 @@ export function App() {
                 </div>
               )}
             >
-              <Suspense fallback={<p class="screen-loading">Loading…</p>}>
-                <Dynamic component={route.screen} />
-              </Suspense>
+              {/* No Suspense here: it would also catch the screens' own resources and hide a whole screen while one reloads. */}
+              <Dynamic component={route.screen} />
             </ErrorBoundary>
           )}
         </Show>

@@ -16,6 +16,8 @@ const PROFILE: Config = {
   ALLOW_ARIA_ATTR: false,
   // Absolute web and mail links only: a relative link or fragment would steer the app itself (`#keys`).
   ALLOWED_URI_REGEXP: /^(?:https?:|mailto:)/i,
+  // Attributes that hold no URL, so the URL rule above does not apply to them.
+  ADD_URI_SAFE_ATTR: ['align', 'colspan', 'rowspan', 'start', 'data-domain'],
 };
 
 /** Classes the text may use: code languages and the badges the README renderer makes; never the app's own layout classes. */
