@@ -44,19 +44,35 @@ const firstScreen = withStaticImports([entry, firstRoute]);
 const firstScreenCss = new Set([...firstScreen].flatMap((chunk) => [...(chunk.viteMetadata?.importedCss ?? [])]));
 
 const rows = [
-  ...chunks.map((chunk) => ({ file: chunk.fileName, raw: rawKb(chunk.code), gzip: gzipKb(chunk.code), first: firstScreen.has(chunk), role: chunk.isEntry ? 'entry' : chunk === firstRoute ? 'first route' : '' })),
-  ...assets.map((asset) => ({ file: asset.fileName, raw: rawKb(asset.source), gzip: gzipKb(asset.source), first: firstScreenCss.has(asset.fileName), role: 'css' })),
+  ...chunks.map((chunk) => ({
+    file: chunk.fileName,
+    raw: rawKb(chunk.code),
+    gzip: gzipKb(chunk.code),
+    first: firstScreen.has(chunk),
+    role: chunk.isEntry ? 'entry' : chunk === firstRoute ? 'first route' : '',
+  })),
+  ...assets.map((asset) => ({
+    file: asset.fileName,
+    raw: rawKb(asset.source),
+    gzip: gzipKb(asset.source),
+    first: firstScreenCss.has(asset.fileName),
+    role: 'css',
+  })),
 ].sort((a, b) => Number(b.first) - Number(a.first) || b.gzip - a.gzip);
 
 const pad = (text: string, width: number) => text.padEnd(width);
 const kb = (value: number) => `${value.toFixed(2)} kB`.padStart(10);
 const width = Math.max(...rows.map((row) => row.file.length)) + 2;
 console.log(`${pad('chunk', width)}${'raw'.padStart(10)}${'gzip'.padStart(10)}  loaded`);
-for (const row of rows) console.log(`${pad(row.file, width)}${kb(row.raw)}${kb(row.gzip)}  ${row.first ? 'first screen' : 'on demand'}${row.role ? ` (${row.role})` : ''}`);
+for (const row of rows) {
+  const loaded = `${row.first ? 'first screen' : 'on demand'}${row.role ? ` (${row.role})` : ''}`;
+  console.log(`${pad(row.file, width)}${kb(row.raw)}${kb(row.gzip)}  ${loaded}`);
+}
 
 const firstGzip = [...firstScreen].reduce((sum, chunk) => sum + gzipKb(chunk.code), 0);
 const totalGzip = chunks.reduce((sum, chunk) => sum + gzipKb(chunk.code), 0);
 const pass = firstGzip <= TARGET_GZIP_KB;
-console.log(`\nfirst screen's JavaScript: ${firstScreen.size} chunks, ${firstGzip.toFixed(2)} kB gzipped (target ≤ ${TARGET_GZIP_KB} kB): ${pass ? 'PASS' : 'FAIL'}`);
+const verdict = pass ? 'PASS' : 'FAIL';
+console.log(`\nfirst screen's JavaScript: ${firstScreen.size} chunks, ${firstGzip.toFixed(2)} kB gzipped (target ≤ ${TARGET_GZIP_KB} kB): ${verdict}`);
 console.log(`all JavaScript: ${chunks.length} chunks, ${totalGzip.toFixed(2)} kB gzipped`);
 if (!pass) process.exitCode = 1;

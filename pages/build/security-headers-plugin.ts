@@ -8,7 +8,8 @@ import { apiOrigins, headersFile, securityHeaders } from './security-headers.ts'
  */
 export function securityHeadersPlugin(): Plugin {
   let origins: string[] = [];
-  const serve = (headers: Record<string, string>) => (_request: unknown, response: { setHeader(name: string, value: string): void }, next: () => void) => {
+  type Response = { setHeader(name: string, value: string): void };
+  const serve = (headers: Record<string, string>) => (_request: unknown, response: Response, next: () => void) => {
     for (const [name, value] of Object.entries(headers)) response.setHeader(name, value);
     next();
   };

@@ -12,7 +12,8 @@ function textOn(hex: string): string {
   return 0.299 * r! + 0.587 * g! + 0.114 * b! > 150 ? '#111' : '#fff';
 }
 
-const validDomain = (domains: readonly DomainTag[], domain: string) => domains.find((tag) => tag.domain === domain && HEX_COLOR.test(tag.color));
+const validDomain = (domains: readonly DomainTag[], domain: string) =>
+  domains.find((tag) => tag.domain === domain && HEX_COLOR.test(tag.color));
 
 /**
  * Tag badges (`![tag:<name>](…)`) render as tags, not as images from a badge service (the page may have no

@@ -9,7 +9,12 @@ type Tag = { closing: boolean; name: string; start: number; end: number };
  * are found in one pass, and a block that never closes is given up once per name.
  */
 export function withoutStructuredBlocks(text: string): string {
-  const tags: Tag[] = [...text.matchAll(BLOCK_TAG)].map((m) => ({ closing: m[1] === '/', name: m[2]!.toLowerCase(), start: m.index, end: m.index + m[0].length }));
+  const tags: Tag[] = [...text.matchAll(BLOCK_TAG)].map((m) => ({
+    closing: m[1] === '/',
+    name: m[2]!.toLowerCase(),
+    start: m.index,
+    end: m.index + m[0].length,
+  }));
   const unclosed = new Set<string>();
   const removed: [number, number][] = [];
   let open: { tag: Tag; at: number } | null = null;

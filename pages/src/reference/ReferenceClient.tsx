@@ -108,7 +108,7 @@ export function ReferenceClient() {
           rows={2}
           placeholder="Ask about a company's filings…"
           value={question()}
-          onFocus={() => void routerApi()}
+          onFocus={() => void routerApi().catch(() => undefined) /* a load that fails is reported when the question is sent */}
           onInput={(event) => setQuestion(event.currentTarget.value)}
           onKeyDown={(event) => {
             if (event.key === 'Enter' && !event.shiftKey) {

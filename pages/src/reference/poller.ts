@@ -60,7 +60,8 @@ export function createPoller(limits: PollLimits = POLL_LIMITS) {
         outcome = await poll(controller.signal);
       } catch (error) {
         // Aborted: stopped (ended) or timed out, in which case the next poll tries again.
-        outcome = controller.signal.aborted ? { kind: 'waiting' } : { kind: 'error', message: `cannot reach the router (${(error as Error).message})` };
+        const message = `cannot reach the router (${(error as Error).message})`;
+        outcome = controller.signal.aborted ? { kind: 'waiting' } : { kind: 'error', message };
       } finally {
         clearTimeout(pollTimeout);
       }
