@@ -7,7 +7,7 @@ import './reference.css';
 
 /** The router's API with its wire schemas (zod): loaded when the user starts typing a question, not with the screen. */
 const routerApi = () => import('./router-api.ts');
-/** The answer's view, with the Markdown renderer: loaded with the first answer. */
+/** The answer's view, with the Markdown renderer: loaded while the first answer is awaited. */
 const AnalysisView = lazy(async () => ({ default: (await import('./AnalysisView.tsx')).AnalysisView }));
 
 const EXAMPLES = ['What was Apple’s revenue in its latest annual report?', 'Summarise the risk factors in Tesla’s latest 10-K.'];
@@ -46,6 +46,7 @@ export function ReferenceClient() {
     if (sent.kind === 'error') return update(id, { state: 'error', message: sent.message });
     const requestId = sent.requestId;
     update(id, { state: 'waiting', requestId });
+    void AnalysisView.preload().catch(() => undefined); // a load that fails shows when the answer is rendered
     poller.start((signal) => api.getResponse(requestId, signal), (end) => {
       if (end.kind === 'answered') update(id, { state: 'answered', requestId, analysis: end.analysis });
       else if (end.kind === 'timeout') update(id, { state: 'timeout', requestId });
