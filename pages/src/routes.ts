@@ -3,7 +3,7 @@ import { lazy, type Component } from 'solid-js';
 /** One screen of the app: its hash id, its navigation title, and its code, loaded the first time it is opened. */
 export type Route = { id: string; title: string; screen: Component };
 
-/** A screen loaded on first use from its own chunk (`load` picks the component out of the module). */
+/** A screen loaded on first use from its own chunk; `pick` takes the component out of the loaded module. */
 function screen<M>(load: () => Promise<M>, pick: (module: M) => Component): Component {
   return lazy(async () => ({ default: pick(await load()) }));
 }

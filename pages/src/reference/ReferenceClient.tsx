@@ -5,7 +5,7 @@ import { createPoller, POLL_LIMITS } from './poller.ts';
 import { ROUTER_URL } from './router-config.ts';
 import './reference.css';
 
-/** The router's API with its wire schemas (zod): loaded when the user starts typing a question, not with the screen. */
+/** The router's API with its wire schemas (zod): loaded when the question box gets focus, not with the screen. */
 const routerApi = () => import('./router-api.ts');
 /** The answer's view, with the Markdown renderer: loaded while the first answer is awaited. */
 const AnalysisView = lazy(async () => ({ default: (await import('./AnalysisView.tsx')).AnalysisView }));
