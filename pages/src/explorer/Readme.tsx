@@ -1,13 +1,10 @@
-import DOMPurify from 'dompurify';
-import { Marked, type Tokens } from 'marked';
-import { createMemo } from 'solid-js';
+import type { Tokens } from 'marked';
 import type { DomainTag } from '../../../schemas/registry.ts';
+import { escapeHtml } from '../markdown/markdown-html.ts';
+import { SafeMarkdown } from '../markdown/SafeMarkdown.tsx';
+import { withoutStructuredBlocks } from './structured-blocks.ts';
 
 const HEX_COLOR = /^[0-9a-f]{6}$/i;
-
-function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
-}
 
 /** Dark or light text, whichever reads on the badge colour. */
 function textOn(hex: string): string {
@@ -15,34 +12,52 @@ function textOn(hex: string): string {
   return 0.299 * r! + 0.587 * g! + 0.114 * b! > 150 ? '#111' : '#fff';
 }
 
+const validDomain = (domains: readonly DomainTag[], domain: string) =>
+  domains.find((tag) => tag.domain === domain && HEX_COLOR.test(tag.color));
+
 /**
  * Tag badges (`![tag:<name>](…)`) render as tags, not as images from a badge service (the page may have no
- * network). Domain badges take the label and colour the registry read from them; a domain badge the
- * registry found invalid (its colour is not six hex digits) shows as broken, as it would on a badge service.
+ * network). Domain badges take the label the registry read from them (and its colour: see `colourBadges`);
+ * a domain badge the registry found invalid (its colour is not six hex digits) shows as broken, as it would
+ * on a badge service.
  */
 function badgeHtml(token: Tokens.Image, domains: readonly DomainTag[]): string | null {
   if (!token.text.toLowerCase().startsWith('tag:')) return null;
   const name = token.text.slice(4).trim();
   if (!name.toLowerCase().startsWith('domain/')) return `<span class="ui-tag readme-badge">${escapeHtml(name)}</span>`;
   const domain = name.slice('domain/'.length).trim();
-  const known = domains.find((tag) => tag.domain === domain);
-  if (!known || !HEX_COLOR.test(known.color)) return `<span class="ui-tag readme-badge broken" title="invalid domain badge">${escapeHtml(domain)} ⚠</span>`;
-  return `<span class="ui-tag readme-badge domain" style="background:#${known.color};color:${textOn(known.color)};border-color:#${known.color}">${escapeHtml(known.label)}</span>`;
+  const known = validDomain(domains, domain);
+  if (!known) return `<span class="ui-tag readme-badge broken" title="invalid domain badge">${escapeHtml(domain)} ⚠</span>`;
+  return `<span class="ui-tag readme-badge domain" data-domain="${escapeHtml(domain)}">${escapeHtml(known.label)}</span>`;
 }
 
-/** The README's machine-readable blocks (spec "README conventions"), for callers that show them as structured fields instead. */
-const STRUCTURED_BLOCKS = /<(use_cases|payload_requirements)(?:\s[^>]*)?>[\s\S]*?<\/\1\s*>/gi;
+/**
+ * Colours domain badges through the style API (the CSP allows no inline style attributes), from the
+ * registry's record of the agent's domains, never from the README's text.
+ */
+function colourBadges(element: HTMLElement, domains: readonly DomainTag[]): void {
+  for (const badge of element.querySelectorAll<HTMLElement>('.readme-badge.domain[data-domain]')) {
+    const known = validDomain(domains, badge.dataset.domain ?? '');
+    if (!known) continue;
+    badge.style.background = `#${known.color}`;
+    badge.style.borderColor = `#${known.color}`;
+    badge.style.color = textOn(known.color);
+  }
+}
 
 /**
- * An agent's README as Markdown, sanitised (it is written by whoever registered the agent). With
+ * An agent's README as Markdown, made safe (it is written by whoever registered the agent). With
  * `structuredShown`, the `<use_cases>` and `<payload_requirements>` blocks are left out: the caller shows them.
  */
 export function Readme(props: { text: string; domainTags?: readonly DomainTag[]; structuredShown?: boolean }) {
-  const html = createMemo(() => {
-    const domains = props.domainTags ?? [];
-    const marked = new Marked({ gfm: true, async: false, renderer: { image: (token) => badgeHtml(token, domains) ?? false } });
-    const text = props.structuredShown ? props.text.replace(STRUCTURED_BLOCKS, '') : props.text;
-    return DOMPurify.sanitize(marked.parse(text, { async: false }));
-  });
-  return <div class="readme" innerHTML={html()} />;
+  const domains = () => props.domainTags ?? [];
+  const text = () => (props.structuredShown ? withoutStructuredBlocks(props.text) : props.text);
+  return (
+    <SafeMarkdown
+      class="readme"
+      text={text()}
+      options={{ image: (token) => badgeHtml(token, domains()) }}
+      decorate={(element) => colourBadges(element, domains())}
+    />
+  );
 }

@@ -1,9 +1,6 @@
-import DOMPurify from 'dompurify';
-import { marked } from 'marked';
-import { createMemo } from 'solid-js';
+import { SafeMarkdown } from '../markdown/SafeMarkdown.tsx';
 
-/** Agent text rendered as Markdown (a line break is a break: agents write lines); sanitised, because it comes from another agent. */
+/** Agent text rendered as Markdown (a line break is a break: agents write lines); made safe, because it comes from another agent. */
 export function Markdown(props: { text: string }) {
-  const html = createMemo(() => DOMPurify.sanitize(marked.parse(props.text, { async: false, gfm: true, breaks: true })));
-  return <div class="markdown" innerHTML={html()} />;
+  return <SafeMarkdown class="markdown" text={props.text} options={{ breaks: true }} />;
 }

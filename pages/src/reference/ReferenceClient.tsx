@@ -1,11 +1,14 @@
-import { createSignal, For, Match, onCleanup, Show, Switch } from 'solid-js';
+import { createSignal, For, lazy, Match, onCleanup, Show, Suspense, Switch } from 'solid-js';
 import { createStore } from 'solid-js/store';
-import { AnalysisView } from './AnalysisView.tsx';
 import type { Turn, TurnUpdate } from './conversation.ts';
-import { createPoller } from './poller.ts';
-import { sendRequest } from './router-api.ts';
-import { POLL_TIMEOUT_MS, ROUTER_URL } from './router-config.ts';
+import { createPoller, POLL_LIMITS } from './poller.ts';
+import { ROUTER_URL } from './router-config.ts';
 import './reference.css';
+
+/** The router's API with its wire schemas (zod): loaded when the question box gets focus, not with the screen. */
+const routerApi = () => import('./router-api.ts');
+/** The answer's view, with the Markdown renderer: loaded while the first answer is awaited. */
+const AnalysisView = lazy(async () => ({ default: (await import('./AnalysisView.tsx')).AnalysisView }));
 
 const EXAMPLES = ['What was Apple’s revenue in its latest annual report?', 'Summarise the risk factors in Tesla’s latest 10-K.'];
 
@@ -31,9 +34,11 @@ export function ReferenceClient() {
     const id = turns.length + 1;
     setTurns(turns.length, { id, question: text, askedAt: Date.now(), state: 'sending' });
     setQuestion('');
+    let api: Awaited<ReturnType<typeof routerApi>>;
     let sent;
     try {
-      sent = await sendRequest(text);
+      api = await routerApi();
+      sent = await api.sendRequest(text);
     } catch (error) {
       return update(id, { state: 'error', message: `cannot reach the router at ${ROUTER_URL} (${(error as Error).message})` });
     }
@@ -41,7 +46,8 @@ export function ReferenceClient() {
     if (sent.kind === 'error') return update(id, { state: 'error', message: sent.message });
     const requestId = sent.requestId;
     update(id, { state: 'waiting', requestId });
-    poller.start(requestId, (end) => {
+    void AnalysisView.preload().catch(() => undefined); // a load that fails shows when the answer is rendered
+    poller.start((signal) => api.getResponse(requestId, signal), (end) => {
       if (end.kind === 'answered') update(id, { state: 'answered', requestId, analysis: end.analysis });
       else if (end.kind === 'timeout') update(id, { state: 'timeout', requestId });
       else update(id, { state: 'error', message: end.message });
@@ -74,7 +80,11 @@ export function ReferenceClient() {
                     <p class="progress"><span class="spinner" />Waiting for the specialist’s analysis… {seconds(turn)} s</p>
                   </Match>
                   <Match when={turn.state === 'answered' && turn}>
-                    {(answered) => <AnalysisView analysis={answered().analysis} />}
+                    {(answered) => (
+                      <Suspense fallback={<p class="progress">Rendering the analysis…</p>}>
+                        <AnalysisView analysis={answered().analysis} />
+                      </Suspense>
+                    )}
                   </Match>
                   <Match when={turn.state === 'no_specialist' && turn}>
                     {(failed) => (
@@ -82,7 +92,7 @@ export function ReferenceClient() {
                     )}
                   </Match>
                   <Match when={turn.state === 'timeout'}>
-                    <p class="notice warning">No answer after {POLL_TIMEOUT_MS / 1000} s; polling stopped. Ask again to retry.</p>
+                    <p class="notice warning">No answer after {POLL_LIMITS.timeoutMs / 1000} s; polling stopped. Ask again to retry.</p>
                   </Match>
                   <Match when={turn.state === 'error' && turn}>
                     {(failed) => <p class="notice error">Something went wrong: {failed().message}</p>}
@@ -99,6 +109,7 @@ export function ReferenceClient() {
           rows={2}
           placeholder="Ask about a company's filings…"
           value={question()}
+          onFocus={() => void routerApi().catch(() => undefined) /* a load that fails is reported when the question is sent */}
           onInput={(event) => setQuestion(event.currentTarget.value)}
           onKeyDown={(event) => {
             if (event.key === 'Enter' && !event.shiftKey) {

@@ -1,48 +1,80 @@
-import { POLL_INTERVAL_MS, POLL_TIMEOUT_MS } from './router-config.ts';
-import { getResponse, type PollOutcome } from './router-api.ts';
+import type { AnalysisItem } from '../../../schemas/messages.ts';
+
+/** What one poll of the router found. */
+export type PollOutcome =
+  | { kind: 'waiting' }
+  | { kind: 'answered'; analysis: AnalysisItem[] }
+  | { kind: 'error'; message: string };
 
 export type PollEnd = Exclude<PollOutcome, { kind: 'waiting' }> | { kind: 'timeout' };
 
+/** One poll of the router for the request's answer; it must give up (reject) when `signal` aborts. */
+export type Poll = (signal: AbortSignal) => Promise<PollOutcome>;
+
+export type PollLimits = {
+  /** Pause between the end of one poll and the start of the next. */
+  intervalMs: number;
+  /** The whole loop's deadline, counted from `start`: the spec's 120 s. */
+  timeoutMs: number;
+  /** How long one poll may take before it is aborted and the next one is scheduled. */
+  requestTimeoutMs: number;
+};
+
+export const POLL_LIMITS: PollLimits = { intervalMs: 1000, timeoutMs: 120_000, requestTimeoutMs: 10_000 };
+
 /**
  * Polls one request until it is answered, fails or times out. At most one loop runs per poller: starting
- * a new one stops the previous, and `stop` (called when the view closes) cancels the pending timer and the
- * request in flight. Each poll is scheduled only after the previous one finished, so polls never overlap.
+ * a new one stops the previous, and `stop` (called when the view closes) cancels the timers and the poll in
+ * flight. Polls never overlap: each is scheduled after the previous one ended. A poll that hangs is aborted
+ * after `requestTimeoutMs`, and the deadline ends the loop on time even while a poll is in flight.
  */
-export function createPoller() {
+export function createPoller(limits: PollLimits = POLL_LIMITS) {
   let stopCurrent: (() => void) | undefined;
 
-  function start(requestId: string, onEnd: (end: PollEnd) => void): void {
+  function start(poll: Poll, onEnd: (end: PollEnd) => void): void {
     stop();
-    const controller = new AbortController();
-    const deadline = Date.now() + POLL_TIMEOUT_MS;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    stopCurrent = () => {
-      clearTimeout(timer);
-      controller.abort();
-    };
-    const finish = (end: PollEnd) => {
+    let ended = false;
+    let inFlight: AbortController | undefined;
+    let nextPoll: ReturnType<typeof setTimeout> | undefined;
+    let pollTimeout: ReturnType<typeof setTimeout> | undefined;
+    const end = () => {
+      ended = true;
+      clearTimeout(deadline);
+      clearTimeout(nextPoll);
+      clearTimeout(pollTimeout);
+      inFlight?.abort();
       stopCurrent = undefined;
-      onEnd(end);
     };
+    const finish = (outcome: PollEnd) => {
+      if (ended) return;
+      end();
+      onEnd(outcome);
+    };
+    const deadline = setTimeout(() => finish({ kind: 'timeout' }), limits.timeoutMs);
     const tick = async () => {
+      const controller = new AbortController();
+      inFlight = controller;
+      pollTimeout = setTimeout(() => controller.abort(), limits.requestTimeoutMs);
       let outcome: PollOutcome;
       try {
-        outcome = await getResponse(requestId, controller.signal);
+        outcome = await poll(controller.signal);
       } catch (error) {
-        if (controller.signal.aborted) return;
-        outcome = { kind: 'error', message: `cannot reach the router (${(error as Error).message})` };
+        // Aborted: stopped (ended) or timed out, in which case the next poll tries again.
+        const message = `cannot reach the router (${(error as Error).message})`;
+        outcome = controller.signal.aborted ? { kind: 'waiting' } : { kind: 'error', message };
+      } finally {
+        clearTimeout(pollTimeout);
       }
-      if (controller.signal.aborted) return;
+      if (ended) return;
       if (outcome.kind !== 'waiting') return finish(outcome);
-      if (Date.now() >= deadline) return finish({ kind: 'timeout' });
-      timer = setTimeout(tick, POLL_INTERVAL_MS);
+      nextPoll = setTimeout(tick, limits.intervalMs);
     };
-    timer = setTimeout(tick, POLL_INTERVAL_MS);
+    nextPoll = setTimeout(tick, limits.intervalMs);
+    stopCurrent = end;
   }
 
   function stop(): void {
     stopCurrent?.();
-    stopCurrent = undefined;
   }
 
   return { start, stop };

@@ -1,16 +1,12 @@
 import { z } from 'zod';
-import { analysisResultMessageSchema, waitingSchema, type AnalysisItem } from '../../../schemas/messages.ts';
+import { analysisResultMessageSchema, waitingSchema } from '../../../schemas/messages.ts';
 import { requestSentSchema, routerErrorSchema } from '../../../schemas/router-api.ts';
+import type { PollOutcome } from './poller.ts';
 import { ROUTER_URL } from './router-config.ts';
 
 export type SendOutcome =
   | { kind: 'sent'; requestId: string }
   | { kind: 'no_specialist'; message: string }
-  | { kind: 'error'; message: string };
-
-export type PollOutcome =
-  | { kind: 'waiting' }
-  | { kind: 'answered'; analysis: AnalysisItem[] }
   | { kind: 'error'; message: string };
 
 const pollBodySchema = z.union([waitingSchema, analysisResultMessageSchema]);

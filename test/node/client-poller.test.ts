@@ -1,0 +1,102 @@
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { createPoller, POLL_LIMITS, type Poll, type PollEnd, type PollOutcome } from '../../pages/src/reference/poller.ts';
+
+/** A router that takes every poll and never answers: each poll settles only when the client aborts it. */
+function hangingPolls() {
+  const signals: AbortSignal[] = [];
+  const poll: Poll = (signal) => {
+    signals.push(signal);
+    return new Promise<PollOutcome>((_, reject) => signal.addEventListener('abort', () => reject(signal.reason)));
+  };
+  return { poll, signals };
+}
+
+describe('the reference client’s poller', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('ends with a timeout at 120 s although every poll hangs: each poll is aborted after its own timeout, the deadline ends the loop', async () => {
+    vi.useFakeTimers();
+    const { poll, signals } = hangingPolls();
+    const ends: PollEnd[] = [];
+    createPoller().start(poll, (end) => ends.push(end));
+
+    await vi.advanceTimersByTimeAsync(POLL_LIMITS.timeoutMs - 1);
+    expect(ends).toEqual([]);
+    expect(signals.length).toBeGreaterThan(5);
+    expect(signals.slice(0, -1).every((signal) => signal.aborted)).toBe(true);
+
+    await vi.advanceTimersByTimeAsync(1);
+    expect(POLL_LIMITS.timeoutMs).toBe(120_000);
+    expect(ends).toEqual([{ kind: 'timeout' }]);
+    expect(signals.every((signal) => signal.aborted)).toBe(true);
+
+    const polled = signals.length;
+    await vi.advanceTimersByTimeAsync(60_000);
+    expect(signals.length).toBe(polled);
+    expect(ends).toHaveLength(1);
+  });
+
+  it('polls once a second until answered, and reports the answer once', async () => {
+    vi.useFakeTimers();
+    const outcomes: PollOutcome[] = [{ kind: 'waiting' }, { kind: 'waiting' }, { kind: 'answered', analysis: [{ role: 'filings', name: null, content: 'ok' }] }];
+    let polls = 0;
+    const ends: PollEnd[] = [];
+    createPoller().start(async () => outcomes[polls++]!, (end) => ends.push(end));
+    await vi.advanceTimersByTimeAsync(2_999);
+    expect(polls).toBe(2);
+    expect(ends).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(ends).toEqual([{ kind: 'answered', analysis: [{ role: 'filings', name: null, content: 'ok' }] }]);
+    await vi.advanceTimersByTimeAsync(10_000);
+    expect(polls).toBe(3);
+  });
+
+  it('ends with an error when a poll fails, and stop() aborts the poll in flight without reporting an end', async () => {
+    vi.useFakeTimers();
+    const failing = createPoller();
+    const ends: PollEnd[] = [];
+    failing.start(() => Promise.reject(new TypeError('fetch failed')), (end) => ends.push(end));
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(ends).toEqual([{ kind: 'error', message: 'cannot reach the router (fetch failed)' }]);
+
+    const { poll, signals } = hangingPolls();
+    const stopped = createPoller();
+    stopped.start(poll, (end) => ends.push(end));
+    await vi.advanceTimersByTimeAsync(1_500);
+    expect(signals).toHaveLength(1);
+    stopped.stop();
+    expect(signals[0]!.aborted).toBe(true);
+    await vi.advanceTimersByTimeAsync(POLL_LIMITS.timeoutMs);
+    expect(ends).toHaveLength(1);
+    expect(signals).toHaveLength(1);
+  });
+
+  it('against a real HTTP router that accepts each poll and never answers, times out on a short test deadline and closes every connection', async () => {
+    const requests: IncomingMessage[] = [];
+    const closed: IncomingMessage[] = [];
+    const server = createServer((request) => {
+      requests.push(request);
+      request.socket.on('close', () => closed.push(request));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/get-response?request_id=r1`;
+    try {
+      const poll: Poll = async (signal) => {
+        const response = await fetch(url, { signal });
+        await response.json();
+        return { kind: 'waiting' };
+      };
+      const end = await new Promise<PollEnd>((resolve) => createPoller({ intervalMs: 20, requestTimeoutMs: 150, timeoutMs: 700 }).start(poll, resolve));
+      expect(end).toEqual({ kind: 'timeout' });
+      expect(requests.length).toBeGreaterThanOrEqual(2);
+      await expect.poll(() => closed.length).toBe(requests.length);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
+  });
+});
