@@ -23,7 +23,7 @@ export const WRONG_CONTENT_TYPES: (string | null)[] = [
 /** Bodies no JSON endpoint takes: not JSON at all, and JSON that is not an object. Each must be refused, never read as empty. */
 export const REFUSED_BODIES = ['{not json', '[1]', '"text"'];
 
-export type Send = (body: string, contentType: string | null) => Promise<Response>;
+export type Send = (body: string, contentType: string | null) => Response | Promise<Response>;
 
 /**
  * Sends `body` labelled JSON, then with each wrong or missing Content-Type: every answer must be the same
