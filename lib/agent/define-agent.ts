@@ -66,10 +66,10 @@ export function defineAgent<Env extends object>(config: AgentConfig<Env>): Agent
 
   const app = new Hono<Bindings<Env>>();
   app.post(definition.webhookPath, (c) => handleWebhook(c, fromRequest(c), table));
-  // The agent served alone (its own Worker): the platform's error answers.
-  const standalone = new Hono<Bindings<Env>>().route('/', app);
-  standalone.onError(onError);
-  standalone.notFound(notFound);
+  // The agent served alone (its own Worker), with the platform's error answers. Made on the first request,
+  // when every route is declared (mounting copies the routes there are).
+  let standalone: Hono<Bindings<Env>> | undefined;
+  const served = () => (standalone ??= new Hono<Bindings<Env>>().route('/', app).onError(onError).notFound(notFound));
 
   const agent: Agent<Env> = {
     name: config.name,
@@ -77,7 +77,7 @@ export function defineAgent<Env extends object>(config: AgentConfig<Env>): Agent
     bind,
     started,
     app,
-    fetch: async (request, env, ctx) => standalone.fetch(request, env, ctx),
+    fetch: async (request, env, ctx) => served().fetch(request, env, ctx),
     queue: (batch, env, ctx) => consumeBatch([agent], batch, env, ctx),
     scheduled: async (_controller, env, ctx) => started(bind(env, ctx)),
     onMessage(model, handler) {

@@ -19,7 +19,7 @@ export interface ApiErrorOptions {
 }
 
 /** OpenAI's error type for a status, used when an error names none. */
-export function typeForStatus(status: number): string {
+function typeForStatus(status: number): string {
   if (status === 429) return 'rate_limit_error';
   if (status === 401) return 'authentication_error';
   if (status === 403) return 'permission_error';

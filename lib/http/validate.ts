@@ -13,7 +13,7 @@ export interface Refusals {
 }
 
 /** The platform's: a 400 naming the failing field. */
-export const platformRefusals: Refusals = {
+const platformRefusals: Refusals = {
   invalid(error) {
     const { message, param } = describeZodError(error);
     return new ApiError({ status: 400, message, type: 'invalid_request_error', param, code: 'invalid_parameter' });
@@ -22,7 +22,7 @@ export const platformRefusals: Refusals = {
 };
 
 /** The request parts routes validate. */
-type Target = 'json' | 'query' | 'param' | 'header';
+type Target = 'json' | 'query' | 'param';
 
 type Validated<T extends Target, Schema extends ZodType<object>> = {
   in: { [K in T]: z.input<Schema> };
@@ -55,8 +55,6 @@ function partOf(target: Target, c: Context, refusals: Refusals): unknown {
       return Object.fromEntries(Object.entries(c.req.queries()).map(([name, values]) => [name, values.length === 1 ? values[0] : values]));
     case 'param':
       return c.req.param();
-    case 'header':
-      return c.req.header();
   }
 }
 
