@@ -59,7 +59,12 @@ function partOf(target: Target, c: Context, refusals: Refusals): unknown {
 }
 
 /** A request part checked against its schema, or the route family's refusal thrown (an ApiError). */
-export async function validPart<Schema extends ZodType<object>>(c: Context, target: Target, schema: Schema, refusals: Refusals = platformRefusals): Promise<z.output<Schema>> {
+export async function validPart<Schema extends ZodType<object>>(
+  c: Context,
+  target: Target,
+  schema: Schema,
+  refusals: Refusals = platformRefusals,
+): Promise<z.output<Schema>> {
   const result = await schema.safeParseAsync(await partOf(target, c, refusals));
   if (!result.success) throw refusals.invalid(result.error, target);
   return result.data;

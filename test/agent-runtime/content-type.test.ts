@@ -10,7 +10,9 @@ const sender = (path: string) => (body: string, contentType: string | null) =>
 /** lib/agent's JSON endpoints (an agent's webhook, its custom POST routes) read their bodies whatever the Content-Type says. */
 describe('agent runtime: a JSON body is read whatever its Content-Type', () => {
   it.each(['/alice/echo', '/alice/webhook'])('%s refuses a bad body the same with a wrong or missing label', async (path) => {
-    for (const body of [...REFUSED_BODIES, JSON.stringify({ text: 5 })]) await expectSameRefusalWhateverTheLabel(sender(path), body, `${path} ${body}`);
+    for (const body of [...REFUSED_BODIES, JSON.stringify({ text: 5 })]) {
+      await expectSameRefusalWhateverTheLabel(sender(path), body, `${path} ${body}`);
+    }
   });
 
   it('a custom POST route takes a good body without the label', async () => {

@@ -31,7 +31,8 @@ describe('chat: a JSON body is read whatever its Content-Type', () => {
 
   it('answers a good body without the label', async () => {
     for (const contentType of [null, 'text/plain', 'application/x-www-form-urlencoded']) {
-      const response = await send(JSON.stringify({ model: 'llm1', messages: [{ role: 'user', content: 'Say hello.' }], max_tokens: 8 }), contentType);
+      const request = { model: 'llm1', messages: [{ role: 'user', content: 'Say hello.' }], max_tokens: 8 };
+      const response = await send(JSON.stringify(request), contentType);
       expect(response.status, `Content-Type ${contentType ?? '(none)'}`).toBe(200);
       expect(await response.json()).toMatchObject({ object: 'chat.completion', model: 'llm1' });
     }

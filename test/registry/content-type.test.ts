@@ -14,7 +14,11 @@ function sender(method: string, path: string, authorization: string) {
   // Bytes, not a string: fetch would label a string body text/plain by itself.
   return (body: string, contentType: string | null) =>
     worker.fetch(
-      new Request(`${BASE}${path}`, { method, headers: withContentType(contentType, { authorization }), body: new TextEncoder().encode(body) }),
+      new Request(`${BASE}${path}`, {
+        method,
+        headers: withContentType(contentType, { authorization }),
+        body: new TextEncoder().encode(body),
+      }),
       env,
       createExecutionContext(),
     );
@@ -76,7 +80,8 @@ describe('registry: a JSON body is read whatever its Content-Type', () => {
   });
 
   it('no body at all is still an empty request where that is allowed', async () => {
-    const response = await worker.fetch(new Request(`${BASE}/v1/search/agents`, { method: 'POST', headers: { authorization: `Bearer ${key}` } }), env, createExecutionContext());
+    const request = new Request(`${BASE}/v1/search/agents`, { method: 'POST', headers: { authorization: `Bearer ${key}` } });
+    const response = await worker.fetch(request, env, createExecutionContext());
     expect(response.status).toBe(200);
   });
 });

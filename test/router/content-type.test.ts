@@ -20,7 +20,9 @@ const sender = (path: string) => (body: string, contentType: string | null) =>
 /** The router's JSON endpoints read their bodies whatever the Content-Type says (issue 13: they were ignored). */
 describe('router: a JSON body is read whatever its Content-Type', () => {
   it.each(['/api/send-request', '/webhook'])('%s refuses a bad body the same with a wrong or missing label', async (path) => {
-    for (const body of [...REFUSED_BODIES, JSON.stringify({ input: 42 })]) await expectSameRefusalWhateverTheLabel(sender(path), body, `${path} ${body}`);
+    for (const body of [...REFUSED_BODIES, JSON.stringify({ input: 42 })]) {
+      await expectSameRefusalWhateverTheLabel(sender(path), body, `${path} ${body}`);
+    }
     expect(network.delivered).toHaveLength(0);
   });
 

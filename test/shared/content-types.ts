@@ -15,7 +15,9 @@ export const WRONG_CONTENT_TYPES: (string | null)[] = [
   'text/json',
   'application/jsonx',
   ...fc.sample(
-    fc.stringMatching(/^[a-z]{1,12}\/[a-z.+-]{1,16}(; ?[a-z]{1,8}=[a-z0-9-]{1,8})?$/).filter((type) => !/^application\/([\w.-]+\+)?json\b/.test(type)),
+    fc
+      .stringMatching(/^[a-z]{1,12}\/[a-z.+-]{1,16}(; ?[a-z]{1,8}=[a-z0-9-]{1,8})?$/)
+      .filter((type) => !/^application\/([\w.-]+\+)?json\b/.test(type)),
     { numRuns: 4, seed: 20261123 },
   ),
 ];
@@ -36,7 +38,8 @@ export async function expectSameRefusalWhateverTheLabel(send: Send, body: string
   expect(expected.status, `${what} labelled JSON`).toBeLessThan(500);
   for (const contentType of WRONG_CONTENT_TYPES) {
     const response = await send(body, contentType);
-    expect({ status: response.status, body: await response.json() }, `${what} with Content-Type ${contentType ?? '(none)'}`).toEqual(expected);
+    const answer = { status: response.status, body: await response.json() };
+    expect(answer, `${what} with Content-Type ${contentType ?? '(none)'}`).toEqual(expected);
   }
 }
 

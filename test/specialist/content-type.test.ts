@@ -14,7 +14,11 @@ afterEach(() => {
 
 // Bytes, not a string: fetch would label a string body text/plain by itself.
 const send = (body: string, contentType: string | null) =>
-  SELF.fetch('http://specialist.test/webhook', { method: 'POST', headers: withContentType(contentType), body: new TextEncoder().encode(body) });
+  SELF.fetch('http://specialist.test/webhook', {
+    method: 'POST',
+    headers: withContentType(contentType),
+    body: new TextEncoder().encode(body),
+  });
 
 /** The specialist's one JSON endpoint, POST /webhook, reads its body whatever the Content-Type says. */
 describe('specialist: a JSON body is read whatever its Content-Type', () => {

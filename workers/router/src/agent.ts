@@ -48,7 +48,9 @@ const refusal = (status: 403 | 404, message: string, code: string) => new ApiErr
  */
 routerAgent.onPayload(analysisResultMessageSchema, async (ctx, sender, answer) => {
   const outcome = await answerSlot(ctx.env, ctx.session).file(sender, answer);
-  if (outcome === 'unknown_session') throw refusal(404, `session ${ctx.session} is not a request this router sent, or it has expired`, 'unknown_session');
+  if (outcome === 'unknown_session') {
+    throw refusal(404, `session ${ctx.session} is not a request this router sent, or it has expired`, 'unknown_session');
+  }
   if (outcome === 'wrong_sender') throw refusal(403, `request ${ctx.session} was not sent to ${sender}`, 'wrong_sender');
   await globalSlot(ctx.env).put(answer);
   return { status: 'success' };

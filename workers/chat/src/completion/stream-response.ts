@@ -101,7 +101,11 @@ export function streamCompletion(
           background(end());
           return;
         }
-        const failure = error instanceof ApiError ? error : new ApiError({ status: 500, message: 'the completion failed', code: 'internal_error' });
+        const failure = error instanceof ApiError ? error : new ApiError({
+          status: 500,
+          message: 'the completion failed',
+          code: 'internal_error',
+        });
         if (!(error instanceof ApiError)) console.error('stream failed', error);
         batch.push(frame(platformErrorBody(failure)));
         flush();

@@ -6,7 +6,12 @@ import { ApiError } from '../../../../lib/http/api-error.ts';
  * (unavailable, input refused), 429 rate limited or out of capacity, 503 overloaded or timed out, 500 our own
  * misconfiguration (a bad upstream key is not the caller's fault). `retryAfterSeconds`: when to try again.
  */
-export function providerError(status: ContentfulStatusCode, message: string, code: string, retryAfterSeconds: number | null = null): ApiError {
+export function providerError(
+  status: ContentfulStatusCode,
+  message: string,
+  code: string,
+  retryAfterSeconds: number | null = null,
+): ApiError {
   const headers = retryAfterSeconds === null ? undefined : { 'retry-after': String(retryAfterSeconds) };
   return new ApiError({ status, message, code, headers });
 }

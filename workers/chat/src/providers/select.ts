@@ -30,5 +30,6 @@ export function selectProvider(model: ServedModel, env: ChatEnv, agents: () => A
     });
   }
   if (model.provider === 'offline') return offlineProvider({ tokenDelayMs: Number(env.OFFLINE_TOKEN_DELAY_MS) || 0, agents });
-  throw providerError(422, `model ${model.alias} is unavailable here: its ${model.provider} provider is not configured`, 'model_unavailable');
+  const message = `model ${model.alias} is unavailable here: its ${model.provider} provider is not configured`;
+  throw providerError(422, message, 'model_unavailable');
 }

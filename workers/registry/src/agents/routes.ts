@@ -42,7 +42,10 @@ export function agentRoutes() {
     const { address } = c.req.valid('param');
     const row = await findAgent(c.env.DB, address);
     if (!row || row.account_id === null) throw new ApiError({ status: 404, message: 'agent not found' });
-    if (row.account_id !== c.get('key').accountId) throw new ApiError({ status: 409, message: `agent ${address} belongs to another account` });
+    if (row.account_id !== c.get('key').accountId) throw new ApiError({
+      status: 409,
+      message: `agent ${address} belongs to another account`,
+    });
     await deleteAgent(c.env.DB, address);
     const body: DeletedAgent = { address, deleted: true };
     return c.json(body);

@@ -57,9 +57,15 @@ export function almanacRoutes() {
     const { address } = c.req.valid('param');
     const update = c.req.valid('json');
     const identifier = (update.agent_identifier ?? update.agent_address)!;
-    if (addressOfIdentifier(identifier) !== address) throw new ApiError({ status: 406, message: `agent_identifier ${identifier} is not ${address}` });
+    if (addressOfIdentifier(identifier) !== address) throw new ApiError({
+      status: 406,
+      message: `agent_identifier ${identifier} is not ${address}`,
+    });
     const signed = { agent_identifier: identifier, is_active: update.is_active, timestamp: update.timestamp };
-    if (!verifyVerifiableModel(address, signed, update.signature)) throw new ApiError({ status: 401, message: `signature is not ${address}'s signature of this status update` });
+    if (!verifyVerifiableModel(address, signed, update.signature)) throw new ApiError({
+      status: 401,
+      message: `signature is not ${address}'s signature of this status update`,
+    });
     const row = await findAgent(c.env.DB, address);
     if (!row) throw new ApiError({ status: 404, message: 'agent not found' });
     const stale = staleness(update.timestamp, row.status_timestamp);
@@ -80,7 +86,10 @@ export function almanacRoutes() {
       metadata: attestation.metadata ?? null,
       timestamp: attestation.timestamp,
     };
-    if (!verifyVerifiableModel(address, signed, attestation.signature)) throw new ApiError({ status: 401, message: `signature is not ${address}'s signature of this attestation` });
+    if (!verifyVerifiableModel(address, signed, attestation.signature)) throw new ApiError({
+      status: 401,
+      message: `signature is not ${address}'s signature of this attestation`,
+    });
     const previous = await findAgent(c.env.DB, address);
     const stale = staleness(attestation.timestamp, previous?.attestation_timestamp ?? null);
     if (stale) throw new ApiError({ status: 401, message: stale });

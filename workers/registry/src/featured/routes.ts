@@ -26,7 +26,13 @@ export function featuredRoutes() {
       const row = await c.env.DB.prepare('UPDATE agents SET featured = ?1 WHERE address = ?2 AND account_id IS NOT NULL RETURNING address, name')
         .bind(featured ? 1 : 0, address)
         .first<{ address: string; name: string }>();
-      if (!row) throw new ApiError({ status: 404, message: `no registered agent ${address}`, type: 'not_found', param: 'address', code: 'unknown_agent' });
+      if (!row) throw new ApiError({
+        status: 404,
+        message: `no registered agent ${address}`,
+        type: 'not_found',
+        param: 'address',
+        code: 'unknown_agent',
+      });
       const body: FeaturedAgent = { address: row.address, name: row.name, featured };
       return c.json(body);
     });

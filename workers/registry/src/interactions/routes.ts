@@ -46,7 +46,10 @@ export function interactionRoutes() {
     if (attestation.address !== source && attestation.address !== request.target) {
       throw new ApiError({ status: 403, message: `the attestation is ${attestation.address}'s, who is neither the source nor the target` });
     }
-    if (!(await findAgent(c.env.DB, request.target))) throw new ApiError({ status: 404, message: `target ${request.target} is not registered` });
+    if (!(await findAgent(c.env.DB, request.target))) throw new ApiError({
+      status: 404,
+      message: `target ${request.target} is not registered`,
+    });
     if (!(await claimOnce(c.env.DB, `attestation:${attestation.nonceHex}`, attestation.address, attestation.validTo + 60))) {
       throw new ApiError({ status: 409, message: 'this attestation was already used: each one counts once' });
     }
@@ -64,8 +67,14 @@ export function interactionRoutes() {
     const target = await findAgent(c.env.DB, envelope.target);
     if (!target?.url) throw new ApiError({ status: 404, message: `target ${envelope.target} has no registered webhook url` });
     const destination = new URL(target.url);
-    if (destination.pathname === PROXY_PATH) throw new ApiError({ status: 409, message: 'the target registered this proxy as its own webhook url' });
-    if (isPrivateOrLoopbackUrl(target.url) && c.env.ALLOW_PRIVATE_URLS !== 'true') throw new ApiError({ status: 409, message: 'the target webhook is on a private network; this registry does not relay there' });
+    if (destination.pathname === PROXY_PATH) throw new ApiError({
+      status: 409,
+      message: 'the target registered this proxy as its own webhook url',
+    });
+    if (isPrivateOrLoopbackUrl(target.url) && c.env.ALLOW_PRIVATE_URLS !== 'true') throw new ApiError({
+      status: 409,
+      message: 'the target webhook is on a private network; this registry does not relay there',
+    });
     const verdict = await verifyEnvelope(envelope, { self: envelope.target, replay: d1ReplayGuard(c.env.DB, envelope.sender) });
     if (!verdict.ok) throw new ApiError({ status: verdict.reason === 'replayed' ? 409 : 401, message: verdict.message });
     let response: Response;

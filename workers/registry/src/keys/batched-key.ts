@@ -30,7 +30,7 @@ export class BatchedKeyCheck {
       AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ${bind(this.now.toISOString())}))`;
   }
 
-  /** Judges the rows `statement` returned; throws the key's refusal (an ApiError, the route's answer) for a key that may not call the route. */
+  /** Judges the rows `statement` returned; throws the refusal (an ApiError, the route's answer) of a key that may not call the route. */
   settle(rows: readonly unknown[]): AuthenticatedKey {
     this.verdict = judgeKeyRow(this.parsed, rows[0] as KeyRow | undefined, this.permission, this.now);
     const { result } = this.verdict;

@@ -20,9 +20,11 @@ export function noticeKeyChange(env: RegistryBindings, keyId: string): Promise<b
 }
 
 /** One notice over CHAT_KEYS: true when the chat Worker confirmed it, or when no chat Worker is bound. */
-async function tellChat(env: RegistryBindings, what: string, notice: (chat: Service<KeyRevocationsContract>) => Promise<boolean>): Promise<boolean> {
+type ChatKeys = Service<KeyRevocationsContract>;
+
+async function tellChat(env: RegistryBindings, what: string, notice: (chat: ChatKeys) => Promise<boolean>): Promise<boolean> {
   // Optional although declared: a registry deployed without the chat Worker leaves the binding out.
-  const chat: Service<KeyRevocationsContract> | undefined = env.CHAT_KEYS;
+  const chat: ChatKeys | undefined = env.CHAT_KEYS;
   if (!chat) return true;
   try {
     if (await notice(chat)) return true;

@@ -22,13 +22,29 @@ export function keyRoutes() {
     let accountId: string;
     if (manager.kind === 'account') {
       if (request.account_id && request.account_id !== manager.accountId) {
-        throw new ApiError({ status: 403, message: 'a key may create keys only for its own account', param: 'account_id', code: 'other_account' });
+        throw new ApiError({
+          status: 403,
+          message: 'a key may create keys only for its own account',
+          param: 'account_id',
+          code: 'other_account',
+        });
       }
-      if (request.account_name) throw new ApiError({ status: 403, message: 'only the admin token creates accounts', param: 'account_name', code: 'admin_only' });
+      if (request.account_name) throw new ApiError({
+        status: 403,
+        message: 'only the admin token creates accounts',
+        param: 'account_name',
+        code: 'admin_only',
+      });
       accountId = manager.accountId;
     } else if (request.account_id) {
       if (!(await accountExists(c.env.DB, request.account_id))) {
-        throw new ApiError({ status: 404, message: `no account ${request.account_id}`, type: 'not_found', param: 'account_id', code: 'unknown_account' });
+        throw new ApiError({
+          status: 404,
+          message: `no account ${request.account_id}`,
+          type: 'not_found',
+          param: 'account_id',
+          code: 'unknown_account',
+        });
       }
       accountId = request.account_id;
     } else {
@@ -53,7 +69,12 @@ export function keyRoutes() {
     const manager = c.get('manager');
     const { account_id } = c.req.valid('query');
     if (manager.kind === 'account' && account_id && account_id !== manager.accountId) {
-      throw new ApiError({ status: 403, message: "a key may list only its own account's keys", param: 'account_id', code: 'other_account' });
+      throw new ApiError({
+        status: 403,
+        message: "a key may list only its own account's keys",
+        param: 'account_id',
+        code: 'other_account',
+      });
     }
     const body: KeyList = { keys: await listKeys(c.env.DB, manager.kind === 'account' ? manager.accountId : (account_id ?? null)) };
     return c.json(body);
@@ -74,11 +95,21 @@ export function keyRoutes() {
     const manager = c.get('manager');
     const { id } = c.req.valid('param');
     const accountId = manager.kind === 'account' ? manager.accountId : null;
-    if (!(await liveKeyExists(c.env.DB, id, accountId))) throw new ApiError({ status: 404, message: `no live key ${id}`, type: 'not_found', param: 'id', code: 'unknown_key' });
+    if (!(await liveKeyExists(c.env.DB, id, accountId))) throw new ApiError({
+      status: 404,
+      message: `no live key ${id}`,
+      type: 'not_found',
+      param: 'id',
+      code: 'unknown_key',
+    });
     // The chat Worker caches verified keys: it hears of the revocation first, so once this answers 200 the key
     // is refused everywhere. If it cannot be told, the key stays live and the caller retries (nothing half-done).
     if (!(await noticeRevocation(c.env, id))) {
-      throw new ApiError({ status: 503, message: 'the key could not be revoked in the chat service just now; it is still live, try again', code: 'revocation_undelivered' });
+      throw new ApiError({
+        status: 503,
+        message: 'the key could not be revoked in the chat service just now; it is still live, try again',
+        code: 'revocation_undelivered',
+      });
     }
     const revokedAt = await revokeKey(c.env.DB, id, accountId);
     if (!revokedAt) throw new ApiError({ status: 404, message: `no live key ${id}`, type: 'not_found', param: 'id', code: 'unknown_key' });

@@ -36,7 +36,11 @@ export function searchRoutes() {
     const session = newSession(request.search_id, queryKey(request.search_text), request.source);
     const semantic = request.semantic_search ? semanticBackend(c.env) : null;
     // A refused key throws its refusal from the first batch (keyedRunner), before any search work is done.
-    const result = await searchAgents(runner, semantic, { request, ...session, gate: (params) => check.gate((value) => params.add(value)) });
+    const result = await searchAgents(runner, semantic, {
+      request,
+      ...session,
+      gate: (params) => check.gate((value) => params.add(value)),
+    });
     c.executionCtx.waitUntil(storeSession(runner, session).catch((error: unknown) => console.error('storing search session failed', error)));
     if (semantic) {
       c.executionCtx.waitUntil(syncEmbeddings(semantic, runner).catch((error: unknown) => console.error('embedding sync failed', error)));
@@ -56,8 +60,20 @@ export function searchRoutes() {
   app.post('/agents/click', readKey, validate('json', searchClickRequestSchema), async (c) => {
     const click = c.req.valid('json');
     const outcome = await recordClick(d1Runner(c.env.DB), click);
-    if (outcome.kind === 'unknown_search') throw new ApiError({ status: 404, message: `no search with search_id ${click.search_id}`, type: 'not_found', param: 'search_id', code: 'unknown_search' });
-    if (outcome.kind === 'unknown_agent') throw new ApiError({ status: 404, message: `no agent with address ${click.address}`, type: 'not_found', param: 'address', code: 'unknown_agent' });
+    if (outcome.kind === 'unknown_search') throw new ApiError({
+      status: 404,
+      message: `no search with search_id ${click.search_id}`,
+      type: 'not_found',
+      param: 'search_id',
+      code: 'unknown_search',
+    });
+    if (outcome.kind === 'unknown_agent') throw new ApiError({
+      status: 404,
+      message: `no agent with address ${click.address}`,
+      type: 'not_found',
+      param: 'address',
+      code: 'unknown_agent',
+    });
     const body: SearchClickResponse = { status: 'recorded', search_id: click.search_id, address: click.address, page_index: click.page_index, duplicate: outcome.duplicate };
     return c.json(body);
   });

@@ -17,11 +17,23 @@ export const getResponseRoute = new Hono<{ Bindings: RouterEnv }>().get('/', val
   }
   const slot = await answerSlot(c.env, requestId).read();
   if (slot.state === 'unknown') {
-    throw new ApiError({ status: 404, message: `no request ${requestId}: it was never sent here or its answer has expired`, type: 'not_found', param: 'request_id', code: 'unknown_request' });
+    throw new ApiError({
+      status: 404,
+      message: `no request ${requestId}: it was never sent here or its answer has expired`,
+      type: 'not_found',
+      param: 'request_id',
+      code: 'unknown_request',
+    });
   }
   if (slot.state === 'waiting') return c.json({ status: 'waiting' });
   if (slot.state === 'failed') {
-    throw new ApiError({ status: 502, message: `the request could not be delivered to the specialist: ${slot.reason}`, type: 'upstream_error', param: 'request_id', code: 'undeliverable' });
+    throw new ApiError({
+      status: 502,
+      message: `the request could not be delivered to the specialist: ${slot.reason}`,
+      type: 'upstream_error',
+      param: 'request_id',
+      code: 'undeliverable',
+    });
   }
   return c.json(slot.answer);
 });

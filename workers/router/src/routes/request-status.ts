@@ -12,7 +12,13 @@ export const requestStatusRoute = new Hono<{ Bindings: RouterEnv }>().get('/:req
   const { request_id: requestId } = c.req.valid('param');
   const slot = await answerSlot(c.env, requestId).read();
   if (slot.state === 'unknown') {
-    throw new ApiError({ status: 404, message: `no request ${requestId}: it was never sent here or has expired`, type: 'not_found', param: 'request_id', code: 'unknown_request' });
+    throw new ApiError({
+      status: 404,
+      message: `no request ${requestId}: it was never sent here or has expired`,
+      type: 'not_found',
+      param: 'request_id',
+      code: 'unknown_request',
+    });
   }
   const { times } = slot;
   const status: RequestStatus = {

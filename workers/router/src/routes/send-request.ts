@@ -23,7 +23,12 @@ export const sendRequestRoute = new Hono<{ Bindings: RouterEnv }>().post('/', va
     throw new ApiError({ status: 500, message: error.message, type: 'upstream_error', code: 'registry_unavailable', cause: error });
   }
   if (!specialist) {
-    throw new ApiError({ status: 404, message: 'no specialist agent is registered yet; start the specialist, then ask again', type: 'not_found', code: 'no_specialist' });
+    throw new ApiError({
+      status: 404,
+      message: 'no specialist agent is registered yet; start the specialist, then ask again',
+      type: 'not_found',
+      code: 'no_specialist',
+    });
   }
   const requestId = crypto.randomUUID();
   await answerSlot(c.env, requestId).open(specialist, answerTtlMs(c.env));
