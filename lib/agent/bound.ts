@@ -1,5 +1,6 @@
 import { Identity } from '../identity/index.ts';
 import { urlPolicyFromEnv, type UrlPolicy } from '../net/index.ts';
+import type { AgentExecutionContext } from './execution.ts';
 import { AlmanacResolver, type EndpointResolver } from './resolver.ts';
 import type { AgentSettings } from './types.ts';
 
@@ -11,14 +12,14 @@ export interface AgentDefinition<Env> {
   description?: string;
   protocols?: string[];
   webhookPath: string;
-  settings: (env: Env, ctx: ExecutionContext) => AgentSettings;
+  settings: (env: Env, ctx: AgentExecutionContext) => AgentSettings;
 }
 
 /** An agent with its settings read from one env: what every operation works with. */
 export interface BoundAgent<Env> {
   definition: AgentDefinition<Env>;
   env: Env;
-  executionCtx: ExecutionContext;
+  executionCtx: AgentExecutionContext;
   settings: AgentSettings;
   identity: Identity;
   resolver: EndpointResolver;
@@ -39,7 +40,7 @@ function identityOf(seed: string, index: number): Identity {
   return identity;
 }
 
-export function bindAgent<Env>(definition: AgentDefinition<Env>, env: Env, executionCtx: ExecutionContext): BoundAgent<Env> {
+export function bindAgent<Env>(definition: AgentDefinition<Env>, env: Env, executionCtx: AgentExecutionContext): BoundAgent<Env> {
   const settings = definition.settings(env, executionCtx);
   if (!settings.seed) throw new Error(`agent ${definition.name}: no identity seed configured`);
   const doFetch = settings.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));

@@ -1,6 +1,7 @@
 import type { BoundAgent } from './bound.ts';
 import { agentContext } from './context.ts';
 import { deliverEnvelope } from './delivery.ts';
+import type { AgentExecutionContext } from './execution.ts';
 import type { HandlerTable } from './handlers.ts';
 import { reportInteraction } from './interactions.ts';
 import { outboundMessageSchema, type OutboundMessage } from './outbound-message.ts';
@@ -10,7 +11,7 @@ import type { DeadLetter } from './types.ts';
 /** One agent as the queue consumer sees it: bound to the batch's env, with its handlers. */
 export interface ConsumerAgent<Env> {
   name: string;
-  bind(env: Env, ctx: ExecutionContext): BoundAgent<Env>;
+  bind(env: Env, ctx: AgentExecutionContext): BoundAgent<Env>;
   table: HandlerTable<Env>;
   started(agent: BoundAgent<Env>): void;
 }

@@ -1,10 +1,11 @@
-import { type Context, Hono, type MiddlewareHandler } from 'hono';
+import { Hono, type MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import { notFound, onError } from '../http/errors.ts';
-import { validate } from '../http/validate.ts';
+import { validPart } from '../http/validate.ts';
 import { bindAgent, type AgentDefinition, type BoundAgent } from './bound.ts';
 import { agentContext } from './context.ts';
 import { consumeBatch, type ConsumerAgent } from './consumer.ts';
+import type { AgentExecutionContext } from './execution.ts';
 import { emptyHandlerTable, type HandlerTable } from './handlers.ts';
 import { ensureStarted, shutDown } from './lifecycle.ts';
 import type { Model } from './model.ts';
@@ -22,13 +23,14 @@ export interface AgentConfig<Env extends object> {
   protocols?: string[];
   /** Path of the message endpoint within `agent.app` (default `/webhook`). */
   webhookPath?: string;
-  settings: (env: Env, ctx: ExecutionContext) => AgentSettings;
+  settings: (env: Env, ctx: AgentExecutionContext) => AgentSettings;
 }
 
 type Bindings<Env extends object> = { Bindings: Env };
 type Awaitable<T> = T | Promise<T>;
 
 export interface Agent<Env extends object> extends ConsumerAgent<Env> {
+  /** The agent's routes, to mount in a Worker's app: errors are answered by that app's `onError`, in its dialect. */
   readonly app: Hono<Bindings<Env>>;
   fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response>;
   queue(batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void>;
@@ -39,34 +41,35 @@ export interface Agent<Env extends object> extends ConsumerAgent<Env> {
   onShutdown(handler: LifecycleHandler<Env>): Agent<Env>;
   onDeadLetter(handler: DeadLetterHandler<Env>): Agent<Env>;
   get<Response extends z.ZodType>(path: string, spec: { response: Response }, handler: (ctx: AgentContext<Env>) => Awaitable<z.input<Response>>): Agent<Env>;
-  post<Request extends z.ZodType, Response extends z.ZodType>(
+  post<Request extends z.ZodType<object>, Response extends z.ZodType>(
     path: string,
     spec: { request: Request; response: Response },
     handler: (ctx: AgentContext<Env>, body: z.output<Request>) => Awaitable<z.input<Response>>,
   ): Agent<Env>;
-  context(env: Env, ctx: ExecutionContext): AgentContext<Env>;
-  address(env: Env, ctx: ExecutionContext): string;
-  shutdown(env: Env, ctx: ExecutionContext): Promise<void>;
+  context(env: Env, ctx: AgentExecutionContext): AgentContext<Env>;
+  address(env: Env, ctx: AgentExecutionContext): string;
+  shutdown(env: Env, ctx: AgentExecutionContext): Promise<void>;
 }
 
 /** A Worker-hosted agent: identity, registration, verified webhook, handlers, REST routes, queued delivery. */
 export function defineAgent<Env extends object>(config: AgentConfig<Env>): Agent<Env> {
   const definition: AgentDefinition<Env> = { ...config, webhookPath: config.webhookPath ?? '/webhook' };
   const table: HandlerTable<Env> = emptyHandlerTable();
-  const bind = (env: Env, ctx: ExecutionContext) => bindAgent(definition, env, ctx);
+  const bind = (env: Env, ctx: AgentExecutionContext) => bindAgent(definition, env, ctx);
   const started = (bound: BoundAgent<Env>) => ensureStarted(bound, table);
-  const boundOf = (env: Env, ctx: ExecutionContext) => {
+  const boundOf = (env: Env, ctx: AgentExecutionContext) => {
     const bound = bind(env, ctx);
     started(bound);
     return bound;
   };
-  // Hono types its execution context on its own; it is the Worker's.
-  const fromRequest = (c: Context<Bindings<Env>>) => boundOf(c.env as Env, c.executionCtx as unknown as ExecutionContext);
+  const fromRequest = (c: { env: Env; executionCtx: AgentExecutionContext }) => boundOf(c.env, c.executionCtx);
 
   const app = new Hono<Bindings<Env>>();
-  app.onError(onError);
-  app.notFound(notFound);
   app.post(definition.webhookPath, (c) => handleWebhook(c, fromRequest(c), table));
+  // The agent served alone (its own Worker), with the platform's error answers. Made on the first request,
+  // when every route is declared (mounting copies the routes there are).
+  let standalone: Hono<Bindings<Env>> | undefined;
+  const served = () => (standalone ??= new Hono<Bindings<Env>>().route('/', app).onError(onError).notFound(notFound));
 
   const agent: Agent<Env> = {
     name: config.name,
@@ -74,7 +77,7 @@ export function defineAgent<Env extends object>(config: AgentConfig<Env>): Agent
     bind,
     started,
     app,
-    fetch: async (request, env, ctx) => app.fetch(request, env, ctx),
+    fetch: async (request, env, ctx) => served().fetch(request, env, ctx),
     queue: (batch, env, ctx) => consumeBatch([agent], batch, env, ctx),
     scheduled: async (_controller, env, ctx) => started(bind(env, ctx)),
     onMessage(model, handler) {
@@ -100,15 +103,16 @@ export function defineAgent<Env extends object>(config: AgentConfig<Env>): Agent
     },
     get(path, spec, handler) {
       app.get(path, (c) => {
-        const ctx = agentContext(fromRequest(c as unknown as Context<Bindings<Env>>));
+        const ctx = agentContext(fromRequest(c));
         return answerWith(c, spec.response, () => handler(ctx), ctx);
       });
       return agent;
     },
     post(path, spec, handler) {
-      app.post(path, validate('json', spec.request), (c) => {
-        const ctx = agentContext(fromRequest(c as unknown as Context<Bindings<Env>>));
-        return answerWith(c, spec.response, () => handler(ctx, c.req.valid('json') as z.output<typeof spec.request>), ctx);
+      app.post(path, async (c) => {
+        const body = await validPart(c, 'json', spec.request);
+        const ctx = agentContext(fromRequest(c));
+        return answerWith(c, spec.response, () => handler(ctx, body), ctx);
       });
       return agent;
     },
@@ -127,7 +131,7 @@ export function defineAgent<Env extends object>(config: AgentConfig<Env>): Agent
 export function serveAgents<Env extends object>(agents: Agent<Env>[]): Pick<ExportedHandler<Env>, 'queue' | 'scheduled'> & { start: MiddlewareHandler<Bindings<Env>> } {
   return {
     start: async (c, next) => {
-      for (const agent of agents) agent.started(agent.bind(c.env as Env, c.executionCtx as unknown as ExecutionContext));
+      for (const agent of agents) agent.started(agent.bind(c.env, c.executionCtx));
       await next();
     },
     queue: (batch, env, ctx) => consumeBatch(agents, batch, env, ctx),

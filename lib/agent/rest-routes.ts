@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import type { z } from 'zod';
-import { jsonError } from '../http/errors.ts';
+import { ApiError } from '../http/api-error.ts';
 import type { AgentContext } from './types.ts';
 
 /**
@@ -13,7 +13,7 @@ export async function answerWith<Env>(c: Context, response: z.ZodType, produce: 
   if (!checked.success) {
     const issue = checked.error.issues[0];
     console.error(`agent ${ctx.name}: ${c.req.method} ${c.req.path} returned a value that does not match its response model: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
-    return jsonError(c, 500, 'the route produced a response that does not match its model', 'server_error', null, 'invalid_response');
+    throw new ApiError({ status: 500, message: 'the route produced a response that does not match its model', code: 'invalid_response' });
   }
   return c.json(checked.data as Record<string, unknown>);
 }

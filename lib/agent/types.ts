@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ReplayLedger } from '../envelope/replay-ledger.ts';
 import type { Envelope } from '../../schemas/envelope.ts';
+import type { AgentExecutionContext } from './execution.ts';
 import type { Message, Model } from './model.ts';
 import type { OutboundMessage } from './outbound-message.ts';
 import type { EndpointResolver } from './resolver.ts';
@@ -62,7 +63,7 @@ export interface AgentContext<Env = unknown> {
   readonly name: string;
   readonly address: string;
   readonly env: Env;
-  readonly executionCtx: ExecutionContext;
+  readonly executionCtx: AgentExecutionContext;
   /** Signs and queues a message; resolves once queued (delivery is at least once, in the background). */
   send(to: string, message: Message, options?: SendOptions): Promise<void>;
   /** Delivers directly and waits for the receiver's reply in the same session. */
@@ -79,7 +80,10 @@ export interface MessageContext<Env = unknown> extends AgentContext<Env> {
   readonly envelope: Envelope;
 }
 
-/** A handler's answer: nothing (`{status:'success'}`), a JSON object, or a Response. */
+/**
+ * A handler's answer: nothing (`{status:'success'}`), a JSON object, or a Response. To refuse the message,
+ * throw an ApiError (lib/http/api-error.ts): the host app's `onError` answers it in its dialect.
+ */
 export type HandlerResult = void | undefined | Record<string, unknown> | Response;
 
 export type MessageHandler<Env, Payload> = (ctx: MessageContext<Env>, sender: string, message: Payload) => HandlerResult | Promise<HandlerResult>;

@@ -2,13 +2,16 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { parseEnvelope, serializeEnvelope, verifyEnvelope, type RejectReason } from '../envelope/index.ts';
 import { HANDLER_LEASE_SECONDS, ledgerGuard } from '../envelope/replay-ledger.ts';
-import { jsonError } from '../http/errors.ts';
+import { ApiError } from '../http/api-error.ts';
 import type { BoundAgent } from './bound.ts';
 import { messageContext, type SyncReply } from './context.ts';
 import { SYNC_HEADER } from './delivery.ts';
 import { dispatch, type HandlerTable } from './handlers.ts';
 
-/** A refused envelope is the sender's mistake (or an attack): a 4xx naming the reason, never a 500. */
+/**
+ * A refused envelope is the sender's mistake (or an attack): a 4xx naming the reason, never a 500. Refusals
+ * are of type `invalid_envelope`, and their `code` is what a sender's runtime reads (delivery.ts: `replayed`).
+ */
 const STATUS_OF: Record<RejectReason | 'invalid_payload', ContentfulStatusCode> = {
   malformed_envelope: 400,
   malformed_payload: 400,
@@ -25,6 +28,10 @@ const STATUS_OF: Record<RejectReason | 'invalid_payload', ContentfulStatusCode> 
 
 const ENVELOPE_MAX_BYTES = 1024 * 1024;
 
+function envelopeRefusal(status: ContentfulStatusCode, message: string, code: string, headers?: HeadersInit): ApiError {
+  return new ApiError({ status, message, type: 'invalid_envelope', code, headers });
+}
+
 /**
  * POST {webhookPath}: verify (signature, target, expiry, replay) before any handler runs, then dispatch.
  * The digest is claimed under a lease: a handler that succeeds settles it (copies are replays from then
@@ -32,11 +39,10 @@ const ENVELOPE_MAX_BYTES = 1024 * 1024;
  * than refused; one whose isolate dies mid-handler loses it when the lease runs out.
  */
 export async function handleWebhook<Env>(c: Context, agent: BoundAgent<Env>, table: HandlerTable<Env>): Promise<Response> {
-  const refuse = (status: ContentfulStatusCode, message: string, code: string) => jsonError(c, status, message, 'invalid_envelope', null, code);
   const text = await c.req.text();
-  if (text.length > ENVELOPE_MAX_BYTES) return refuse(413, 'envelope is larger than 1 MiB', 'too_large');
+  if (text.length > ENVELOPE_MAX_BYTES) throw envelopeRefusal(413, 'envelope is larger than 1 MiB', 'too_large');
   const parsed = parseEnvelope(text);
-  if (!parsed.ok) return refuse(400, parsed.message, 'malformed_envelope');
+  if (!parsed.ok) throw envelopeRefusal(400, parsed.message, 'malformed_envelope');
   const { envelope } = parsed;
   const self = agent.identity.address;
   const ledgerStub = agent.settings.replayLedger.get(agent.settings.replayLedger.idFromName(self));
@@ -44,8 +50,8 @@ export async function handleWebhook<Env>(c: Context, agent: BoundAgent<Env>, tab
   const acceptedSchemas = table.shapes.length ? undefined : new Set(table.typed.keys());
   const verified = await verifyEnvelope(envelope, { self, replay: ledgerGuard(ledgerStub, HANDLER_LEASE_SECONDS), acceptedSchemas });
   if (!verified.ok) {
-    if (verified.reason === 'in_progress') c.header('retry-after', '5');
-    return refuse(STATUS_OF[verified.reason], verified.message, verified.reason);
+    const headers = verified.reason === 'in_progress' ? { 'retry-after': '5' } : undefined;
+    throw envelopeRefusal(STATUS_OF[verified.reason], verified.message, verified.reason, headers);
   }
 
   const release = () => ledgerStub.release(verified.digestHex);
@@ -53,7 +59,7 @@ export async function handleWebhook<Env>(c: Context, agent: BoundAgent<Env>, tab
   const route = dispatch(table, envelope.schema_digest, verified.payload);
   if (!route.ok) {
     await release();
-    return refuse(STATUS_OF[route.code], route.message, route.code);
+    throw envelopeRefusal(STATUS_OF[route.code], route.message, route.code);
   }
   const syncReply: SyncReply | null = c.req.header(SYNC_HEADER) === 'sync' ? { envelope: null } : null;
   let result;
@@ -61,8 +67,10 @@ export async function handleWebhook<Env>(c: Context, agent: BoundAgent<Env>, tab
     result = await route.handler(messageContext(agent, envelope, syncReply), envelope.sender, route.message);
   } catch (error) {
     await release();
+    // A handler's own refusal (an ApiError) is its answer; anything else is its failure.
+    if (error instanceof ApiError) throw error;
     console.error(`agent ${agent.definition.name}: handler failed for ${envelope.schema_digest} from ${envelope.sender}`, error);
-    return jsonError(c, 500, 'the message handler failed; send again', 'server_error', null, 'handler_failed');
+    throw new ApiError({ status: 500, message: 'the message handler failed; send again', code: 'handler_failed', cause: error });
   }
   if (result instanceof Response) {
     await (result.ok ? settle() : release());

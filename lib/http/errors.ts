@@ -1,38 +1,54 @@
 import type { Context } from 'hono';
-import { HTTPException } from 'hono/http-exception';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { ZodError } from 'zod';
+import { createMiddleware } from 'hono/factory';
+import type { $ZodError } from 'zod/v4/core';
+import { ApiError, asApiError, platformErrorBody } from './api-error.ts';
 
-/** The platform's JSON error body: `{ error: { message, type, param, code } }` (OpenAI's shape, used everywhere). */
-export interface ErrorBody {
-  error: { message: string; type: string; param: string | null; code: string | null };
+/** How an app writes an error's body for the callers of a route family (its status and headers are the error's). */
+export type Dialect = (error: ApiError) => object;
+
+declare module 'hono' {
+  interface ContextVariableMap {
+    /** The dialect `onError` and `notFound` answer in, set by `speaks`; the platform's when unset. */
+    errorDialect: Dialect | undefined;
+  }
 }
 
-export function errorBody(message: string, type: string, param: string | null = null, code: string | null = null): ErrorBody {
-  return { error: { message, type, param, code } };
+/** The platform's dialect, OpenAI's `{error: {message, type, param, code}}`: every route that names no other. */
+export const platformDialect: Dialect = platformErrorBody;
+
+/** Middleware: errors of the routes it covers are answered in `dialect` (a route family whose callers expect another shape). */
+export function speaks(dialect: Dialect) {
+  return createMiddleware(async (c, next) => {
+    c.set('errorDialect', dialect);
+    await next();
+  });
 }
 
-export function jsonError(c: Context, status: ContentfulStatusCode, message: string, type: string, param: string | null = null, code: string | null = null) {
-  return c.json(errorBody(message, type, param, code), status);
+/** Answers `error` in the dialect of the request's route. */
+function renderError(c: Context, error: ApiError): Response {
+  const dialect = c.get('errorDialect') ?? platformDialect;
+  error.headers.forEach((value, name) => c.header(name, value));
+  return c.json(dialect(error), error.status);
+}
+
+/** Every app's `onError`: an ApiError as it says; anything else a logged 500 without internals (asApiError). */
+export function onError(error: Error, c: Context): Response {
+  return renderError(c, asApiError(error));
+}
+
+/** Every app's `notFound`, in the dialect of the path asked for. */
+export function notFound(c: Context): Response {
+  return renderError(c, new ApiError({
+    status: 404,
+    message: `no route for ${c.req.method} ${new URL(c.req.url).pathname}`,
+    type: 'not_found',
+  }));
 }
 
 /** Names the first failing field of a zod error, for 400 bodies that say what to fix. */
-export function describeZodError(error: ZodError): { message: string; param: string | null } {
+export function describeZodError(error: $ZodError): { message: string; param: string | null } {
   const issue = error.issues[0];
   if (!issue) return { message: 'invalid request', param: null };
   const param = issue.path.length ? issue.path.map(String).join('.') : null;
   return { message: param ? `${param}: ${issue.message}` : issue.message, param };
-}
-
-/** Hono `onError`: client mistakes Hono detects keep their status; anything else is a logged 500 without internals. */
-export function onError(error: Error, c: Context) {
-  if (error instanceof HTTPException) {
-    return jsonError(c, error.status as ContentfulStatusCode, error.message || 'request failed', 'invalid_request_error');
-  }
-  console.error('unhandled error', error);
-  return jsonError(c, 500, 'internal error', 'server_error');
-}
-
-export function notFound(c: Context) {
-  return jsonError(c, 404, `no route for ${c.req.method} ${new URL(c.req.url).pathname}`, 'not_found');
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ServedModel } from '../../workers/chat/src/config/models.ts';
-import { ProviderError } from '../../workers/chat/src/providers/errors.ts';
+import { ApiError } from '../../lib/http/api-error.ts';
 import type { ProviderEvent, ProviderRequest } from '../../workers/chat/src/providers/types.ts';
 import { type AiRunner, workersAiProvider } from '../../workers/chat/src/providers/workers-ai.ts';
 import { sseData } from '../../workers/chat/src/providers/sse.ts';
@@ -129,7 +129,7 @@ describe('Workers AI adapter on recorded streams', () => {
   ])('maps the binding error "%s" to %i', async (message, status, code) => {
     const ai: AiRunner = { run: () => Promise.reject(new Error(message)) };
     const failure = await workersAiProvider(model(), ai).stream(request()).catch((error: unknown) => error);
-    expect(failure).toBeInstanceOf(ProviderError);
+    expect(failure).toBeInstanceOf(ApiError);
     expect(failure).toMatchObject({ status, code });
   });
 });

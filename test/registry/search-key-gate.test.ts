@@ -1,8 +1,8 @@
 import { applyD1Migrations, env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BatchedKeyCheck, platformAuthFailure } from '../../lib/auth/index.ts';
 import { parseKeyToken } from '../../lib/auth/tokens.ts';
 import type { AgentSearchRequest } from '../../schemas/search.ts';
+import { BatchedKeyCheck } from '../../workers/registry/src/keys/batched-key.ts';
 import { searchAgents } from '../../workers/registry/src/search/agent-search.ts';
 import { d1Runner } from '../../workers/registry/src/search/sql-runner.ts';
 import { generateAgents } from './fixtures/corpus/generate.ts';
@@ -40,7 +40,7 @@ function firstBatchOnly() {
 }
 
 function searchAs(key: string, request: AgentSearchRequest) {
-  const check = new BatchedKeyCheck(parseKeyToken(key)!, 'read', new Date(), platformAuthFailure);
+  const check = new BatchedKeyCheck(parseKeyToken(key)!, 'read', new Date());
   return searchAgents(firstBatchOnly(), null, {
     request,
     searchId: crypto.randomUUID(),

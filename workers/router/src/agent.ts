@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { defineAgent, model, type AgentContext } from '../../../lib/agent/index.ts';
-import { errorBody } from '../../../lib/http/errors.ts';
+import { ApiError } from '../../../lib/http/api-error.ts';
 import { analysisResultMessageSchema, requestMessageSchema } from '../../../schemas/messages.ts';
 import type { WebhookAccepted } from '../../../schemas/router-api.ts';
 import { answerSlot, globalSlot } from './slots.ts';
@@ -35,12 +35,12 @@ export const routerAgent = defineAgent<RouterEnv>({
   }),
 });
 
-/** The router agent in a route handler. Hono types its execution context on its own; it is the Worker's. */
+/** The router agent in a route handler. */
 export function routerIn(c: Context<{ Bindings: RouterEnv }>): AgentContext<RouterEnv> {
-  return routerAgent.context(c.env, c.executionCtx as unknown as ExecutionContext);
+  return routerAgent.context(c.env, c.executionCtx);
 }
 
-const refuse = (status: number, message: string, code: string) => Response.json(errorBody(message, 'invalid_envelope', null, code), { status });
+const refusal = (status: 403 | 404, message: string, code: string) => new ApiError({ status, message, type: 'invalid_envelope', code });
 
 /**
  * An analysis arriving at /webhook (already verified by lib/agent: signature, target, expiry, replay) is
@@ -49,8 +49,10 @@ const refuse = (status: number, message: string, code: string) => Response.json(
  */
 routerAgent.onPayload(analysisResultMessageSchema, async (ctx, sender, answer) => {
   const outcome = await answerSlot(ctx.env, ctx.session).file(sender, answer);
-  if (outcome === 'unknown_session') return refuse(404, `session ${ctx.session} is not a request this router sent, or it has expired`, 'unknown_session');
-  if (outcome === 'wrong_sender') return refuse(403, `request ${ctx.session} was not sent to ${sender}`, 'wrong_sender');
+  if (outcome === 'unknown_session') {
+    throw refusal(404, `session ${ctx.session} is not a request this router sent, or it has expired`, 'unknown_session');
+  }
+  if (outcome === 'wrong_sender') throw refusal(403, `request ${ctx.session} was not sent to ${sender}`, 'wrong_sender');
   await globalSlot(ctx.env).put(answer);
   const accepted: WebhookAccepted = { status: 'success' };
   return accepted;

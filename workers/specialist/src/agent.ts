@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineAgent, model } from '../../../lib/agent/index.ts';
+import { ApiError } from '../../../lib/http/api-error.ts';
 import { analysisResultMessageSchema } from '../../../schemas/messages.ts';
 import { enqueueAnalysis } from './jobs/analysis-job.ts';
 import { SPECIALIST_README, SPECIALIST_TITLE } from './readme.ts';
@@ -27,8 +28,6 @@ export const specialistAgent = defineAgent<SpecialistEnv>({
   }),
 });
 
-const specError = (status: 400 | 500, message: string) => Response.json({ status: 'error', message }, { status });
-
 /**
  * POST /webhook (spec endpoint 7), after lib/agent verified the envelope (signature, target, expiry,
  * replay): any JSON object is taken, whatever its schema digest (the Python SDKs send their own), and
@@ -37,12 +36,12 @@ const specError = (status: 400 | 500, message: string) => Response.json({ status
  */
 specialistAgent.onPayload(z.looseObject({}), async (ctx, sender, payload) => {
   const request = typeof payload.request === 'string' ? payload.request.trim() : '';
-  if (!request) return specError(400, 'No query provided');
+  if (!request) throw new ApiError({ status: 400, message: 'No query provided' });
   try {
     await enqueueAnalysis(ctx.env.ANALYSIS_QUEUE, { sender, session: ctx.session, request, received_at: new Date().toISOString() });
   } catch (error) {
     console.error('specialist: could not queue the analysis', error);
-    return specError(500, `the analysis could not be queued: ${(error as Error).message}`);
+    throw new ApiError({ status: 500, message: `the analysis could not be queued: ${(error as Error).message}`, cause: error });
   }
   return { status: 'analysis_sent' };
 });

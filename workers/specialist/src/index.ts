@@ -4,6 +4,7 @@ import { notFound, onError } from '../../../lib/http/errors.ts';
 import { healthBody } from '../../../lib/http/health.ts';
 import { AnalysisResult, specialistAgent } from './agent.ts';
 import { teamFromEnv } from './config.ts';
+import { speaksSpec } from './error-dialect.ts';
 import { ANALYSIS_QUEUE_NAME, consumeAnalysisBatch } from './jobs/analysis-job.ts';
 import { analyzeQuestion } from './team/supervisor.ts';
 
@@ -15,8 +16,8 @@ const agents = serveAgents([specialistAgent]);
 
 const app = new Hono<{ Bindings: SpecialistEnv }>();
 app.use('*', agents.start);
-// Hono types its execution context on its own; it is the Worker's.
-app.get('/health', (c) => c.json(healthBody('specialist', { address: specialistAgent.address(c.env, c.executionCtx as unknown as ExecutionContext) })));
+app.use('/webhook', speaksSpec);
+app.get('/health', (c) => c.json(healthBody('specialist', { address: specialistAgent.address(c.env, c.executionCtx) })));
 // POST /webhook: lib/agent verifies the envelope, then the specialist's handler queues the analysis (agent.ts).
 app.route('/', specialistAgent.app);
 app.notFound(notFound);

@@ -1,4 +1,5 @@
 import { WorkerEntrypoint } from 'cloudflare:workers';
+import type { KeyRevocationsContract } from '../../../../lib/auth/index.ts';
 import { isKeyId } from '../../../../lib/auth/tokens.ts';
 import { meterFor } from '../limits/meter.ts';
 
@@ -8,7 +9,7 @@ import { meterFor } from '../limits/meter.ts';
  * returned, so a deletion the registry confirmed is already in force here (docs/decisions.md, "Verified keys
  * cached"). After it changes a key's limits: the meter forgets the record, so the next request reads them.
  */
-export class KeyRevocations extends WorkerEntrypoint<ChatEnv> {
+export class KeyRevocations extends WorkerEntrypoint<ChatEnv> implements KeyRevocationsContract {
   /** True once the key's meter has stored the revocation; false for what is not a key id (nothing thrown across RPC). */
   async revoke(keyId: string): Promise<boolean> {
     if (typeof keyId !== 'string' || !isKeyId(keyId)) return false;

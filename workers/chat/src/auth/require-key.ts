@@ -1,7 +1,8 @@
 import { createMiddleware } from 'hono/factory';
 import { parseKeyToken } from '../../../../lib/auth/tokens.ts';
-import { jsonError } from '../../../../lib/http/errors.ts';
+import { ApiError } from '../../../../lib/http/api-error.ts';
 import { type KeyLimits, resolveLimits } from '../config/limits.ts';
+import type { ChatBindings } from '../env.ts';
 import type { MeterKeyCheck } from '../limits/key-meter.ts';
 import { meterFor } from '../limits/meter.ts';
 
@@ -12,7 +13,7 @@ export interface CallerKey {
   limits: KeyLimits;
 }
 
-export type ChatApp = { Bindings: ChatEnv; Variables: { key: CallerKey } };
+export type ChatApp = { Bindings: ChatBindings; Variables: { key: CallerKey } };
 
 /**
  * Every /v1 call needs `Authorization: Bearer <key>` for a registry key with the `chat` permission. The key's
@@ -21,11 +22,11 @@ export type ChatApp = { Bindings: ChatEnv; Variables: { key: CallerKey } };
 export const requireKey = createMiddleware<ChatApp>(async (c, next) => {
   const token = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
   if (!token) {
-    return jsonError(c, 401, 'missing API key: send Authorization: Bearer <API_KEY>', 'authentication_error', null, 'missing_api_key');
+    throw new ApiError({ status: 401, message: 'missing API key: send Authorization: Bearer <API_KEY>', code: 'missing_api_key' });
   }
   // The registry's own answer for a token that is not shaped like a key; no meter is made for it.
   const parsed = parseKeyToken(token);
-  if (!parsed) return jsonError(c, 401, 'invalid API key', 'authentication_error', null, 'invalid_api_key');
+  if (!parsed) throw new ApiError({ status: 401, message: 'invalid API key', code: 'invalid_api_key' });
   const check: MeterKeyCheck = await meterFor(c.env, parsed.id)
     .authenticate(token)
     .catch((error: unknown) => {
@@ -34,11 +35,11 @@ export const requireKey = createMiddleware<ChatApp>(async (c, next) => {
     });
   if (!check.ok) {
     if (check.status === 503) {
-      return jsonError(c, 500, 'the key service is unreachable; try again shortly', 'server_error', null, 'auth_unavailable');
+      throw new ApiError({ status: 500, message: 'the key service is unreachable; try again shortly', code: 'auth_unavailable' });
     }
-    return check.status === 403
-      ? jsonError(c, 403, check.message, 'permission_error', null, 'insufficient_permission')
-      : jsonError(c, 401, check.message, 'authentication_error', null, 'invalid_api_key');
+    throw check.status === 403
+      ? new ApiError({ status: 403, message: check.message, code: 'insufficient_permission' })
+      : new ApiError({ status: 401, message: check.message, code: 'invalid_api_key' });
   }
   c.set('key', { keyId: check.keyId, accountId: check.accountId, token, limits: resolveLimits(c.env, check.limits) });
   await next();

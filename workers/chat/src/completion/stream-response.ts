@@ -1,6 +1,5 @@
 import type { ChatCompletionChunk } from '../../../../schemas/chat.ts';
-import { errorBody } from '../../../../lib/http/errors.ts';
-import { ChatError } from '../chat-error.ts';
+import { ApiError, platformErrorBody } from '../../../../lib/http/api-error.ts';
 import type { ProviderEvent } from '../providers/types.ts';
 import type { CompletionContext } from './frame.ts';
 import { sseFrames } from './sse-frames.ts';
@@ -102,9 +101,13 @@ export function streamCompletion(
           background(end());
           return;
         }
-        const failure = error instanceof ChatError ? error : new ChatError(500, 'the completion failed', 'internal_error');
-        if (!(error instanceof ChatError)) console.error('stream failed', error);
-        batch.push(frame(errorBody(failure.message, failure.type, failure.param, failure.code)));
+        const failure = error instanceof ApiError ? error : new ApiError({
+          status: 500,
+          message: 'the completion failed',
+          code: 'internal_error',
+        });
+        if (!(error instanceof ApiError)) console.error('stream failed', error);
+        batch.push(frame(platformErrorBody(failure)));
         flush();
         controller.close();
         background(end());

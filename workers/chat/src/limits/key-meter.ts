@@ -1,8 +1,9 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { UsageReport } from '../../../../schemas/chat.ts';
-import type { KeyCheck, KeyService } from '../auth/key-service.ts';
+import type { KeyCheck } from '../../../../lib/auth/index.ts';
 import { hashSecret } from '../../../../lib/auth/tokens.ts';
 import { stillTrusted, type VerifiedKey } from '../auth/verified-key.ts';
+import type { ChatBindings } from '../env.ts';
 import type { KeyLimits } from '../config/limits.ts';
 import { type Admission, type LimitState, RollingWindow } from './rolling-window.ts';
 
@@ -21,13 +22,13 @@ const REVOKED: MeterKeyCheck = { ok: false, status: 401, message: 'API key revok
  * of the key passes here, and the registry calls `revoke` (through KeyRevocations) before it marks the key
  * revoked, so no request is admitted on a cached verdict once a deletion has been answered.
  */
-export class KeyMeter extends DurableObject<ChatEnv> {
+export class KeyMeter extends DurableObject<ChatBindings> {
   private readonly sql: SqlStorage;
   private readonly window = new RollingWindow();
   private verified: VerifiedKey | null = null;
   private revoked: boolean;
 
-  constructor(ctx: DurableObjectState, env: ChatEnv) {
+  constructor(ctx: DurableObjectState, env: ChatBindings) {
     super(ctx, env);
     this.sql = ctx.storage.sql;
     // `recent` held the rate-limit window before it moved to memory; dropping it frees the old rows.
@@ -49,7 +50,7 @@ export class KeyMeter extends DurableObject<ChatEnv> {
     if (known && stillTrusted(known, tokenHash, Date.now())) return known.check;
     let check: KeyCheck;
     try {
-      check = await (this.env.REGISTRY as unknown as KeyService).authenticate(token, 'chat');
+      check = await this.env.REGISTRY.authenticate(token, 'chat');
     } catch (error) {
       console.error('key service unreachable', error);
       return { ok: false, status: 503, message: 'the key service is unreachable' };

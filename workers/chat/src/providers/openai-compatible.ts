@@ -1,5 +1,5 @@
 import type { ServedModel } from '../config/models.ts';
-import { fromUpstreamStatus, ProviderError } from './errors.ts';
+import { fromUpstreamStatus, providerError } from './errors.ts';
 import { sseData } from './sse.ts';
 import { translateStream } from './stream-translator.ts';
 import type { Provider, ProviderRequest } from './types.ts';
@@ -39,9 +39,9 @@ export function openAiCompatibleProvider(model: ServedModel, options: UpstreamOp
       try {
         response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.any([request.signal, timeout]) });
       } catch (error) {
-        if (timeout.aborted) throw new ProviderError(503, `the upstream for ${model.alias} did not answer within ${options.timeoutMs} ms`, 'upstream_timeout', 1);
+        if (timeout.aborted) throw providerError(503, `the upstream for ${model.alias} did not answer within ${options.timeoutMs} ms`, 'upstream_timeout', 1);
         if (request.signal.aborted) throw error;
-        throw new ProviderError(422, `model ${model.alias} is unavailable: its upstream cannot be reached (${(error as Error).message})`, 'model_unavailable');
+        throw providerError(422, `model ${model.alias} is unavailable: its upstream cannot be reached (${(error as Error).message})`, 'model_unavailable');
       }
       if (!response.ok || !response.body) {
         const detail = (await response.text().catch(() => '')).slice(0, 500);

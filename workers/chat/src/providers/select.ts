@@ -1,10 +1,16 @@
 import type { AgentManifest } from '../../../../schemas/chat.ts';
 import type { ServedModel } from '../config/models.ts';
-import { ProviderError } from './errors.ts';
+import { providerError } from './errors.ts';
 import { offlineProvider } from './offline/provider.ts';
 import { openAiCompatibleProvider } from './openai-compatible.ts';
 import type { Provider } from './types.ts';
-import { type AiRunner, workersAiProvider } from './workers-ai.ts';
+import { workersAiProvider } from './workers-ai.ts';
+
+/** The secret `name` (a model's `api_key_var`, chosen by the operator, so not in the generated env type). */
+function secretNamed(env: ChatEnv, name: string): string | undefined {
+  const value: unknown = Object.hasOwn(env, name) ? Reflect.get(env, name) : undefined;
+  return typeof value === 'string' ? value : undefined;
+}
 
 /** Whether a model's provider is configured here (its binding or upstream URL exists). */
 export function isAvailable(model: ServedModel, env: ChatEnv): boolean {
@@ -13,24 +19,17 @@ export function isAvailable(model: ServedModel, env: ChatEnv): boolean {
   return true;
 }
 
-/** The provider serving `model`, or a 422 when this deployment cannot serve it. */
+/** The provider serving `model`, or a 422 when this deployment cannot serve it (isAvailable's conditions). */
 export function selectProvider(model: ServedModel, env: ChatEnv, agents: () => AgentManifest[]): Provider {
-  if (!isAvailable(model, env)) {
-    throw new ProviderError(422, `model ${model.alias} is unavailable here: its ${model.provider} provider is not configured`, 'model_unavailable');
+  if (model.provider === 'workers-ai' && env.AI) return workersAiProvider(model, env.AI);
+  if (model.provider === 'openai' && model.base_url) {
+    return openAiCompatibleProvider(model, {
+      baseUrl: model.base_url,
+      apiKey: model.api_key_var ? secretNamed(env, model.api_key_var) : undefined,
+      timeoutMs: Number(env.UPSTREAM_TIMEOUT_MS) || 60_000,
+    });
   }
-  switch (model.provider) {
-    case 'workers-ai':
-      return workersAiProvider(model, env.AI as unknown as AiRunner);
-    case 'openai': {
-      const secrets = env as unknown as Record<string, unknown>;
-      const apiKey = model.api_key_var ? secrets[model.api_key_var] : undefined;
-      return openAiCompatibleProvider(model, {
-        baseUrl: model.base_url!,
-        apiKey: typeof apiKey === 'string' ? apiKey : undefined,
-        timeoutMs: Number(env.UPSTREAM_TIMEOUT_MS) || 60_000,
-      });
-    }
-    case 'offline':
-      return offlineProvider({ tokenDelayMs: Number(env.OFFLINE_TOKEN_DELAY_MS) || 0, agents });
-  }
+  if (model.provider === 'offline') return offlineProvider({ tokenDelayMs: Number(env.OFFLINE_TOKEN_DELAY_MS) || 0, agents });
+  const message = `model ${model.alias} is unavailable here: its ${model.provider} provider is not configured`;
+  throw providerError(422, message, 'model_unavailable');
 }

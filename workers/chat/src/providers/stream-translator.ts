@@ -1,4 +1,4 @@
-import { ProviderError } from './errors.ts';
+import { providerError } from './errors.ts';
 import { ThinkSplitter } from './think-splitter.ts';
 import { normaliseFinishReason, type ProviderEvent } from './types.ts';
 
@@ -37,11 +37,11 @@ export async function* translateStream(data: AsyncIterable<string>, options: { t
     try {
       chunk = JSON.parse(payload) as StreamChunk;
     } catch {
-      throw new ProviderError(503, 'the upstream sent a stream event that is not JSON', 'upstream_bad_stream', 1);
+      throw providerError(503, 'the upstream sent a stream event that is not JSON', 'upstream_bad_stream', 1);
     }
     if (chunk.error) {
       const message = typeof chunk.error === 'string' ? chunk.error : (chunk.error.message ?? 'unknown error');
-      throw new ProviderError(503, `upstream error mid-stream: ${message}`, 'upstream_error', 1);
+      throw providerError(503, `upstream error mid-stream: ${message}`, 'upstream_error', 1);
     }
     for (const choice of chunk.choices?.slice(0, 1) ?? []) {
       const delta = choice.delta ?? {};

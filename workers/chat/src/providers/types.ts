@@ -31,7 +31,7 @@ export type ProviderEvent =
   | { type: 'thought_closed_unopened' };
 
 export interface Provider {
-  /** Starts generation; rejects with a ProviderError before the first event when the upstream refuses. */
+  /** Starts generation; rejects with a provider error (an ApiError, providers/errors.ts) before the first event if the upstream refuses. */
   stream(request: ProviderRequest): Promise<AsyncIterable<ProviderEvent>>;
 }
 

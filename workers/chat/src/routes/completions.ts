@@ -1,8 +1,8 @@
 import { Hono } from 'hono';
+import { ApiError } from '../../../../lib/http/api-error.ts';
 import { validate } from '../../../../lib/http/validate.ts';
 import { ChatCompletionRequest } from '../../../../schemas/chat.ts';
 import type { ChatApp } from '../auth/require-key.ts';
-import { ChatError } from '../chat-error.ts';
 import { completionBudget } from '../completion/budget.ts';
 import { completionContext } from '../completion/frame.ts';
 import { collectCompletion } from '../completion/json-response.ts';
@@ -16,7 +16,7 @@ import { rateLimitHeaders } from '../limits/headers.ts';
 import { meterFor } from '../limits/meter.ts';
 import { isAvailable, selectProvider } from '../providers/select.ts';
 import type { ProviderEvent, ProviderMessage } from '../providers/types.ts';
-import { asChatError, errorResponse } from './respond.ts';
+import { limitedError } from './respond.ts';
 
 /** Puts the discovery context after the caller's leading system messages, where models look for it. */
 function withContext(messages: ProviderMessage[], context: ProviderMessage | null): ProviderMessage[] {
@@ -32,10 +32,12 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', validat
   const models = readModelMap(c.env.MODEL_MAP);
   const model = models.get(request.model);
   if (!model) {
-    return errorResponse(c, new ChatError(400, `model ${request.model} does not exist; served models: ${[...models.keys()].join(', ')}`, 'model_not_found', { param: 'model' }));
+    const message = `model ${request.model} does not exist; served models: ${[...models.keys()].join(', ')}`;
+    throw await limitedError(c, new ApiError({ status: 400, message, param: 'model', code: 'model_not_found' }));
   }
   if (!isAvailable(model, c.env)) {
-    return errorResponse(c, new ChatError(422, `model ${model.alias} is unavailable here: its ${model.provider} provider is not configured`, 'model_unavailable', { param: 'model' }));
+    const message = `model ${model.alias} is unavailable here: its ${model.provider} provider is not configured`;
+    throw await limitedError(c, new ApiError({ status: 422, message, param: 'model', code: 'model_unavailable' }));
   }
   const messages = toProviderMessages(request.messages);
   const promptTokens = countPrompt(messages);
@@ -43,7 +45,7 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', validat
   try {
     maxTokens = completionBudget(model, promptTokens, request.max_completion_tokens ?? request.max_tokens);
   } catch (error) {
-    return errorResponse(c, asChatError(error));
+    throw await limitedError(c, error);
   }
 
   const meter = meterFor(c.env, key.keyId);
@@ -51,13 +53,13 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', validat
   if (!admission.ok) {
     const what = { requests: 'requests per minute', tokens: 'tokens per minute', request_too_large: 'tokens per minute (this one request asks for more)' }[admission.limit];
     const limit = admission.limit === 'requests' ? admission.state.limitRequests : admission.state.limitTokens;
-    return errorResponse(
-      c,
-      new ChatError(429, `rate limit reached for this key: ${limit} ${what}`, admission.limit === 'request_too_large' ? 'request_too_large' : 'rate_limit_exceeded', {
-        retryAfterSeconds: Math.max(1, Math.ceil(admission.retryAfterMs / 1000)),
-      }),
-      admission.state,
-    );
+    const refusal = new ApiError({
+      status: 429,
+      message: `rate limit reached for this key: ${limit} ${what}`,
+      code: admission.limit === 'request_too_large' ? 'request_too_large' : 'rate_limit_exceeded',
+      headers: { 'retry-after': String(Math.max(1, Math.ceil(admission.retryAfterMs / 1000))) },
+    });
+    throw await limitedError(c, refusal, admission.state);
   }
   const headers = rateLimitHeaders(admission.state);
   const settle = (tally: CompletionTally) => {
@@ -89,7 +91,7 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', validat
     });
   } catch (error) {
     await meter.release(admission.reservation);
-    return errorResponse(c, asChatError(error), admission.state);
+    throw await limitedError(c, error, admission.state);
   }
 
   if (request.stream) {
@@ -102,6 +104,6 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', validat
     return c.json(body, 200, headers);
   } catch (error) {
     await meter.release(admission.reservation);
-    return errorResponse(c, asChatError(error), admission.state);
+    throw await limitedError(c, error, admission.state);
   }
 });

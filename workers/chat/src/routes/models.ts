@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
+import { ApiError } from '../../../../lib/http/api-error.ts';
 import type { ModelList } from '../../../../schemas/chat.ts';
 import type { ChatApp } from '../auth/require-key.ts';
-import { ChatError } from '../chat-error.ts';
 import { readModelMap, type ServedModel } from '../config/models.ts';
 import { isAvailable } from '../providers/select.ts';
-import { currentLimitHeaders, errorResponse } from './respond.ts';
+import { currentLimitHeaders, limitedError } from './respond.ts';
 
 /** Models are configuration, not records: a fixed creation time keeps the list stable. */
 const CREATED = 1_767_225_600;
@@ -29,6 +29,11 @@ export const models = new Hono<ChatApp>()
   })
   .get('/models/:id', async (c) => {
     const model = readModelMap(c.env.MODEL_MAP).get(c.req.param('id'));
-    if (!model) return errorResponse(c, new ChatError(404, `model ${c.req.param('id')} does not exist`, 'model_not_found', { param: 'model', type: 'invalid_request_error' }));
+    if (!model) throw await limitedError(c, new ApiError({
+      status: 404,
+      message: `model ${c.req.param('id')} does not exist`,
+      param: 'model',
+      code: 'model_not_found',
+    }));
     return c.json(describe(model, c.env), 200, await currentLimitHeaders(c));
   });

@@ -1,7 +1,6 @@
 import type { Context } from 'hono';
-import { errorBody } from '../../../../lib/http/errors.ts';
+import { ApiError } from '../../../../lib/http/api-error.ts';
 import type { ChatApp } from '../auth/require-key.ts';
-import { ChatError } from '../chat-error.ts';
 import { rateLimitHeaders } from '../limits/headers.ts';
 import type { LimitState } from '../limits/rolling-window.ts';
 import { meterFor } from '../limits/meter.ts';
@@ -12,15 +11,18 @@ export async function currentLimitHeaders(c: Context<ChatApp>): Promise<Record<s
   return rateLimitHeaders(await meterFor(c.env, key.keyId).peek(key.limits));
 }
 
-/** A ChatError as the platform's error body, with the key's rate-limit headers and retry-after when due. */
-export async function errorResponse(c: Context<ChatApp>, error: ChatError, state?: LimitState): Promise<Response> {
+/**
+ * A completion's failure as the error to throw: an ApiError as it is, anything else a logged 500; with the
+ * key's rate-limit headers (from its admission, else its current state), which every authenticated answer carries.
+ */
+export async function limitedError(c: Context<ChatApp>, error: unknown, state?: LimitState): Promise<ApiError> {
+  const failure = error instanceof ApiError ? error : internalError(error);
   const headers = state ? rateLimitHeaders(state) : await currentLimitHeaders(c);
-  if (error.retryAfterSeconds !== null) headers['retry-after'] = String(error.retryAfterSeconds);
-  return c.json(errorBody(error.message, error.type, error.param, error.code), error.status, headers);
+  for (const [name, value] of Object.entries(headers)) failure.headers.set(name, value);
+  return failure;
 }
 
-export function asChatError(error: unknown): ChatError {
-  if (error instanceof ChatError) return error;
+function internalError(error: unknown): ApiError {
   console.error('completion failed', error);
-  return new ChatError(500, 'internal error', 'internal_error');
+  return new ApiError({ status: 500, message: 'internal error', code: 'internal_error', cause: error });
 }

@@ -1,8 +1,9 @@
 import { Hono } from 'hono';
-import { requireKey } from '../../../../lib/auth/index.ts';
+import { ApiError } from '../../../../lib/http/api-error.ts';
 import { addressParamSchema, agentUpdateSchema, type DeletedAgent, registrationRequestSchema } from '../../../../schemas/registry.ts';
 import type { RegistryApp } from '../app.ts';
-import { detail, detailAuthFailure, detailOnError, validateDetail } from '../http/detail.ts';
+import { speaksDetail, validateDetail } from '../http/detail.ts';
+import { requireKey } from '../keys/require-key.ts';
 import { register, update } from './register.ts';
 import { toAgentDetail } from './record.ts';
 import { deleteAgent, findAgent } from './store.ts';
@@ -13,27 +14,27 @@ import { deleteAgent, findAgent } from './store.ts';
  */
 export function agentRoutes() {
   const app = new Hono<RegistryApp>();
-  app.onError(detailOnError);
-  const lookupKey = requireKey(['read', 'write'], detailAuthFailure);
-  const writeKey = requireKey('write', detailAuthFailure);
+  app.use('*', speaksDetail);
+  const lookupKey = requireKey(['read', 'write']);
+  const writeKey = requireKey('write');
 
   // An agent known only from an almanac attestation is not registered yet: 404 makes the SDK prove ownership.
   app.get('/:address', lookupKey, validateDetail('param', addressParamSchema), async (c) => {
     const row = await findAgent(c.env.DB, c.req.valid('param').address);
-    if (!row || row.account_id === null) return detail(c, 404, 'agent not found');
+    if (!row || row.account_id === null) throw new ApiError({ status: 404, message: 'agent not found' });
     return c.json(toAgentDetail(row));
   });
 
   app.post('/', writeKey, validateDetail('json', registrationRequestSchema), async (c) => {
     const outcome = await register(c.env.DB, c.get('key').accountId, c.req.valid('json'));
-    if (!outcome.ok) return detail(c, outcome.status, outcome.detail);
+    if (!outcome.ok) throw new ApiError({ status: outcome.status, message: outcome.detail });
     return c.json(outcome.body, outcome.created ? 201 : 200);
   });
 
   for (const method of ['put', 'patch'] as const) {
     app[method]('/:address', writeKey, validateDetail('param', addressParamSchema), validateDetail('json', agentUpdateSchema), async (c) => {
       const outcome = await update(c.env.DB, c.get('key').accountId, c.req.valid('param').address, c.req.valid('json'));
-      if (!outcome.ok) return detail(c, outcome.status, outcome.detail);
+      if (!outcome.ok) throw new ApiError({ status: outcome.status, message: outcome.detail });
       return c.json(outcome.body);
     });
   }
@@ -41,8 +42,11 @@ export function agentRoutes() {
   app.delete('/:address', writeKey, validateDetail('param', addressParamSchema), async (c) => {
     const { address } = c.req.valid('param');
     const row = await findAgent(c.env.DB, address);
-    if (!row || row.account_id === null) return detail(c, 404, 'agent not found');
-    if (row.account_id !== c.get('key').accountId) return detail(c, 409, `agent ${address} belongs to another account`);
+    if (!row || row.account_id === null) throw new ApiError({ status: 404, message: 'agent not found' });
+    if (row.account_id !== c.get('key').accountId) throw new ApiError({
+      status: 409,
+      message: `agent ${address} belongs to another account`,
+    });
     await deleteAgent(c.env.DB, address);
     const body: DeletedAgent = { address, deleted: true };
     return c.json(body);

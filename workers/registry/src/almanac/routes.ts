@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { ApiError } from '../../../../lib/http/api-error.ts';
 import { addressOfIdentifier, verifyVerifiableModel } from '../../../../lib/registry-client/signed-model.ts';
 import {
   addressParamSchema,
@@ -9,7 +10,7 @@ import {
 import { toAlmanacRecord } from '../agents/record.ts';
 import { emptyState, findAgent, saveActivity, saveAgent, stateOf } from '../agents/store.ts';
 import type { RegistryApp } from '../app.ts';
-import { detail, detailOnError, validateDetail } from '../http/detail.ts';
+import { speaksDetail, validateDetail } from '../http/detail.ts';
 
 /** How far a signed timestamp may be from our clock: uAgents sign with `int(time.time())` just before sending. */
 const SIGNED_TIMESTAMP_SKEW_SECONDS = 600;
@@ -29,11 +30,11 @@ function staleness(timestamp: number, lastAccepted: number | null): string | nul
  */
 export function almanacRoutes() {
   const app = new Hono<RegistryApp>();
-  app.onError(detailOnError);
+  app.use('*', speaksDetail);
 
   app.get('/agents/:address', validateDetail('param', addressParamSchema), async (c) => {
     const row = await findAgent(c.env.DB, c.req.valid('param').address);
-    if (!row) return detail(c, 404, 'agent not found');
+    if (!row) throw new ApiError({ status: 404, message: 'agent not found' });
     return c.json(toAlmanacRecord(row));
   });
 
@@ -41,13 +42,19 @@ export function almanacRoutes() {
     const { address } = c.req.valid('param');
     const update = c.req.valid('json');
     const identifier = (update.agent_identifier ?? update.agent_address)!;
-    if (addressOfIdentifier(identifier) !== address) return detail(c, 406, `agent_identifier ${identifier} is not ${address}`);
+    if (addressOfIdentifier(identifier) !== address) throw new ApiError({
+      status: 406,
+      message: `agent_identifier ${identifier} is not ${address}`,
+    });
     const signed = { agent_identifier: identifier, is_active: update.is_active, timestamp: update.timestamp };
-    if (!verifyVerifiableModel(address, signed, update.signature)) return detail(c, 401, `signature is not ${address}'s signature of this status update`);
+    if (!verifyVerifiableModel(address, signed, update.signature)) throw new ApiError({
+      status: 401,
+      message: `signature is not ${address}'s signature of this status update`,
+    });
     const row = await findAgent(c.env.DB, address);
-    if (!row) return detail(c, 404, 'agent not found');
+    if (!row) throw new ApiError({ status: 404, message: 'agent not found' });
     const stale = staleness(update.timestamp, row.status_timestamp);
-    if (stale) return detail(c, 401, stale);
+    if (stale) throw new ApiError({ status: 401, message: stale });
     const status = await saveActivity(c.env.DB, row, update.is_active, update.timestamp, new Date().toISOString());
     const body: StatusUpdateResponse = { address, is_active: update.is_active, status };
     return c.json(body);
@@ -64,10 +71,13 @@ export function almanacRoutes() {
       metadata: attestation.metadata ?? null,
       timestamp: attestation.timestamp,
     };
-    if (!verifyVerifiableModel(address, signed, attestation.signature)) return detail(c, 401, `signature is not ${address}'s signature of this attestation`);
+    if (!verifyVerifiableModel(address, signed, attestation.signature)) throw new ApiError({
+      status: 401,
+      message: `signature is not ${address}'s signature of this attestation`,
+    });
     const previous = await findAgent(c.env.DB, address);
     const stale = staleness(attestation.timestamp, previous?.attestation_timestamp ?? null);
-    if (stale) return detail(c, 401, stale);
+    if (stale) throw new ApiError({ status: 401, message: stale });
     const state = previous ? stateOf(previous) : emptyState();
     state.endpoints = attestation.endpoints;
     state.protocols = attestation.protocols;

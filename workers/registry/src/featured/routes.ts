@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { jsonError } from '../../../../lib/http/errors.ts';
+import { ApiError } from '../../../../lib/http/api-error.ts';
 import { validate } from '../../../../lib/http/validate.ts';
 import type { FeaturedAgent, FeaturedAgentList } from '../../../../schemas/featured.ts';
 import { addressParamSchema } from '../../../../schemas/registry.ts';
@@ -26,7 +26,13 @@ export function featuredRoutes() {
       const row = await c.env.DB.prepare('UPDATE agents SET featured = ?1 WHERE address = ?2 AND account_id IS NOT NULL RETURNING address, name')
         .bind(featured ? 1 : 0, address)
         .first<{ address: string; name: string }>();
-      if (!row) return jsonError(c, 404, `no registered agent ${address}`, 'not_found', 'address', 'unknown_agent');
+      if (!row) throw new ApiError({
+        status: 404,
+        message: `no registered agent ${address}`,
+        type: 'not_found',
+        param: 'address',
+        code: 'unknown_agent',
+      });
       const body: FeaturedAgent = { address: row.address, name: row.name, featured };
       return c.json(body);
     });

@@ -1,34 +1,26 @@
-import { zValidator } from '@hono/zod-validator';
-import type { Context, ValidationTargets } from 'hono';
-import { HTTPException } from 'hono/http-exception';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { ZodError, ZodType } from 'zod';
-import type { AuthFailure } from '../../../../lib/auth/index.ts';
-import { describeZodError } from '../../../../lib/http/errors.ts';
+import type { ZodType } from 'zod';
+import { ApiError } from '../../../../lib/http/api-error.ts';
+import { describeZodError, type Dialect, speaks } from '../../../../lib/http/errors.ts';
+import { type Refusals, validate } from '../../../../lib/http/validate.ts';
 import type { DetailError } from '../../../../schemas/registry.ts';
 
 /**
  * The endpoints the Python SDKs call answer errors as `{detail}`: the SDK prints `detail` for 401, 406
- * and 409. Malformed data is 406 there, as the SDK expects.
+ * and 409. Their sub-apps declare it with `speaksDetail`, so `onError` renders every error there this way.
  */
-export function detail(c: Context, status: ContentfulStatusCode, message: string) {
-  const body: DetailError = { detail: message };
-  return c.json(body, status);
-}
+const detailDialect: Dialect = (error): DetailError => ({ detail: error.message });
 
-export const detailAuthFailure: AuthFailure = (c, status, message) => detail(c, status, message);
+export const speaksDetail = speaks(detailDialect);
 
-export function validateDetail<Target extends keyof ValidationTargets, Schema extends ZodType>(target: Target, schema: Schema) {
-  return zValidator(target, schema, (result, c) => {
-    if (!result.success) return detail(c, 406, `malformed ${target === 'param' ? 'path' : target}: ${describeZodError(result.error as unknown as ZodError).message}`);
-  });
-}
+/** Malformed data is 406 for the SDKs, whether the body is not JSON or a field is wrong. */
+const detailRefusals: Refusals = {
+  invalid: (error, target) => new ApiError({
+    status: 406,
+    message: `malformed ${target === 'param' ? 'path' : target}: ${describeZodError(error).message}`,
+  }),
+  malformed: () => new ApiError({ status: 406, message: 'Malformed JSON in request body' }),
+};
 
-/** `onError` of the SDK-facing sub-apps: a body that is not JSON is malformed data (406); anything else is a logged 500. */
-export function detailOnError(error: Error, c: Context) {
-  if (error instanceof HTTPException) {
-    return detail(c, error.status === 400 ? 406 : (error.status as ContentfulStatusCode), error.message || 'request failed');
-  }
-  console.error('unhandled error', error);
-  return detail(c, 500, 'internal error');
+export function validateDetail<Target extends 'json' | 'query' | 'param', Schema extends ZodType<object>>(target: Target, schema: Schema) {
+  return validate(target, schema, detailRefusals);
 }

@@ -1,8 +1,9 @@
 import { type Context, Hono } from 'hono';
-import { requireKey } from '../../../../lib/auth/index.ts';
+import { ApiError } from '../../../../lib/http/api-error.ts';
 import { addressParamSchema, type ChallengeResponse, challengeRequestSchema, identityProofSchema, type IdentityResponse } from '../../../../schemas/registry.ts';
 import type { RegistryApp } from '../app.ts';
-import { detail, detailAuthFailure, detailOnError, validateDetail } from '../http/detail.ts';
+import { speaksDetail, validateDetail } from '../http/detail.ts';
+import { requireKey } from '../keys/require-key.ts';
 import { issueChallenge, proveIdentity } from './ownership.ts';
 
 /**
@@ -13,14 +14,14 @@ import { issueChallenge, proveIdentity } from './ownership.ts';
 export function identityRoutes() {
   const v2 = new Hono<RegistryApp>();
   const v1 = new Hono<RegistryApp>();
-  const writeKey = requireKey('write', detailAuthFailure);
-  for (const app of [v1, v2]) app.onError(detailOnError);
+  const writeKey = requireKey('write');
+  for (const app of [v1, v2]) app.use('*', speaksDetail);
 
   const challenge = async (c: Context<RegistryApp>, address: string) => {
     const outcome = await issueChallenge(c.env.DB, address, c.get('key').accountId);
     if (!outcome.ok) {
-      if (outcome.status === 429) c.header('retry-after', String(outcome.retryAfterSeconds));
-      return detail(c, outcome.status, outcome.detail);
+      const headers = outcome.status === 429 ? { 'retry-after': String(outcome.retryAfterSeconds) } : undefined;
+      throw new ApiError({ status: outcome.status, message: outcome.detail, headers });
     }
     const body: ChallengeResponse = { challenge: outcome.challenge };
     return c.json(body);
@@ -32,7 +33,7 @@ export function identityRoutes() {
   for (const [app, path] of [[v2, '/'], [v1, '/prove']] as const) {
     app.post(path, writeKey, validateDetail('json', identityProofSchema), async (c) => {
       const outcome = await proveIdentity(c.env.DB, c.req.valid('json'), c.get('key').accountId);
-      if (!outcome.ok) return detail(c, outcome.status, outcome.detail);
+      if (!outcome.ok) throw new ApiError({ status: outcome.status, message: outcome.detail });
       const body: IdentityResponse = { address: outcome.address };
       return c.json(body);
     });

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { ApiError } from '../../../../lib/http/api-error.ts';
 import { createMiddleware } from 'hono/factory';
 import { parseEnvelope, verifyEnvelope, type ReplayGuard } from '../../../../lib/envelope/index.ts';
 import { type Attestation, verifyAttestation } from '../../../../lib/registry-client/attestation.ts';
@@ -6,15 +7,15 @@ import { interactionRequestSchema, type InteractionResponse, type ProxySubmitRes
 import { isPrivateOrLoopbackUrl } from '../../../../lib/net/index.ts';
 import { findAgent } from '../agents/store.ts';
 import type { RegistryApp } from '../app.ts';
-import { detail, detailOnError, validateDetail } from '../http/detail.ts';
+import { speaksDetail, validateDetail } from '../http/detail.ts';
 import { claimOnce, countInteraction } from './store.ts';
 
 /** `Authorization: Agent <attestation>`: a signed, time-boxed statement that the caller holds an agent's key. */
 const requireAttestation = createMiddleware<RegistryApp & { Variables: { attester: Attestation } }>(async (c, next) => {
   const match = /^Agent\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
-  if (!match) return detail(c, 401, 'missing attestation: send Authorization: Agent attr:<payload>:<signature>');
+  if (!match) throw new ApiError({ status: 401, message: 'missing attestation: send Authorization: Agent attr:<payload>:<signature>' });
   const check = verifyAttestation(match[1]!);
-  if (!check.ok) return detail(c, 401, check.message);
+  if (!check.ok) throw new ApiError({ status: 401, message: check.message });
   c.set('attester', check);
   await next();
 });
@@ -36,18 +37,21 @@ const d1ReplayGuard = (db: D1Database, sender: string): ReplayGuard => ({
  */
 export function interactionRoutes() {
   const app = new Hono<RegistryApp>();
-  app.onError(detailOnError);
+  app.use('*', speaksDetail);
 
   app.post('/interactions', requireAttestation, validateDetail('json', interactionRequestSchema), async (c) => {
     const attestation = c.get('attester');
     const request = c.req.valid('json');
     const source = request.source ?? attestation.address;
     if (attestation.address !== source && attestation.address !== request.target) {
-      return detail(c, 403, `the attestation is ${attestation.address}'s, who is neither the source nor the target`);
+      throw new ApiError({ status: 403, message: `the attestation is ${attestation.address}'s, who is neither the source nor the target` });
     }
-    if (!(await findAgent(c.env.DB, request.target))) return detail(c, 404, `target ${request.target} is not registered`);
+    if (!(await findAgent(c.env.DB, request.target))) throw new ApiError({
+      status: 404,
+      message: `target ${request.target} is not registered`,
+    });
     if (!(await claimOnce(c.env.DB, `attestation:${attestation.nonceHex}`, attestation.address, attestation.validTo + 60))) {
-      return detail(c, 409, 'this attestation was already used: each one counts once');
+      throw new ApiError({ status: 409, message: 'this attestation was already used: each one counts once' });
     }
     const counts = await countInteraction(c.env.DB, request.target, source, request.session_id ?? null, 'attested');
     const body: InteractionResponse = { counted: true, target: request.target, ...counts };
@@ -56,22 +60,28 @@ export function interactionRoutes() {
 
   app.post('/proxy/submit', async (c) => {
     const text = await c.req.text();
-    if (text.length > ENVELOPE_MAX_BYTES) return detail(c, 413, 'envelope is larger than 1 MiB');
+    if (text.length > ENVELOPE_MAX_BYTES) throw new ApiError({ status: 413, message: 'envelope is larger than 1 MiB' });
     const parsed = parseEnvelope(text);
-    if (!parsed.ok) return detail(c, 406, `malformed envelope: ${parsed.message}`);
+    if (!parsed.ok) throw new ApiError({ status: 406, message: `malformed envelope: ${parsed.message}` });
     const { envelope } = parsed;
     const target = await findAgent(c.env.DB, envelope.target);
-    if (!target?.url) return detail(c, 404, `target ${envelope.target} has no registered webhook url`);
+    if (!target?.url) throw new ApiError({ status: 404, message: `target ${envelope.target} has no registered webhook url` });
     const destination = new URL(target.url);
-    if (destination.pathname === PROXY_PATH) return detail(c, 409, 'the target registered this proxy as its own webhook url');
-    if (isPrivateOrLoopbackUrl(target.url) && c.env.ALLOW_PRIVATE_URLS !== 'true') return detail(c, 409, 'the target webhook is on a private network; this registry does not relay there');
+    if (destination.pathname === PROXY_PATH) throw new ApiError({
+      status: 409,
+      message: 'the target registered this proxy as its own webhook url',
+    });
+    if (isPrivateOrLoopbackUrl(target.url) && c.env.ALLOW_PRIVATE_URLS !== 'true') throw new ApiError({
+      status: 409,
+      message: 'the target webhook is on a private network; this registry does not relay there',
+    });
     const verdict = await verifyEnvelope(envelope, { self: envelope.target, replay: d1ReplayGuard(c.env.DB, envelope.sender) });
-    if (!verdict.ok) return detail(c, verdict.reason === 'replayed' ? 409 : 401, verdict.message);
+    if (!verdict.ok) throw new ApiError({ status: verdict.reason === 'replayed' ? 409 : 401, message: verdict.message });
     let response: Response;
     try {
       response = await fetch(target.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: text, signal: AbortSignal.timeout(PROXY_TIMEOUT_MS) });
     } catch (error) {
-      return detail(c, 502, `the target webhook did not answer: ${(error as Error).message}`);
+      throw new ApiError({ status: 502, message: `the target webhook did not answer: ${(error as Error).message}` });
     }
     const answer = (await response.text()).slice(0, 2000);
     if (response.ok) await countInteraction(c.env.DB, envelope.target, envelope.sender, envelope.session ?? null, 'proxy');

@@ -1,11 +1,14 @@
 import { createMiddleware } from 'hono/factory';
-import { authenticate, bearerToken, sameSecret } from '../../../../lib/auth/index.ts';
-import { jsonError } from '../../../../lib/http/errors.ts';
+import { bearerToken, sameSecret } from '../../../../lib/auth/index.ts';
+import { ApiError } from '../../../../lib/http/api-error.ts';
+import type { RegistryBindings } from '../app.ts';
+import { authenticate } from './authenticate.ts';
+import { keyRefusal } from './require-key.ts';
 
 /** Who manages keys: the deployment's admin (ADMIN_TOKEN) or a key of an account with the `keys` permission. */
 export type KeyManager = { kind: 'admin' } | { kind: 'account'; accountId: string; keyId: string };
 
-export type KeyManagerApp = { Bindings: RegistryEnv; Variables: { manager: KeyManager } };
+export type KeyManagerApp = { Bindings: RegistryBindings; Variables: { manager: KeyManager } };
 
 function isAdmin(env: RegistryEnv, token: string): boolean {
   const admin = env.ADMIN_TOKEN;
@@ -15,8 +18,16 @@ function isAdmin(env: RegistryEnv, token: string): boolean {
 /** Operator-only routes: the deployment's admin token, nothing else (no API key, whatever its permissions). */
 export const requireAdmin = createMiddleware<{ Bindings: RegistryEnv }>(async (c, next) => {
   const token = bearerToken(c.req.header('authorization'));
-  if (!token) return jsonError(c, 401, 'missing admin token: send Authorization: Bearer <ADMIN_TOKEN>', 'authentication_error', null, 'missing_api_key');
-  if (!isAdmin(c.env, token)) return jsonError(c, 403, 'only the deployment’s admin token may do this', 'permission_error', null, 'admin_only');
+  if (!token) throw new ApiError({
+    status: 401,
+    message: 'missing admin token: send Authorization: Bearer <ADMIN_TOKEN>',
+    code: 'missing_api_key',
+  });
+  if (!isAdmin(c.env, token)) throw new ApiError({
+    status: 403,
+    message: 'only the deployment’s admin token may do this',
+    code: 'admin_only',
+  });
   await next();
 });
 
@@ -28,9 +39,9 @@ export const requireKeyManager = createMiddleware<KeyManagerApp>(async (c, next)
   }
   const result = await authenticate(c.env.DB, token, 'keys');
   if (!result.ok) {
-    return result.status === 403
-      ? jsonError(c, 403, result.message, 'permission_error', null, 'insufficient_permission')
-      : jsonError(c, 401, `${result.message} (key management needs the admin token or a key with the "keys" permission)`, 'authentication_error', null, 'invalid_api_key');
+    throw result.status === 403
+      ? keyRefusal(403, result.message)
+      : keyRefusal(401, `${result.message} (key management needs the admin token or a key with the "keys" permission)`);
   }
   c.set('manager', { kind: 'account', accountId: result.accountId, keyId: result.keyId });
   await next();

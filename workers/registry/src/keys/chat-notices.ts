@@ -1,17 +1,12 @@
-/** The chat Worker's `KeyRevocations` entrypoint, as the registry calls it over the CHAT_KEYS service binding. */
-interface KeyRevocations {
-  /** True once the chat Worker has stored the revocation. */
-  revoke(keyId: string): Promise<boolean>;
-  /** True once the chat Worker has dropped what it cached of the key, so it reads the key anew. */
-  forget(keyId: string): Promise<boolean>;
-}
+import type { KeyRevocationsContract } from '../../../../lib/auth/index.ts';
+import type { RegistryBindings } from '../app.ts';
 
 /**
  * Tells the chat Worker a key is about to be revoked, so the verdict it caches per key is dropped and the key
  * refused there from now on. True when told, or when this deployment has no chat Worker bound (nothing is
  * cached anywhere); false when it could not be told, and then the key must not be reported revoked.
  */
-export function noticeRevocation(env: RegistryEnv, keyId: string): Promise<boolean> {
+export function noticeRevocation(env: RegistryBindings, keyId: string): Promise<boolean> {
   return tellChat(env, `the revocation of key ${keyId}`, (chat) => chat.revoke(keyId));
 }
 
@@ -20,14 +15,16 @@ export function noticeRevocation(env: RegistryEnv, keyId: string): Promise<boole
  * request reads the key anew. False when it could not be told: the change then reaches chat when the cached
  * verdict expires (verified-key.ts, within 5 minutes).
  */
-export function noticeKeyChange(env: RegistryEnv, keyId: string): Promise<boolean> {
+export function noticeKeyChange(env: RegistryBindings, keyId: string): Promise<boolean> {
   return tellChat(env, `the change to key ${keyId}`, (chat) => chat.forget(keyId));
 }
 
 /** One notice over CHAT_KEYS: true when the chat Worker confirmed it, or when no chat Worker is bound. */
-async function tellChat(env: RegistryEnv, what: string, notice: (chat: KeyRevocations) => Promise<boolean>): Promise<boolean> {
+type ChatKeys = Service<KeyRevocationsContract>;
+
+async function tellChat(env: RegistryBindings, what: string, notice: (chat: ChatKeys) => Promise<boolean>): Promise<boolean> {
   // Optional although declared: a registry deployed without the chat Worker leaves the binding out.
-  const chat = env.CHAT_KEYS as unknown as KeyRevocations | undefined;
+  const chat: ChatKeys | undefined = env.CHAT_KEYS;
   if (!chat) return true;
   try {
     if (await notice(chat)) return true;

@@ -1,16 +1,13 @@
 import { WorkerEntrypoint } from 'cloudflare:workers';
-import { authenticate } from '../../../../lib/auth/index.ts';
-import { type KeyLimits, permissionSchema } from '../../../../schemas/keys.ts';
-
-export type KeyCheck =
-  | { ok: true; keyId: string; accountId: string; limits?: KeyLimits | null; expiresAt?: string | null }
-  | { ok: false; status: 401 | 403; message: string };
+import type { KeyCheck, KeyServiceContract } from '../../../../lib/auth/index.ts';
+import { permissionSchema } from '../../../../schemas/keys.ts';
+import { authenticate } from './authenticate.ts';
 
 /**
  * Key verification for the platform's other Workers over a service binding (RPC): they never read the
  * registry's D1, so a revoked key is refused everywhere at once.
  */
-export class KeyService extends WorkerEntrypoint<RegistryEnv> {
+export class KeyService extends WorkerEntrypoint<RegistryEnv> implements KeyServiceContract {
   async authenticate(token: string, permission: 'read' | 'write' | 'chat'): Promise<KeyCheck> {
     const wanted = permissionSchema.safeParse(permission);
     if (!wanted.success) return { ok: false, status: 403, message: `unknown permission ${JSON.stringify(permission)}` };

@@ -1,10 +1,10 @@
 import { Hono } from 'hono';
-import { accountExists, createAccount, createKey, listKeys, liveKeyExists, revokeKey, updateKey } from '../../../../lib/auth/index.ts';
-import { jsonError } from '../../../../lib/http/errors.ts';
+import { ApiError } from '../../../../lib/http/api-error.ts';
 import { validate } from '../../../../lib/http/validate.ts';
 import { createKeyRequestSchema, keyIdParamSchema, keyListQuerySchema, type KeyList, type RevokedKey, updateKeyRequestSchema } from '../../../../schemas/keys.ts';
 import { type KeyManagerApp, requireKeyManager } from './caller.ts';
 import { noticeKeyChange, noticeRevocation } from './chat-notices.ts';
+import { accountExists, createAccount, createKey, listKeys, liveKeyExists, revokeKey, updateKey } from './store.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -22,13 +22,29 @@ export function keyRoutes() {
     let accountId: string;
     if (manager.kind === 'account') {
       if (request.account_id && request.account_id !== manager.accountId) {
-        return jsonError(c, 403, 'a key may create keys only for its own account', 'permission_error', 'account_id', 'other_account');
+        throw new ApiError({
+          status: 403,
+          message: 'a key may create keys only for its own account',
+          param: 'account_id',
+          code: 'other_account',
+        });
       }
-      if (request.account_name) return jsonError(c, 403, 'only the admin token creates accounts', 'permission_error', 'account_name', 'admin_only');
+      if (request.account_name) throw new ApiError({
+        status: 403,
+        message: 'only the admin token creates accounts',
+        param: 'account_name',
+        code: 'admin_only',
+      });
       accountId = manager.accountId;
     } else if (request.account_id) {
       if (!(await accountExists(c.env.DB, request.account_id))) {
-        return jsonError(c, 404, `no account ${request.account_id}`, 'not_found', 'account_id', 'unknown_account');
+        throw new ApiError({
+          status: 404,
+          message: `no account ${request.account_id}`,
+          type: 'not_found',
+          param: 'account_id',
+          code: 'unknown_account',
+        });
       }
       accountId = request.account_id;
     } else {
@@ -53,7 +69,12 @@ export function keyRoutes() {
     const manager = c.get('manager');
     const { account_id } = c.req.valid('query');
     if (manager.kind === 'account' && account_id && account_id !== manager.accountId) {
-      return jsonError(c, 403, "a key may list only its own account's keys", 'permission_error', 'account_id', 'other_account');
+      throw new ApiError({
+        status: 403,
+        message: "a key may list only its own account's keys",
+        param: 'account_id',
+        code: 'other_account',
+      });
     }
     const body: KeyList = { keys: await listKeys(c.env.DB, manager.kind === 'account' ? manager.accountId : (account_id ?? null)) };
     return c.json(body);
@@ -63,7 +84,7 @@ export function keyRoutes() {
     const manager = c.get('manager');
     const { id } = c.req.valid('param');
     const updated = await updateKey(c.env.DB, id, manager.kind === 'account' ? manager.accountId : null, c.req.valid('json'));
-    if (!updated) return jsonError(c, 404, `no live key ${id}`, 'not_found', 'id', 'unknown_key');
+    if (!updated) throw new ApiError({ status: 404, message: `no live key ${id}`, type: 'not_found', param: 'id', code: 'unknown_key' });
     // Stored first, then chat told to drop its cached copy, so the copy it reads next is the new one.
     // Not told (logged there): chat applies the change when its cached copy expires, within 5 minutes.
     await noticeKeyChange(c.env, id);
@@ -74,14 +95,24 @@ export function keyRoutes() {
     const manager = c.get('manager');
     const { id } = c.req.valid('param');
     const accountId = manager.kind === 'account' ? manager.accountId : null;
-    if (!(await liveKeyExists(c.env.DB, id, accountId))) return jsonError(c, 404, `no live key ${id}`, 'not_found', 'id', 'unknown_key');
+    if (!(await liveKeyExists(c.env.DB, id, accountId))) throw new ApiError({
+      status: 404,
+      message: `no live key ${id}`,
+      type: 'not_found',
+      param: 'id',
+      code: 'unknown_key',
+    });
     // The chat Worker caches verified keys: it hears of the revocation first, so once this answers 200 the key
     // is refused everywhere. If it cannot be told, the key stays live and the caller retries (nothing half-done).
     if (!(await noticeRevocation(c.env, id))) {
-      return jsonError(c, 503, 'the key could not be revoked in the chat service just now; it is still live, try again', 'server_error', null, 'revocation_undelivered');
+      throw new ApiError({
+        status: 503,
+        message: 'the key could not be revoked in the chat service just now; it is still live, try again',
+        code: 'revocation_undelivered',
+      });
     }
     const revokedAt = await revokeKey(c.env.DB, id, accountId);
-    if (!revokedAt) return jsonError(c, 404, `no live key ${id}`, 'not_found', 'id', 'unknown_key');
+    if (!revokedAt) throw new ApiError({ status: 404, message: `no live key ${id}`, type: 'not_found', param: 'id', code: 'unknown_key' });
     const body: RevokedKey = { id, revoked: true, revoked_at: revokedAt };
     return c.json(body);
   });

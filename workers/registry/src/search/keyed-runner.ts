@@ -1,9 +1,9 @@
-import type { BatchedKeyCheck } from '../../../../lib/auth/index.ts';
+import type { BatchedKeyCheck } from '../keys/batched-key.ts';
 import type { SqlRunner, SqlStatement } from './sql-runner.ts';
 
 /**
  * A runner whose first batch also reads the caller's key (BatchedKeyCheck): the key costs no round trip of
- * its own, and a refused key throws KeyRefused before any later statement runs.
+ * its own, and a refused key throws its refusal (an ApiError) before any later statement runs.
  */
 export function keyedRunner(runner: SqlRunner, check: BatchedKeyCheck): SqlRunner {
   let checked = false;

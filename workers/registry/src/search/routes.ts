@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
-import { KeyRefused, requireKey, requireKeyInBatch } from '../../../../lib/auth/index.ts';
-import { jsonError } from '../../../../lib/http/errors.ts';
+import { ApiError } from '../../../../lib/http/api-error.ts';
 import { validate } from '../../../../lib/http/validate.ts';
 import {
   agentSearchRequestSchema,
@@ -22,6 +21,8 @@ import { newSession, storeSession } from './sessions.ts';
 import { d1Runner } from './sql-runner.ts';
 import { queryKey } from './text/tokenize.ts';
 import type { RegistryApp } from '../app.ts';
+import { requireKeyInBatch } from '../keys/batched-key.ts';
+import { requireKey } from '../keys/require-key.ts';
 
 /** `/v1/search/*`: agent search, click feedback, function search. All need a key with read permission. */
 export function searchRoutes() {
@@ -35,13 +36,12 @@ export function searchRoutes() {
     const runner = keyedRunner(d1Runner(c.env.DB), check);
     const session = newSession(request.search_id, queryKey(request.search_text), request.source);
     const semantic = request.semantic_search ? semanticBackend(c.env) : null;
-    let result: AgentSearchResult;
-    try {
-      result = await searchAgents(runner, semantic, { request, ...session, gate: (params) => check.gate((value) => params.add(value)) });
-    } catch (error) {
-      if (error instanceof KeyRefused) return check.refusal(c, error);
-      throw error;
-    }
+    // A refused key throws its refusal from the first batch (keyedRunner), before any search work is done.
+    const result = await searchAgents(runner, semantic, {
+      request,
+      ...session,
+      gate: (params) => check.gate((value) => params.add(value)),
+    });
     c.executionCtx.waitUntil(storeSession(runner, session).catch((error: unknown) => console.error('storing search session failed', error)));
     if (semantic) {
       c.executionCtx.waitUntil(syncEmbeddings(semantic, runner).catch((error: unknown) => console.error('embedding sync failed', error)));
@@ -61,8 +61,20 @@ export function searchRoutes() {
   app.post('/agents/click', readKey, validate('json', searchClickRequestSchema), async (c) => {
     const click = c.req.valid('json');
     const outcome = await recordClick(d1Runner(c.env.DB), click);
-    if (outcome.kind === 'unknown_search') return jsonError(c, 404, `no search with search_id ${click.search_id}`, 'not_found', 'search_id', 'unknown_search');
-    if (outcome.kind === 'unknown_agent') return jsonError(c, 404, `no agent with address ${click.address}`, 'not_found', 'address', 'unknown_agent');
+    if (outcome.kind === 'unknown_search') throw new ApiError({
+      status: 404,
+      message: `no search with search_id ${click.search_id}`,
+      type: 'not_found',
+      param: 'search_id',
+      code: 'unknown_search',
+    });
+    if (outcome.kind === 'unknown_agent') throw new ApiError({
+      status: 404,
+      message: `no agent with address ${click.address}`,
+      type: 'not_found',
+      param: 'address',
+      code: 'unknown_agent',
+    });
     const body: SearchClickResponse = { status: 'recorded', search_id: click.search_id, address: click.address, page_index: click.page_index, duplicate: outcome.duplicate };
     return c.json(body);
   });

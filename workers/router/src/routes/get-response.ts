@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { jsonError } from '../../../../lib/http/errors.ts';
+import { ApiError } from '../../../../lib/http/api-error.ts';
 import { validate } from '../../../../lib/http/validate.ts';
 import { type GetResponseBody, getResponseQuerySchema } from '../../../../schemas/router-api.ts';
 import { answerSlot, globalSlot } from '../slots.ts';
@@ -17,11 +17,23 @@ export const getResponseRoute = new Hono<{ Bindings: RouterEnv }>().get('/', val
   }
   const slot = await answerSlot(c.env, requestId).read();
   if (slot.state === 'unknown') {
-    return jsonError(c, 404, `no request ${requestId}: it was never sent here or its answer has expired`, 'not_found', 'request_id', 'unknown_request');
+    throw new ApiError({
+      status: 404,
+      message: `no request ${requestId}: it was never sent here or its answer has expired`,
+      type: 'not_found',
+      param: 'request_id',
+      code: 'unknown_request',
+    });
   }
   if (slot.state === 'waiting') return c.json<GetResponseBody>({ status: 'waiting' });
   if (slot.state === 'failed') {
-    return jsonError(c, 502, `the request could not be delivered to the specialist: ${slot.reason}`, 'upstream_error', 'request_id', 'undeliverable');
+    throw new ApiError({
+      status: 502,
+      message: `the request could not be delivered to the specialist: ${slot.reason}`,
+      type: 'upstream_error',
+      param: 'request_id',
+      code: 'undeliverable',
+    });
   }
   return c.json<GetResponseBody>(slot.answer);
 });

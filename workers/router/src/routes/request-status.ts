@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { jsonError } from '../../../../lib/http/errors.ts';
+import { ApiError } from '../../../../lib/http/api-error.ts';
 import { validate } from '../../../../lib/http/validate.ts';
 import { requestIdParamSchema, type RequestStatus } from '../../../../schemas/router-api.ts';
 import { answerSlot } from '../slots.ts';
@@ -12,7 +12,13 @@ export const requestStatusRoute = new Hono<{ Bindings: RouterEnv }>().get('/:req
   const { request_id: requestId } = c.req.valid('param');
   const slot = await answerSlot(c.env, requestId).read();
   if (slot.state === 'unknown') {
-    return jsonError(c, 404, `no request ${requestId}: it was never sent here or has expired`, 'not_found', 'request_id', 'unknown_request');
+    throw new ApiError({
+      status: 404,
+      message: `no request ${requestId}: it was never sent here or has expired`,
+      type: 'not_found',
+      param: 'request_id',
+      code: 'unknown_request',
+    });
   }
   const { times } = slot;
   const status: RequestStatus = {

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { jsonError } from '../../../../lib/http/errors.ts';
+import { ApiError } from '../../../../lib/http/api-error.ts';
 import { validate } from '../../../../lib/http/validate.ts';
 import { type RequestSent, sendRequestBodySchema } from '../../../../schemas/router-api.ts';
 import { RequestMessage, routerIn } from '../agent.ts';
@@ -20,10 +20,15 @@ export const sendRequestRoute = new Hono<{ Bindings: RouterEnv }>().post('/', va
     specialist = await findSpecialist(c.env, agent.address);
   } catch (error) {
     if (!(error instanceof RegistryError)) throw error;
-    return jsonError(c, 500, error.message, 'upstream_error', null, 'registry_unavailable');
+    throw new ApiError({ status: 500, message: error.message, type: 'upstream_error', code: 'registry_unavailable', cause: error });
   }
   if (!specialist) {
-    return jsonError(c, 404, 'no specialist agent is registered yet; start the specialist, then ask again', 'not_found', null, 'no_specialist');
+    throw new ApiError({
+      status: 404,
+      message: 'no specialist agent is registered yet; start the specialist, then ask again',
+      type: 'not_found',
+      code: 'no_specialist',
+    });
   }
   const requestId = crypto.randomUUID();
   await answerSlot(c.env, requestId).open(specialist, answerTtlMs(c.env));

@@ -1,19 +1,8 @@
-import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import type { Permission } from '../../schemas/keys.ts';
+import { bearerToken, hashSecret } from '../../../../lib/auth/tokens.ts';
+import type { Permission } from '../../../../schemas/keys.ts';
 import { type AuthenticatedKey, type AuthResult, authenticate, judgeKeyRow, KEY_ROW_SQL, type KeyRow, type ParsedKey, parseBearer, touchLastUsed } from './authenticate.ts';
-import { type AuthFailure, platformAuthFailure } from './middleware.ts';
-import { bearerToken, hashSecret } from './tokens.ts';
-
-/** A refused key, thrown from the batch that checked it, so the route stops and answers 401/403. */
-export class KeyRefused extends Error {
-  constructor(
-    readonly status: 401 | 403,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { keyRefusal } from './require-key.ts';
 
 /**
  * A key checked inside a route's first D1 batch instead of in a round trip of its own (on the edge a round
@@ -30,7 +19,6 @@ export class BatchedKeyCheck {
     private readonly parsed: ParsedKey,
     private readonly permission: Permission | readonly Permission[],
     private readonly now: Date,
-    private readonly onFailure: AuthFailure,
   ) {
     this.statement = { sql: KEY_ROW_SQL, params: [parsed.id] };
     this.secretHash = hashSecret(parsed.secret);
@@ -42,18 +30,13 @@ export class BatchedKeyCheck {
       AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ${bind(this.now.toISOString())}))`;
   }
 
-  /** Judges the rows `statement` returned; throws KeyRefused for a key that may not call the route. */
+  /** Judges the rows `statement` returned; throws the refusal (an ApiError, the route's answer) of a key that may not call the route. */
   settle(rows: readonly unknown[]): AuthenticatedKey {
     this.verdict = judgeKeyRow(this.parsed, rows[0] as KeyRow | undefined, this.permission, this.now);
     const { result } = this.verdict;
-    if (!result.ok) throw new KeyRefused(result.status, result.message);
+    if (!result.ok) throw keyRefusal(result.status, result.message);
     const { ok: _ok, ...key } = result;
     return key;
-  }
-
-  /** The route's answer to the KeyRefused its batch threw. */
-  refusal(c: Context, refused: KeyRefused): Response {
-    return this.onFailure(c, refused.status, refused.message);
   }
 }
 
@@ -64,12 +47,12 @@ export type BatchedKeyEnv = { Bindings: { DB: D1Database }; Variables: { keyChec
  * answered before that batch ran (a 400 for its body) is checked on its own first, so a bad key still gets
  * its 401 before anything is said about the body, as with requireKey.
  */
-export function requireKeyInBatch(permission: Permission | readonly Permission[], onFailure: AuthFailure = platformAuthFailure) {
+export function requireKeyInBatch(permission: Permission | readonly Permission[]) {
   return createMiddleware<BatchedKeyEnv>(async (c, next) => {
     const token = bearerToken(c.req.header('authorization'));
     const parsed = parseBearer(token);
-    if ('ok' in parsed) return onFailure(c, 401, parsed.message);
-    const check = new BatchedKeyCheck(parsed, permission, new Date(), onFailure);
+    if ('ok' in parsed) throw keyRefusal(401, parsed.message);
+    const check = new BatchedKeyCheck(parsed, permission, new Date());
     c.set('keyCheck', check);
     await next();
     if (check.verdict) {
@@ -78,6 +61,6 @@ export function requireKeyInBatch(permission: Permission | readonly Permission[]
       return;
     }
     const result = await authenticate(c.env.DB, token, permission);
-    if (!result.ok) c.res = onFailure(c as unknown as Context, result.status, result.message);
+    if (!result.ok) throw keyRefusal(result.status, result.message);
   });
 }

@@ -1,5 +1,5 @@
-import { type KeyLimits, keyLimitsSchema, type Permission, permissionSchema } from '../../schemas/keys.ts';
-import { parseKeyToken, secretMatches } from './tokens.ts';
+import { type KeyLimits, keyLimitsSchema, type Permission, permissionSchema } from '../../../../schemas/keys.ts';
+import { parseKeyToken, secretMatches } from '../../../../lib/auth/tokens.ts';
 
 export interface AuthenticatedKey {
   keyId: string;
