@@ -1,6 +1,6 @@
 import { HTTPException } from 'hono/http-exception';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { ErrorBodyWire } from '../../schemas/http.ts';
+import type { ErrorBody } from '../../schemas/http.ts';
 
 export interface ApiErrorOptions {
   status: ContentfulStatusCode;
@@ -54,7 +54,7 @@ export class ApiError extends HTTPException {
 }
 
 /** The platform's error body, OpenAI's shape: `{error: {message, type, param, code}}`. */
-export function platformErrorBody(error: ApiError): ErrorBodyWire {
+export function platformErrorBody(error: ApiError): ErrorBody {
   return { error: { message: error.message, type: error.type, param: error.param, code: error.code } };
 }
 
