@@ -26,8 +26,6 @@ export const FEATURED_WEIGHT = 0.1;
 
 /** Stage 2 (rerank: true) rescores this many of the best stage-1 hits. */
 export const RERANK_WINDOW = 50;
-/** Reciprocal-rank-fusion constant of hybrid (semantic + lexical) ranking. */
-export const RRF_K = 60;
 
 export function bm25Expression(table: string): string {
   return `bm25(${table}, ${Object.values(COLUMN_WEIGHTS).map((weight) => weight.toFixed(1)).join(', ')})`;
