@@ -8,7 +8,7 @@ import { newKeyToken } from '../lib/auth/tokens.ts';
 import type { AgentSearchRequest } from '../schemas/search.ts';
 import { AGENT_COLUMNS, registrationColumns } from '../test/registry/fixtures/corpus/registration-columns.ts';
 import { evaluate, formatEvaluation, type Evaluation, type Ranker } from '../test/registry/fixtures/judged/evaluate.ts';
-import { JUDGED_QUERIES } from '../test/registry/fixtures/judged/queries.ts';
+import { HELD_OUT_QUERIES, JUDGED_QUERIES } from '../test/registry/fixtures/judged/queries.ts';
 import { judgedAgents, type JudgedAgent } from '../test/registry/fixtures/judged/spec.ts';
 import { searchAgents } from '../workers/registry/src/search/agent-search.ts';
 import { semanticSource } from '../workers/registry/src/search/semantic-source.ts';
@@ -146,6 +146,8 @@ try {
     const evaluation = await evaluate(JUDGED_QUERIES, ranker);
     evaluations[label] = evaluation;
     console.log(formatEvaluation(label, evaluation));
+    const heldOut = await evaluate(HELD_OUT_QUERIES, ranker);
+    console.log(`  held-out natural (${heldOut.overall.queries}, not in the targets)  MRR ${heldOut.overall.mrr.toFixed(3)}  hit@1 ${heldOut.overall.hit1.toFixed(3)}`);
     if (VERBOSE) for (const miss of evaluation.misses) console.log(`    miss ${miss.kind}: "${miss.query}" rank ${miss.rank || '-'} (first: ${miss.first ?? 'none'})`);
     console.log('');
   }
