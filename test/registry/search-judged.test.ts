@@ -64,11 +64,15 @@ describe('the judged set', () => {
   }, 120_000);
 
   it('a README listing every domain does not outrank the focused agent (breadth normalisation)', async () => {
-    const cases = [['currency converter', 'fx-convert'], ['weather forecast', 'forecast'], ['track my parcel', 'parcel-track'], ['hotel booking', 'hotels']] as const;
+    const cases = [
+      ['currency converter', 'fx-convert'], ['weather forecast', 'forecast'], ['track my parcel', 'parcel-track'], ['hotel booking', 'hotels'],
+    ] as const;
     for (const [text, key] of cases) {
       const keys = await ranker({ semantic_search: true })(text);
       expect(keys[0], text).toBe(key);
-      for (const stuffed of keys.filter((found) => found.startsWith('stuffed-'))) expect(keys.indexOf(stuffed), `${text}: ${stuffed}`).toBeGreaterThan(0);
+      for (const stuffed of keys.filter((found) => found.startsWith('stuffed-'))) {
+        expect(keys.indexOf(stuffed), `${text}: ${stuffed}`).toBeGreaterThan(0);
+      }
     }
   });
 });

@@ -10,7 +10,9 @@ import { accountWithKey, insertAgents, type SeedAgent } from './fixtures/search-
  * caller: the probe's verdict (cron), not anything a caller reports.
  */
 const [a, b] = [...generateAgents(2, 161)];
-const plain = { tags: [], protocols: [], is_active: true, featured: false, recent_interactions: 0, geo_location: null, last_probe_ok: null };
+const plain = {
+  tags: [], protocols: [], is_active: true, featured: false, recent_interactions: 0, geo_location: null, last_probe_ok: null,
+};
 // The stronger text match for "tide tables": both words in its title and description.
 const flaky: SeedAgent = {
   ...a!, ...plain, name: 'Tide Tables Live', url: 'https://flaky.example.com/webhook',
@@ -57,7 +59,9 @@ describe('search and the liveness probe', () => {
   it('ranks an agent whose last probe failed below one that answers, lexical and hybrid alike', async () => {
     mockWebhooks();
     await probeAll();
-    const row = await env.DB.prepare('SELECT last_probe_ok FROM agents WHERE address = ?').bind(flaky.address).first<{ last_probe_ok: number }>();
+    const row = await env.DB.prepare('SELECT last_probe_ok FROM agents WHERE address = ?')
+      .bind(flaky.address)
+      .first<{ last_probe_ok: number }>();
     expect(row?.last_probe_ok).toBe(0);
     expect(await order({ search_text: 'tide tables' })).toEqual([steady.name, flaky.name]);
     expect(await order({ search_text: 'tide tables', semantic_search: true })).toEqual([steady.name, flaky.name]);

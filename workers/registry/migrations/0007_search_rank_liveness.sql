@@ -4,7 +4,8 @@
 -- search_agent_rank of 0005 gets it too, kept in step by the same triggers on the facts.
 ALTER TABLE search_agent_rank ADD COLUMN last_probe_ok INTEGER;
 
-UPDATE search_agent_rank SET last_probe_ok = (SELECT f.last_probe_ok FROM search_agent_facts f WHERE f.agent_rowid = search_agent_rank.agent_rowid);
+UPDATE search_agent_rank
+  SET last_probe_ok = (SELECT f.last_probe_ok FROM search_agent_facts f WHERE f.agent_rowid = search_agent_rank.agent_rowid);
 
 DROP TRIGGER search_rank_after_facts_insert;
 DROP TRIGGER search_rank_after_facts_update;

@@ -76,7 +76,8 @@ export async function semanticHits(backend: SemanticBackend, runner: SqlRunner, 
   const addressOf = new Map(rows.map((row) => [row.vector_id, row.address]));
   return close.flatMap((match) => {
     const address = addressOf.get(match.id);
-    return address ? [{ address, similarity: match.score, strength: (match.score - SEMANTIC_MIN_SIMILARITY) / (1 - SEMANTIC_MIN_SIMILARITY) }] : [];
+    const strength = (match.score - SEMANTIC_MIN_SIMILARITY) / (1 - SEMANTIC_MIN_SIMILARITY);
+    return address ? [{ address, similarity: match.score, strength }] : [];
   });
 }
 

@@ -8,7 +8,8 @@
  */
 export const CONCEPTS: readonly string[] = [
   // Money
-  'currency currencies exchange fx forex converter convert conversion | dollar dollars yen euro euros pound pounds sterling peso rupee yuan franc usd eur gbp jpy bucks cash abroad',
+  'currency currencies exchange fx forex converter convert conversion' +
+    ' | dollar dollars yen euro euros pound pounds sterling peso rupee yuan franc usd eur gbp jpy bucks cash abroad',
   'historical history archive averages records past period | ago decade decades previous earlier fell back then',
   'trading signals forex entry stop loss take profit candles | trade trader buy sell position leverage',
   'transfer remittance send providers recipient | wire family overseas abroad remit',
@@ -27,7 +28,8 @@ export const CONCEPTS: readonly string[] = [
   'esg sustainability carbon governance | green ethical footprint',
   'ipo listing listings public | float debut',
   // Vehicles
-  'obd diagnostic diagnostics trouble codes engine misfire sensor | dashboard lamp warning light stalling sputtering rattle mechanic garage',
+  'obd diagnostic diagnostics trouble codes engine misfire sensor' +
+    ' | dashboard lamp warning light stalling sputtering rattle mechanic garage',
   'car vehicle vehicles automotive | auto motor drive driving',
   'valuation trade-in market price | worth sell selling resale',
   'maintenance service oil tyre brake inspection | servicing due',
@@ -69,7 +71,8 @@ export const CONCEPTS: readonly string[] = [
   'baggage bag lost | suitcase carousel luggage missing',
   // Health
   'symptom symptoms conditions doctor medical | ill sick pain headache fever feel unwell',
-  'medication interaction interactions drugs prescription pharmacist supplements | aspirin ibuprofen paracetamol pill pills tablets thinner warfarin antibiotics medicine medicines mix combine together safe',
+  'medication interaction interactions drugs prescription pharmacist supplements' +
+    ' | aspirin ibuprofen paracetamol pill pills tablets thinner warfarin antibiotics medicine medicines mix combine together safe',
   'sleep insomnia | awake night nights tired bed bedtime ceiling restless waking',
   'calorie calories nutrition macro protein diet | eat eating weight food',
   'workout training strength cardio gym | exercise fit muscle',
