@@ -40,6 +40,11 @@ export interface Stack<Name extends string> {
   stop(): Promise<void>;
 }
 
+export interface MiniflareStack<Name extends string> extends Stack<Name> {
+  /** A D1 binding of one of the stack's Workers, to seed it. */
+  d1(worker: Name, binding: string): Promise<D1Database>;
+}
+
 const run = promisify(execFile);
 
 function readConfig(root: string, config: string) {
@@ -78,7 +83,7 @@ function workerOptions(root: string, { config, port, vars = {} }: StackWorker, s
   };
 }
 
-export async function startMiniflareStack<Name extends string>(options: MiniflareStackOptions<Name>): Promise<Stack<Name>> {
+export async function startMiniflareStack<Name extends string>(options: MiniflareStackOptions<Name>): Promise<MiniflareStack<Name>> {
   const { root, work, workers, persistTo } = options;
   const names = Object.keys(workers) as Name[];
   const scripts = await Promise.all(names.map((name) => bundle(root, workers[name].config, join(work, 'bundle', name))));
@@ -107,6 +112,7 @@ export async function startMiniflareStack<Name extends string>(options: Miniflar
   }
   return {
     urls: Object.fromEntries(names.map((name) => [name, `http://127.0.0.1:${workers[name].port}`])) as Record<Name, string>,
+    d1: (worker, binding) => mf.getD1Database(binding, readConfig(root, workers[worker].config).name) as Promise<D1Database>,
     async stop() {
       await mf.dispose();
       log.end();

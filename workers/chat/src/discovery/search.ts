@@ -20,7 +20,8 @@ export async function searchAgents(env: ChatEnv, token: string, searchText: stri
   const init: RequestInit = {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
-    body: JSON.stringify({ search_text: searchText, limit, offset: 0, sort: 'relevancy', direction: 'desc' }),
+    // Requests in plain words are what the semantic ranking is for (Workers AI deployed, the concept model elsewhere).
+    body: JSON.stringify({ search_text: searchText, limit, offset: 0, sort: 'relevancy', direction: 'desc', semantic_search: true }),
     signal,
   };
   try {

@@ -5,7 +5,8 @@ import { SORT_COLUMNS, whereClause, windowOf, type Window } from './agent-order.
 import { textStatements, type TextPlan, type TextStatements } from './agent-text-sql.ts';
 import { RERANK_WINDOW } from './ranking.ts';
 import { rerank } from './rerank.ts';
-import { semanticHits, type SemanticBackend, type SemanticHit } from './semantic.ts';
+import type { SemanticHit } from './semantic.ts';
+import type { SemanticSource } from './semantic-source.ts';
 import type { SqlRunner, SqlStatement } from './sql-runner.ts';
 import { SqlParams } from './sql-params.ts';
 import { expandPlanned, plainQueryApplies, plainQueryGuard, planQuery, type ExpandedQuery, type ExpandOptions, type QueryPlan } from './text/expand.ts';
@@ -16,7 +17,7 @@ import { expandPlanned, plainQueryApplies, plainQueryGuard, planQuery, type Expa
  * at the session's start), so paging with one search_id never repeats or skips an agent.
  */
 
-export async function searchAgents(runner: SqlRunner, semantic: SemanticBackend | null, input: AgentSearchInput): Promise<AgentSearchResult> {
+export async function searchAgents(runner: SqlRunner, semantic: SemanticSource | null, input: AgentSearchInput): Promise<AgentSearchResult> {
   const { request } = input;
   const options = { exact: request.exact_match ?? false, synonyms: !(request.exact_match ?? false) };
   const plan = request.search_text ? planQuery(request.search_text, options) : null;
@@ -27,9 +28,11 @@ export async function searchAgents(runner: SqlRunner, semantic: SemanticBackend 
   const query = await expandPlanned(runner, plan, await runner.batch(plan.lookups), options);
   let hits: SemanticHit[];
   try {
-    hits = await semanticHits(semantic, runner, request.search_text!);
+    // The words as expansion understood them (typos corrected, the typed prefix completed), so the semantic
+    // source reads "parcle traking" as parcel tracking, as the lexical ranking does.
+    hits = await semantic.hits(runner, [request.search_text!, ...query.groups.flatMap((group) => group.alternatives)].join(' '));
   } catch (error) {
-    // Workers AI or Vectorize unavailable: answer lexically rather than fail the search.
+    // The semantic source unavailable (Workers AI, Vectorize): answer lexically rather than fail the search.
     console.error('semantic search failed, answering lexically', error);
     return textSearch(runner, input, query, { mode: 'lexical-fallback', match: query.match });
   }

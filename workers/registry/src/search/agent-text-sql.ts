@@ -3,7 +3,8 @@ import { AGENT_RECORD_SELECTION } from '../agents/row.ts';
 import type { AgentSearchInput } from './agent-search-types.ts';
 import { filterConditions, listsOnlyListed } from './agent-filters.ts';
 import { SORT_COLUMNS, whereClause, type Window } from './agent-order.ts';
-import { bm25Expression, feedbackFactor, RRF_K } from './ranking.ts';
+import { fusionSql } from './fusion.ts';
+import { bm25Expression, feedbackFactor } from './ranking.ts';
 import type { SemanticHit } from './semantic.ts';
 import type { SqlStatement } from './sql-runner.ts';
 import { SqlParams } from './sql-params.ts';
@@ -103,12 +104,10 @@ function rankedChain(input: AgentSearchInput, plan: TextPlan, sort: AgentSort, m
   let scoreExpression: string;
   let from: string;
   if (plan.semantic) {
-    const semantic = params.add(JSON.stringify(plan.semantic.map((hit) => hit.address)));
+    const fusion = fusionSql(plan.semantic, params);
     candidates = `${hits},
-      lex AS (SELECT rid, ROW_NUMBER() OVER (ORDER BY text_score DESC, rid) AS lex_rank FROM hits),
-      sem AS (SELECT value AS address, CAST(key AS INTEGER) + 1 AS sem_rank FROM json_each(${semantic})),
-      cand AS (SELECT rid FROM lex UNION SELECT f.agent_rowid FROM sem JOIN search_agent_facts f ON f.address = sem.address)`;
-    scoreExpression = `(coalesce(1.0 / (${RRF_K} + l.lex_rank), 0) + coalesce(1.0 / (${RRF_K} + s.sem_rank), 0))`;
+      ${fusion.ctes}`;
+    scoreExpression = fusion.score;
     from = 'FROM cand CROSS JOIN search_agent_facts f ON f.agent_rowid = cand.rid LEFT JOIN lex l ON l.rid = f.agent_rowid LEFT JOIN sem s ON s.address = f.address';
   } else {
     candidates = hits;

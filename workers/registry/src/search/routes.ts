@@ -16,7 +16,8 @@ import type { AgentSearchResult } from './agent-search-types.ts';
 import { recordClick } from './clicks.ts';
 import { keyedRunner } from './keyed-runner.ts';
 import { searchFunctions } from './function-search.ts';
-import { semanticBackend, syncEmbeddings } from './semantic.ts';
+import { syncEmbeddings } from './semantic.ts';
+import { semanticSource } from './semantic-source.ts';
 import { newSession, storeSession } from './sessions.ts';
 import { d1Runner } from './sql-runner.ts';
 import { queryKey } from './text/tokenize.ts';
@@ -35,7 +36,7 @@ export function searchRoutes() {
     const check = c.get('keyCheck');
     const runner = keyedRunner(d1Runner(c.env.DB), check);
     const session = newSession(request.search_id, queryKey(request.search_text), request.source);
-    const semantic = request.semantic_search ? semanticBackend(c.env) : null;
+    const semantic = request.semantic_search ? semanticSource(c.env) : null;
     // A refused key throws its refusal from the first batch (keyedRunner), before any search work is done.
     const result = await searchAgents(runner, semantic, {
       request,
@@ -43,10 +44,12 @@ export function searchRoutes() {
       gate: (params) => check.gate((value) => params.add(value)),
     });
     c.executionCtx.waitUntil(storeSession(runner, session).catch((error: unknown) => console.error('storing search session failed', error)));
-    if (semantic) {
-      c.executionCtx.waitUntil(syncEmbeddings(semantic, runner).catch((error: unknown) => console.error('embedding sync failed', error)));
+    const backend = semantic?.backend;
+    if (backend) {
+      c.executionCtx.waitUntil(syncEmbeddings(backend, runner).catch((error: unknown) => console.error('embedding sync failed', error)));
     }
     c.header('x-search-mode', result.mode);
+    if (semantic) c.header('x-semantic-source', semantic.kind);
     const body: AgentSearchResponse = {
       agents: result.rows.map(toAgentRecord),
       offset: request.offset ?? 0,

@@ -61,6 +61,8 @@ export async function vectorId(address: string): Promise<string> {
 export interface SemanticHit {
   address: string;
   similarity: number;
+  /** How strongly the hit counts in fusion (fusion.ts), 0–1 on every source's scale alike. */
+  strength: number;
 }
 
 /** Nearest agents to the query text, best first, above SEMANTIC_MIN_SIMILARITY. */
@@ -76,7 +78,8 @@ export async function semanticHits(backend: SemanticBackend, runner: SqlRunner, 
   const addressOf = new Map(rows.map((row) => [row.vector_id, row.address]));
   return close.flatMap((match) => {
     const address = addressOf.get(match.id);
-    return address ? [{ address, similarity: match.score }] : [];
+    const strength = (match.score - SEMANTIC_MIN_SIMILARITY) / (1 - SEMANTIC_MIN_SIMILARITY);
+    return address ? [{ address, similarity: match.score, strength }] : [];
   });
 }
 

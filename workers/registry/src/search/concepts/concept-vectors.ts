@@ -1,0 +1,116 @@
+import { stemmer } from 'stemmer';
+import { STOPWORDS } from '../text/stopwords.ts';
+import { normalizeText } from '../text/tokenize.ts';
+import { CONCEPTS } from './lexicon.ts';
+
+/**
+ * Sparse concept vectors: the offline semantic signal. A text is mapped onto the concepts of lexicon.ts
+ * (a query through terms and cues, an agent through terms only) and texts are compared by cosine. An agent
+ * whose text touches many concepts (a README listing every domain) spreads its weight over all of them, so
+ * its cosine with a one-concept request is small: breadth normalisation comes with the measure.
+ */
+
+export type ConceptVector = Map<number, number>;
+
+/** Stands for a year (1900–2099) in a query: "rates for 2019" asks for history. */
+const YEAR_TOKEN = 'year';
+const YEAR = /^(19|20)\d\d$/;
+
+function words(text: string): string[] {
+  return normalizeText(text).split(/[^\p{L}\p{N}]+/u).filter((word) => word && !STOPWORDS.has(word));
+}
+
+function stemOf(word: string): string {
+  return /^[a-z]+$/.test(word) ? stemmer(word) : word;
+}
+
+interface Lexicon {
+  /** Stem → concepts it names as a term. */
+  terms: Map<string, number[]>;
+  /** Stem → concepts it names as a term or a cue. */
+  cues: Map<string, number[]>;
+  /** Each concept's terms as written (matched by the full-text index, which stems them itself). */
+  termWords: string[][];
+}
+
+function add(index: Map<string, number[]>, stem: string, concept: number) {
+  const concepts = index.get(stem) ?? [];
+  if (!concepts.includes(concept)) index.set(stem, [...concepts, concept]);
+}
+
+const LEXICON: Lexicon = (() => {
+  const lexicon: Lexicon = { terms: new Map(), cues: new Map(), termWords: [] };
+  CONCEPTS.forEach((line, concept) => {
+    const [terms = '', cues = ''] = line.split('|');
+    const termWords = words(terms);
+    lexicon.termWords.push(termWords);
+    for (const word of termWords) {
+      add(lexicon.terms, stemOf(word), concept);
+      add(lexicon.cues, stemOf(word), concept);
+    }
+    for (const word of words(cues)) add(lexicon.cues, stemOf(word), concept);
+  });
+  add(lexicon.cues, YEAR_TOKEN, CONCEPTS.findIndex((line) => line.startsWith('historical')));
+  return lexicon;
+})();
+
+function normalize(vector: ConceptVector): ConceptVector {
+  const norm = Math.hypot(...vector.values());
+  if (norm > 0) for (const [concept, weight] of vector) vector.set(concept, weight / norm);
+  return vector;
+}
+
+export interface QueryConcepts {
+  vector: ConceptVector;
+  /**
+   * Share of the query that is words rather than identifiers (0–1). "target_temp" or "from_currency" name a
+   * payload field, which the lexical ranking matches in the agents' declared parameters; read as everyday
+   * words they would suggest other tasks ("temp" → weather).
+   */
+  wordShare: number;
+}
+
+/** Identifiers in a query: snake_case, dotted or key: value names of payload fields. */
+const IDENTIFIER = /^[\p{L}\p{N}]+([_.][\p{L}\p{N}]+)+:?$|^[\p{L}\p{N}_]+:$/u;
+
+/** A query's concepts: each word adds weight to the concepts it names, split between them when it names several. */
+export function queryConcepts(text: string): QueryConcepts {
+  const vector: ConceptVector = new Map();
+  const tokens = text.split(/\s+/).filter(Boolean);
+  const identifiers = tokens.filter((token) => IDENTIFIER.test(token));
+  const plain = tokens.filter((token) => !IDENTIFIER.test(token)).join(' ');
+  for (const word of new Set(words(plain))) {
+    const concepts = LEXICON.cues.get(YEAR.test(word) ? YEAR_TOKEN : stemOf(word)) ?? [];
+    for (const concept of concepts) vector.set(concept, (vector.get(concept) ?? 0) + 1 / concepts.length);
+  }
+  return { vector: normalize(vector), wordShare: tokens.length ? 1 - identifiers.length / tokens.length : 0 };
+}
+
+/** Weight of each field of an agent's text in its vector; the title and description say most about what it does. */
+export const FIELD_WEIGHTS = { name: 3, tags: 2, description: 3, use_cases: 1.5, functions: 1, readme: 0.5 } as const;
+
+export type AgentText = Record<keyof typeof FIELD_WEIGHTS, string>;
+
+/** An agent's concepts from its terms, field-weighted, damped (log) so repeating a word buys little. */
+export function agentVector(text: AgentText): ConceptVector {
+  const counts: ConceptVector = new Map();
+  for (const [field, weight] of Object.entries(FIELD_WEIGHTS) as [keyof AgentText, number][]) {
+    for (const word of words(text[field] ?? '')) {
+      const concepts = LEXICON.terms.get(stemOf(word)) ?? [];
+      for (const concept of concepts) counts.set(concept, (counts.get(concept) ?? 0) + weight / concepts.length);
+    }
+  }
+  for (const [concept, count] of counts) counts.set(concept, Math.log1p(count));
+  return normalize(counts);
+}
+
+export function cosine(a: ConceptVector, b: ConceptVector): number {
+  let sum = 0;
+  for (const [concept, weight] of a) sum += weight * (b.get(concept) ?? 0);
+  return sum;
+}
+
+/** The terms of a vector's concepts: what the full-text index is asked for to find candidate agents. */
+export function conceptTerms(vector: ConceptVector): string[] {
+  return [...new Set([...vector.keys()].flatMap((concept) => LEXICON.termWords[concept] ?? []))];
+}

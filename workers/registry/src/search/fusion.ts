@@ -1,0 +1,20 @@
+import type { SemanticHit } from './semantic.ts';
+import type { SqlParams } from './sql-params.ts';
+
+/**
+ * Hybrid ranking: the lexical and the semantic evidence of each candidate, fused as a weighted sum of
+ * normalised scores — bm25 over the best bm25 of the query (0–1) plus SEMANTIC_WEIGHT × the semantic
+ * source's strength (0–1, hit.strength). The same for both sources (Vectorize, concept vectors).
+ * Reciprocal-rank fusion was measured first and lost (docs/decisions.md): it gives an agent ranked fifth by a
+ * single stray word as much as the best lexical match, so a weak semantic list outvoted exact keywords.
+ */
+export const SEMANTIC_WEIGHT = 2;
+
+/** CTEs `lex`, `sem` and `cand` after `hits (rid, text_score)`, and the fused score over `l` (lex) and `s` (sem). */
+export function fusionSql(semantic: readonly SemanticHit[], params: SqlParams): { ctes: string; score: string } {
+  const hits = params.add(JSON.stringify(semantic.map((hit) => ({ address: hit.address, strength: hit.strength }))));
+  const ctes = `lex AS (SELECT rid, text_score / max(text_score) OVER () AS lex_score FROM hits),
+      sem AS (SELECT json_extract(value, '$.address') AS address, json_extract(value, '$.strength') AS sem_score FROM json_each(${hits})),
+      cand AS (SELECT rid FROM lex UNION SELECT f.agent_rowid FROM sem JOIN search_agent_facts f ON f.address = sem.address)`;
+  return { ctes, score: `(coalesce(l.lex_score, 0) + ${SEMANTIC_WEIGHT} * coalesce(s.sem_score, 0))` };
+}
