@@ -1,3 +1,5 @@
+import { sweepWindows } from '../limits/rate-windows.ts';
+
 /** Interactions counted per target agent; `recent` is the last RECENT_DAYS days, recomputed on each count and by the cron. */
 export const RECENT_DAYS = 30;
 
@@ -26,10 +28,11 @@ export async function claimOnce(db: D1Database, token: string, address: string, 
   return result.meta.changes === 1;
 }
 
-/** Cron housekeeping: forget expired nonces and challenges, and let `recent_interactions` age (totals live on the agent row). */
+/** Cron housekeeping: forget expired nonces, challenges and rate windows, and let `recent_interactions` age (totals live on the agent row). */
 export async function sweep(db: D1Database, now = new Date()) {
   const since = recentSince(now);
   await db.batch([
+    sweepWindows(db, now.getTime()),
     db.prepare('DELETE FROM attestation_nonces WHERE valid_to < ?').bind(Math.floor(now.getTime() / 1000) - 60),
     db.prepare('DELETE FROM challenges WHERE expires_at <= ?').bind(now.toISOString()),
     db

@@ -1,0 +1,7 @@
+-- Fixed-window counters for rate limits and daily caps (workers/registry/src/limits); the cron deletes expired windows.
+CREATE TABLE rate_windows (
+  bucket TEXT PRIMARY KEY,
+  count INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL
+);
+CREATE INDEX rate_windows_by_expiry ON rate_windows (expires_at);
