@@ -1,9 +1,9 @@
 import { createMiddleware } from 'hono/factory';
-import { authenticate, bearerToken, sameSecret } from '../../../../lib/auth/index.ts';
+import { type AuthenticatedKey, authenticate, bearerToken, sameSecret } from '../../../../lib/auth/index.ts';
 import { jsonError } from '../../../../lib/http/errors.ts';
 
 /** Who manages keys: the deployment's admin (ADMIN_TOKEN) or a key of an account with the `keys` permission. */
-export type KeyManager = { kind: 'admin' } | { kind: 'account'; accountId: string; keyId: string };
+export type KeyManager = { kind: 'admin' } | ({ kind: 'account' } & AuthenticatedKey);
 
 export type KeyManagerApp = { Bindings: RegistryEnv; Variables: { manager: KeyManager } };
 
@@ -32,6 +32,7 @@ export const requireKeyManager = createMiddleware<KeyManagerApp>(async (c, next)
       ? jsonError(c, 403, result.message, 'permission_error', null, 'insufficient_permission')
       : jsonError(c, 401, `${result.message} (key management needs the admin token or a key with the "keys" permission)`, 'authentication_error', null, 'invalid_api_key');
   }
-  c.set('manager', { kind: 'account', accountId: result.accountId, keyId: result.keyId });
+  const { ok: _ok, ...key } = result;
+  c.set('manager', { kind: 'account', ...key });
   await next();
 });
