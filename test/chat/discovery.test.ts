@@ -108,4 +108,12 @@ describe('agent discovery', () => {
     const response = await post('/chat/completions', key, { model: 'llm1', messages: [{ role: 'user', content: question }], agent_discovery: { enabled: false } });
     expect(await response.json()).toMatchObject({ executable_data: [], intermediate_steps: [] });
   });
+
+  it('counts the discovery context as prompt tokens', async () => {
+    const tokens = async (discovery: unknown) => {
+      const response = await post('/chat/completions', key, { model: 'llm1', messages: [{ role: 'user', content: question }], agent_discovery: discovery });
+      return ((await response.json()) as { usage: { prompt_tokens: number } }).usage.prompt_tokens;
+    };
+    expect(await tokens({ limit: 1 })).toBeGreaterThan((await tokens({ enabled: false })) + 20);
+  });
 });
