@@ -40,8 +40,13 @@ beforeAll(async () => {
   const writer = (await createKey({ permissions: ['read', 'write'] })).key;
   const common = { token: writer, registryUrl: 'http://registry.test', fetch: (input: RequestInfo | URL, init?: RequestInit) => env.REGISTRY_API.fetch(input, init) };
   finance = (await registerAgent({ ...common, seed: `finance ${crypto.randomUUID()}`, url: 'https://finance.example.com/webhook', title: 'Financial Analysis Specialist', readme: FINANCE_README })).address;
+  hostile = (await registerAgent({ ...common, seed: `hostile ${crypto.randomUUID()}`, url: 'https://zebra.example.com/webhook', title: 'Zebra Crossing Hostile', readme: HOSTILE_README })).address;
   weather = (await registerAgent({ ...common, seed: `weather ${crypto.randomUUID()}`, url: 'https://weather.example.com/webhook', title: 'Weather Forecaster', readme: WEATHER_README })).address;
 });
+
+/** A README that kept the old in-chat README parser busy for seconds of CPU (a backtracking regex). */
+const HOSTILE_README = `# Zebra Crossing Hostile\n\nCounts zebras crossing.\n\n${'!['.repeat(39_000)}`;
+let hostile: string;
 
 const question = 'I need a financial analysis of revenue in SEC filings';
 
@@ -62,7 +67,7 @@ describe('agent discovery', () => {
         description: 'Analyses public companies from their SEC filings: revenue, margins and risks.',
         use_cases: ['Compare the quarterly revenue of two companies', 'Summarise the risk factors of a 10-K filing'],
         accepts: [{ parameter: 'request', description: 'The question about a company, in plain English' }],
-        tags: ['finance', 'domain/markets'],
+        tags: ['finance', 'markets'],
       },
     ]);
     const [search, choose] = completion.intermediate_steps;
@@ -116,4 +121,11 @@ describe('agent discovery', () => {
     };
     expect(await tokens({ limit: 1 })).toBeGreaterThan((await tokens({ enabled: false })) + 20);
   });
+
+  it('reads what the registry stored from a README, never parses it again (a hostile README costs nothing here)', async () => {
+    const response = await post('/chat/completions', key, { model: 'llm1', messages: [{ role: 'user', content: 'echo: hi' }], agent_discovery: { query: 'zebra crossing', limit: 1 } });
+    expect(response.status).toBe(200);
+    const completion = ChatCompletion.parse(await response.json());
+    expect(completion.executable_data).toEqual([expect.objectContaining({ address: hostile, description: 'Counts zebras crossing.', use_cases: [] })]);
+  }, 5_000);
 });

@@ -1,6 +1,5 @@
 import type { AgentManifest, ChatCompletionRequest, IntermediateStep } from '../../../../schemas/chat.ts';
 import type { ProviderMessage } from '../providers/types.ts';
-import { readmeFacts } from './readme-manifest.ts';
 import { searchAgents } from './search.ts';
 
 export interface Discovery {
@@ -59,7 +58,10 @@ export async function discoverAgents(
     address: agent.address,
     name: agent.name,
     status: agent.status,
-    ...readmeFacts(agent.readme),
+    description: agent.description.slice(0, 600),
+    use_cases: agent.use_cases.slice(0, 5),
+    accepts: agent.functions.flatMap((fn) => fn.parameters).map((parameter) => ({ parameter: parameter.name, description: parameter.description })),
+    tags: agent.tags,
   }));
   return {
     manifests,

@@ -12,11 +12,30 @@ export function jsonColumn<T>(text: unknown, fallback: T): T {
 
 const strings = (value: unknown): string[] => (Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string') : []);
 
+type StoredFunction = { name?: unknown; description?: unknown; parameters?: { name?: unknown; description?: unknown; required?: unknown }[] };
+
+/** The stored `functions` column in its wire form, whatever older rows left out. */
+function functionsOf(value: unknown): AgentRecord['functions'] {
+  const list = Array.isArray(value) ? (value as StoredFunction[]) : [];
+  return list.map((fn) => ({
+    name: String(fn?.name ?? ''),
+    description: String(fn?.description ?? ''),
+    parameters: (Array.isArray(fn?.parameters) ? fn.parameters : []).map((p) => ({
+      name: String(p?.name ?? ''),
+      description: String(p?.description ?? ''),
+      required: p?.required !== false,
+    })),
+  }));
+}
+
 /**
  * The agents columns toAgentRecord reads, as `a.` selections: search pages read these and nothing else (not
  * the stored profile, metadata or endpoints), so D1 ships no more than the response carries.
  */
-export const AGENT_RECORD_COLUMNS = ['address', 'name', 'readme', 'status', 'total_interactions', 'recent_interactions', 'rating', 'agent_type', 'category', 'featured', 'geo_location', 'last_updated', 'created_at', 'handle', 'description', 'tags', 'protocols']
+export const AGENT_RECORD_COLUMNS = [
+  ...['address', 'name', 'readme', 'status', 'total_interactions', 'recent_interactions', 'rating', 'agent_type', 'category', 'featured'],
+  ...['geo_location', 'last_updated', 'created_at', 'handle', 'description', 'tags', 'protocols', 'use_cases', 'functions'],
+]
   .map((column) => `a.${column}`)
   .join(', ');
 
@@ -42,5 +61,7 @@ export function toAgentRecord(row: Record<string, unknown>): AgentRecord {
     description: String(row.description ?? ''),
     tags: strings(jsonColumn(row.tags, [])),
     protocols: strings(jsonColumn(row.protocols, [])),
+    use_cases: strings(jsonColumn(row.use_cases, [])),
+    functions: functionsOf(jsonColumn<unknown>(row.functions, [])),
   };
 }
