@@ -20,10 +20,10 @@ import type { ProviderEvent, ProviderMessage } from '../providers/types.ts';
 import { asChatError, errorResponse } from './respond.ts';
 
 /** Puts the discovery context after the caller's leading system messages, where models look for it. */
-function withContext(messages: ProviderMessage[], context: ProviderMessage | null): ProviderMessage[] {
-  if (!context) return messages;
+function withContext(messages: ProviderMessage[], context: ProviderMessage[]): ProviderMessage[] {
+  if (!context.length) return messages;
   const at = messages.findIndex((m) => m.role !== 'system');
-  return at < 0 ? [...messages, context] : [...messages.slice(0, at), context, ...messages.slice(at)];
+  return at < 0 ? [...messages, ...context] : [...messages.slice(0, at), ...context, ...messages.slice(at)];
 }
 
 /** Checked from Content-Length, or counted while the body streams in: an oversized body is never read whole. */
@@ -86,7 +86,7 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', bodyCap
     const discovery = await discoverAgents(c.env, key.token, request, messages, upstream.signal);
     context = completionContext(model, discovery);
     const found = discoveryContext(discovery.manifests);
-    if (found) {
+    if (found.length) {
       sentPromptTokens = countPrompt(withContext(messages, found), tools);
       maxTokens = completionBudget(model, sentPromptTokens, request.max_completion_tokens ?? request.max_tokens);
     }
