@@ -2,6 +2,7 @@ import type { Context } from 'hono';
 import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { parseEnvelope, serializeEnvelope, verifyEnvelope, type RejectReason } from '../envelope/index.ts';
 import { HANDLER_LEASE_SECONDS, ledgerGuard } from '../envelope/replay-ledger.ts';
+import { readBoundedText } from '../http/bounded-body.ts';
 import { jsonError } from '../http/errors.ts';
 import type { BoundAgent } from './bound.ts';
 import { messageContext, type SyncReply } from './context.ts';
@@ -33,8 +34,8 @@ const ENVELOPE_MAX_BYTES = 1024 * 1024;
  */
 export async function handleWebhook<Env>(c: Context, agent: BoundAgent<Env>, table: HandlerTable<Env>): Promise<Response> {
   const refuse = (status: ContentfulStatusCode, message: string, code: string) => jsonError(c, status, message, 'invalid_envelope', null, code);
-  const text = await c.req.text();
-  if (text.length > ENVELOPE_MAX_BYTES) return refuse(413, 'envelope is larger than 1 MiB', 'too_large');
+  const text = await readBoundedText(c.req.raw, ENVELOPE_MAX_BYTES);
+  if (text === null) return refuse(413, 'envelope is larger than 1 MiB', 'too_large');
   const parsed = parseEnvelope(text);
   if (!parsed.ok) return refuse(400, parsed.message, 'malformed_envelope');
   const { envelope } = parsed;

@@ -76,6 +76,17 @@ describe('POST /v2/agents/interactions (Authorization: Agent <attestation>)', ()
   });
 });
 
+describe('remembered lifetimes are clamped', () => {
+  it('an attestation valid for longer than 24 h is refused (its nonce would be remembered as long)', async () => {
+    const { target, source } = await agentPair();
+    const response = await record(createAttestation(source, 10 * 365 * 86_400), { target: target.address, source: source.address });
+    expect(response.status).toBe(401);
+    expect(await json(response)).toMatchObject({ detail: expect.stringContaining('24 h') });
+    const counted = await record(createAttestation(source, 3600), { target: target.address, source: source.address });
+    expect(counted.status).toBe(200);
+  });
+});
+
 describe('POST /v2/agents/proxy/submit', () => {
   it('relays a signed envelope to the target webhook once and counts it', async () => {
     const { key, target, source } = await agentPair();

@@ -11,12 +11,16 @@ import { detail, detailOnError, validateDetail } from '../http/detail.ts';
 import { type LimitVerdict, takeFromWindows, type WindowLimit } from '../limits/rate-windows.ts';
 import { claimOnce, countInteraction } from './store.ts';
 
+const ATTESTATION_MAX_SECONDS = 24 * 60 * 60;
+
 /** `Authorization: Agent <attestation>`: a signed, time-boxed statement that the caller holds an agent's key. */
 const requireAttestation = createMiddleware<RegistryApp & { Variables: { attester: Attestation } }>(async (c, next) => {
   const match = /^Agent\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '');
   if (!match) return detail(c, 401, 'missing attestation: send Authorization: Agent attr:<payload>:<signature>');
   const check = verifyAttestation(match[1]!);
   if (!check.ok) return detail(c, 401, check.message);
+  // Its nonce is remembered until it expires: no attestation may ask for longer than a day.
+  if (check.validTo > Math.floor(Date.now() / 1000) + ATTESTATION_MAX_SECONDS) return detail(c, 401, 'attestation is valid for more than 24 h; make a shorter one');
   c.set('attester', check);
   await next();
 });

@@ -19,20 +19,36 @@ export async function countInteraction(db: D1Database, target: string, source: s
   return counts?.results[0] ?? { total_interactions: 0, recent_interactions: 0 };
 }
 
+/** One-time tokens are remembered a day at most (envelopes and attestations are refused or forgotten by then). */
+const MAX_REMEMBERED_SECONDS = 24 * 60 * 60 + 60;
+const latestRemembered = (now: Date) => Math.floor(now.getTime() / 1000) + MAX_REMEMBERED_SECONDS;
+
+/** Search sessions serve paging and click attribution for a week; clicks weigh in ranking for 90 days. */
+const SESSION_DAYS = 7;
+const CLICK_DAYS = 90;
+const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * 24 * 60 * 60 * 1000).toISOString();
+
 /**
  * Claims a one-time token (an attestation nonce, an envelope digest) until `validTo` (unix seconds).
  * False when it was claimed before: the replay counts nothing.
  */
-export async function claimOnce(db: D1Database, token: string, address: string, validTo: number): Promise<boolean> {
-  const result = await db.prepare('INSERT INTO attestation_nonces (nonce, address, valid_to) VALUES (?, ?, ?) ON CONFLICT (nonce) DO NOTHING').bind(token, address, validTo).run();
+export async function claimOnce(db: D1Database, token: string, address: string, validTo: number, now = new Date()): Promise<boolean> {
+  const until = Math.min(validTo, latestRemembered(now));
+  const result = await db.prepare('INSERT INTO attestation_nonces (nonce, address, valid_to) VALUES (?, ?, ?) ON CONFLICT (nonce) DO NOTHING').bind(token, address, until).run();
   return result.meta.changes === 1;
 }
 
-/** Cron housekeeping: forget expired nonces, challenges and rate windows, and let `recent_interactions` age (totals live on the agent row). */
+/**
+ * Cron housekeeping: forget expired nonces, challenges, rate windows, old search sessions and clicks, and let
+ * `recent_interactions` age (totals live on the agent row).
+ */
 export async function sweep(db: D1Database, now = new Date()) {
   const since = recentSince(now);
   await db.batch([
     sweepWindows(db, now.getTime()),
+    db.prepare('UPDATE attestation_nonces SET valid_to = ?1 WHERE valid_to > ?1').bind(latestRemembered(now)),
+    db.prepare('DELETE FROM search_sessions WHERE started_at < ?').bind(daysBefore(now, SESSION_DAYS)),
+    db.prepare('DELETE FROM search_clicks WHERE clicked_at < ?').bind(daysBefore(now, CLICK_DAYS)),
     db.prepare('DELETE FROM attestation_nonces WHERE valid_to < ?').bind(Math.floor(now.getTime() / 1000) - 60),
     db.prepare('DELETE FROM challenges WHERE expires_at <= ?').bind(now.toISOString()),
     db
