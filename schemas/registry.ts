@@ -13,6 +13,8 @@ const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform(
 export const agentAddressSchema = z
   .string()
   .max(200)
+  // Bech32 may be written all in capitals; one agent has one (lowercase) address however it is written.
+  .transform((value) => (value === value.toUpperCase() ? value.toLowerCase() : value))
   .refine((value) => isValidAddress(value), 'must be an agent address (bech32 "agent1…" of a 33-byte public key)');
 
 export const addressParamSchema = z.object({ address: agentAddressSchema });

@@ -7,9 +7,15 @@ export type KeyManager = { kind: 'admin' } | ({ kind: 'account' } & Authenticate
 
 export type KeyManagerApp = { Bindings: RegistryEnv; Variables: { manager: KeyManager } };
 
+/** The example file's placeholder (.dev.vars.example): a deployment that copied it has no admin secret. */
+const PLACEHOLDER_ADMIN_TOKEN = 'replace-with-a-long-random-string';
+const MIN_ADMIN_TOKEN_LENGTH = 16;
+
+/** A deployment whose ADMIN_TOKEN is unset, the placeholder or too short has no admin: nothing matches it. */
 function isAdmin(env: RegistryEnv, token: string): boolean {
   const admin = env.ADMIN_TOKEN;
-  return typeof admin === 'string' && admin.length > 0 && sameSecret(token, admin);
+  if (typeof admin !== 'string' || admin.length < MIN_ADMIN_TOKEN_LENGTH || admin === PLACEHOLDER_ADMIN_TOKEN) return false;
+  return sameSecret(token, admin);
 }
 
 /** Operator-only routes: the deployment's admin token, nothing else (no API key, whatever its permissions). */
