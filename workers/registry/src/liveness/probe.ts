@@ -51,7 +51,11 @@ function endpointsOf(text: string): { url: string }[] {
 
 export async function probeAgents(db: D1Database, options: ProbeOptions, now = new Date()): Promise<ProbeSummary> {
   const { results } = await db
-    .prepare(`SELECT address, url, endpoints, is_active FROM agents WHERE is_active = 1 AND (url IS NOT NULL OR endpoints != '[]') ORDER BY last_probe_at IS NOT NULL, last_probe_at LIMIT ?`)
+    // Only agents an account registered: an almanac-only agent is an anonymous write, and must not make the registry call anyone.
+    .prepare(
+      `SELECT address, url, endpoints, is_active FROM agents WHERE is_active = 1 AND account_id IS NOT NULL AND (url IS NOT NULL OR endpoints != '[]')
+       ORDER BY last_probe_at IS NOT NULL, last_probe_at LIMIT ?`,
+    )
     .bind(options.batch)
     .all<ProbeRow>();
   const summary: ProbeSummary = { probed: 0, answered: 0, skipped: 0 };
