@@ -76,6 +76,18 @@ describe('POST /v2/agents/interactions (Authorization: Agent <attestation>)', ()
   });
 });
 
+describe('interaction counts cannot be inflated', () => {
+  it('counts at most 10 interactions a day from one source to one target; the rest answer counted: false', async () => {
+    const { target, source } = await agentPair();
+    const results: { counted: boolean; total_interactions: number }[] = [];
+    for (let i = 0; i < 12; i += 1) results.push(await json(await record(createAttestation(source), { target: target.address, source: source.address })));
+    expect(results.filter((r) => r.counted)).toHaveLength(10);
+    expect(results.at(-1)).toMatchObject({ counted: false, total_interactions: 10 });
+    // Another source still counts.
+    expect(await json(await record(createAttestation(target), { target: target.address, source: freshIdentity().address }))).toMatchObject({ counted: true, total_interactions: 11 });
+  }, 20_000);
+});
+
 describe('remembered lifetimes are clamped', () => {
   it('an attestation valid for longer than 24 h is refused (its nonce would be remembered as long)', async () => {
     const { target, source } = await agentPair();

@@ -1,4 +1,4 @@
-import { sweepWindows } from '../limits/rate-windows.ts';
+import { sweepWindows, takeFromWindows, type WindowLimit } from '../limits/rate-windows.ts';
 
 /** Interactions counted per target agent; `recent` is the last RECENT_DAYS days, recomputed on each count and by the cron. */
 export const RECENT_DAYS = 30;
@@ -7,7 +7,32 @@ export function recentSince(now: Date): string {
   return new Date(now.getTime() - RECENT_DAYS * 24 * 60 * 60 * 1000).toISOString();
 }
 
-export async function countInteraction(db: D1Database, target: string, source: string, sessionId: string | null, kind: 'attested' | 'proxy', now = new Date()) {
+/** Interactions counted per source and target a day: throwaway identities cost nothing, so each pair's weight in ranking is capped. */
+const PAIR_DAILY_LIMIT: WindowLimit = { name: 'interaction-pair', limit: 10, windowSeconds: 24 * 60 * 60 };
+
+export interface InteractionCounts {
+  counted: boolean;
+  total_interactions: number;
+  recent_interactions: number;
+}
+
+/** Counts one interaction unless this source already reached its daily count for this target (then `counted: false`). */
+export async function countInteraction(
+  db: D1Database,
+  target: string,
+  source: string,
+  sessionId: string | null,
+  kind: 'attested' | 'proxy',
+  now = new Date(),
+): Promise<InteractionCounts> {
+  const budget = await takeFromWindows(db, [{ limit: PAIR_DAILY_LIMIT, key: `${source}>${target}` }], now.getTime());
+  if (!budget.ok) {
+    const row = await db
+      .prepare('SELECT total_interactions, recent_interactions FROM agents WHERE address = ?')
+      .bind(target)
+      .first<Omit<InteractionCounts, 'counted'>>();
+    return { counted: false, total_interactions: row?.total_interactions ?? 0, recent_interactions: row?.recent_interactions ?? 0 };
+  }
   const at = now.toISOString();
   const [, , counts] = await db.batch<{ total_interactions: number; recent_interactions: number }>([
     db.prepare('INSERT INTO interactions (target, source, session_id, kind, at) VALUES (?, ?, ?, ?, ?)').bind(target, source, sessionId, kind, at),
@@ -16,7 +41,7 @@ export async function countInteraction(db: D1Database, target: string, source: s
       .bind(target, recentSince(now)),
     db.prepare('SELECT total_interactions, recent_interactions FROM agents WHERE address = ?').bind(target),
   ]);
-  return counts?.results[0] ?? { total_interactions: 0, recent_interactions: 0 };
+  return { counted: true, ...(counts?.results[0] ?? { total_interactions: 0, recent_interactions: 0 }) };
 }
 
 /** One-time tokens are remembered a day at most (envelopes and attestations are refused or forgotten by then). */
