@@ -12,6 +12,7 @@ import {
   type SearchClickResponse,
 } from '../../../../schemas/search.ts';
 import { type AgentSearchResult, searchAgents } from './agent-search.ts';
+import { takeFromWindows, type WindowLimit } from '../limits/rate-windows.ts';
 import { recordClick } from './clicks.ts';
 import { keyedRunner } from './keyed-runner.ts';
 import { searchFunctions } from './function-search.ts';
@@ -21,6 +22,9 @@ import { newSession, storeSession } from './sessions.ts';
 import { d1Runner } from './sql-runner.ts';
 import { queryKey } from './text/tokenize.ts';
 import type { RegistryApp } from '../app.ts';
+
+/** Clicks weigh in ranking: one account's clicks on one agent count 20 times a day at most. */
+const CLICK_DAILY_LIMIT: WindowLimit = { name: 'click', limit: 20, windowSeconds: 24 * 60 * 60 };
 
 /** `/v1/search/*`: agent search, click feedback, function search. All need a key with read permission. */
 export function searchRoutes() {
@@ -59,6 +63,11 @@ export function searchRoutes() {
 
   app.post('/agents/click', readKey, validate('json', searchClickRequestSchema), async (c) => {
     const click = c.req.valid('json');
+    const budget = await takeFromWindows(c.env.DB, [{ limit: CLICK_DAILY_LIMIT, key: `${c.get('key').accountId}>${click.address}` }]);
+    if (!budget.ok) {
+      c.header('retry-after', String(budget.retryAfterSeconds));
+      return jsonError(c, 429, `at most ${CLICK_DAILY_LIMIT.limit} clicks a day from one account on one agent`, 'rate_limit_error', 'address', 'click_limit');
+    }
     const outcome = await recordClick(d1Runner(c.env.DB), click);
     if (outcome.kind === 'unknown_search') return jsonError(c, 404, `no search with search_id ${click.search_id}`, 'not_found', 'search_id', 'unknown_search');
     if (outcome.kind === 'unknown_agent') return jsonError(c, 404, `no agent with address ${click.address}`, 'not_found', 'address', 'unknown_agent');
