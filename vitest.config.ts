@@ -123,10 +123,12 @@ const AGENT_RUNTIME_REGISTRY_KEY = 'rdv_a9e2a9e2a9e2a9e2_agent-runtime-test-secr
 export default defineConfig({
   test: {
     projects: [
-      workerProject('registry', './wrangler.toml', { ADMIN_TOKEN: 'test-admin-token' }, [CHAT_STAND_IN]),
+      // The Workers' tests run as local development does (scripts/stack): private URLs allowed.
+      workerProject('registry', './wrangler.toml', { ADMIN_TOKEN: 'test-admin-token', ALLOW_PRIVATE_URLS: 'true' }, [CHAT_STAND_IN]),
       chatProject(),
-      workerProject('router', './workers/router/wrangler.toml', { PRIMARY_AGENT_KEY: 'router-dev-seed', REGISTRY_API_KEY: 'test-registry-key', REGISTRY_URL: 'http://registry.test' }),
+      workerProject('router', './workers/router/wrangler.toml', { ALLOW_PRIVATE_URLS: 'true', PRIMARY_AGENT_KEY: 'router-dev-seed', REGISTRY_API_KEY: 'test-registry-key', REGISTRY_URL: 'http://registry.test' }),
       workerProject('specialist', './workers/specialist/wrangler.toml', {
+        ALLOW_PRIVATE_URLS: 'true',
         FINANCIAL_AGENT_KEY: 'specialist-dev-seed',
         FINANCIAL_WEBHOOK_URL: 'http://specialist.test/webhook',
         REGISTRY_URL: 'http://registry.test',

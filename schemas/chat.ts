@@ -5,16 +5,30 @@ import { z } from 'zod';
  * extras (`thought`, `stop_reason`, `executable_data`, `intermediate_steps`) and the gateway's `agent_discovery`.
  */
 
+/**
+ * Caps on what one request may carry (each counted as prompt tokens too); the whole body is capped at
+ * CHAT_MAX_BODY_BYTES before it is read.
+ */
+export const CHAT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+export const CHAT_MAX_MESSAGES = 1000;
+export const CHAT_MAX_CONTENT_CHARS = 500_000;
+export const CHAT_MAX_TOOL_DESCRIPTION_CHARS = 20_000;
+
 /** Message content: a string, or OpenAI's array of text parts (the SDKs send either). */
-const MessageContent = z.union([
-  z.string(),
-  z.array(z.object({ type: z.literal('text'), text: z.string() }).loose()),
+export const MessageContent = z.union([
+  z.string().max(CHAT_MAX_CONTENT_CHARS),
+  z
+    .array(z.object({ type: z.literal('text'), text: z.string() }).loose())
+    .max(100)
+    .refine((parts) => parts.reduce((sum, part) => sum + part.text.length, 0) <= CHAT_MAX_CONTENT_CHARS, {
+      message: `the text parts together must be at most ${CHAT_MAX_CONTENT_CHARS} characters`,
+    }),
 ]);
 
 export const ToolCall = z.object({
   id: z.string().min(1),
   type: z.literal('function'),
-  function: z.object({ name: z.string().min(1), arguments: z.string() }),
+  function: z.object({ name: z.string().min(1).max(64), arguments: z.string().max(CHAT_MAX_CONTENT_CHARS) }),
 });
 export type ToolCall = z.infer<typeof ToolCall>;
 
@@ -38,7 +52,7 @@ export const Tool = z.object({
   type: z.literal('function'),
   function: z.object({
     name: z.string().regex(/^[a-zA-Z0-9_-]{1,64}$/, 'tool names use letters, digits, _ and -, at most 64'),
-    description: z.string().optional(),
+    description: z.string().max(CHAT_MAX_TOOL_DESCRIPTION_CHARS).optional(),
     parameters: z.record(z.string(), z.unknown()).optional(),
     strict: z.boolean().nullish(),
   }),
@@ -64,7 +78,7 @@ const AgentDiscovery = z.union([
 export const ChatCompletionRequest = z
   .object({
     model: z.string().min(1),
-    messages: z.array(ChatMessage).min(1),
+    messages: z.array(ChatMessage).min(1).max(CHAT_MAX_MESSAGES),
     temperature: z.number().min(0).max(2).default(1),
     top_p: z.number().gt(0).max(1).optional(),
     max_tokens: z.int().min(1).nullish(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { isValidAddress } from './address.ts';
-import { AGENT_TYPES, agentRecordSchema, agentStatusSchema, functionParameterSchema, protocolDigestSchema } from './search.ts';
+import { AGENT_TYPES, agentFunctionSchema, agentRecordSchema, agentStatusSchema, protocolDigestSchema } from './search.ts';
 
 /**
  * Wire contracts of registration, agent records, the almanac and interactions, in the forms the Python
@@ -13,6 +13,8 @@ const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform(
 export const agentAddressSchema = z
   .string()
   .max(200)
+  // Bech32 may be written all in capitals; one agent has one (lowercase) address however it is written.
+  .transform((value) => (value === value.toUpperCase() ? value.toLowerCase() : value))
   .refine((value) => isValidAddress(value), 'must be an agent address (bech32 "agent1…" of a 33-byte public key)');
 
 export const addressParamSchema = z.object({ address: agentAddressSchema });
@@ -36,7 +38,7 @@ export type AgentEndpoint = z.infer<typeof agentEndpointSchema>;
 
 const handleSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/, '1-40 letters, digits, _ or -, starting with a letter or digit');
 
-const README_MAX_CHARS = 80_000;
+export const README_MAX_CHARS = 80_000;
 
 const agentProfileSchema = z.object({
   description: optional(z.string().max(300)),
@@ -147,8 +149,6 @@ export const almanacAttestationSchema = z
 export const domainTagSchema = z.object({ domain: z.string(), label: z.string(), color: z.string() }).meta({ title: 'DomainTag' });
 export type DomainTag = z.infer<typeof domainTagSchema>;
 
-/** A callable form an agent's README declares in `<payload_requirements>`: one per `<payload>`. */
-export const agentFunctionSchema = z.object({ name: z.string(), description: z.string(), parameters: z.array(functionParameterSchema) }).meta({ title: 'AgentFunction' });
 export type AgentFunction = z.infer<typeof agentFunctionSchema>;
 
 /** What the registry read from a README, and what it could not accept (an invalid badge colour). */
@@ -182,8 +182,6 @@ export const agentDetailSchema = agentRecordSchema
     url: z.string().nullable(),
     endpoints: z.array(endpointRecordSchema),
     domain_tags: z.array(domainTagSchema),
-    use_cases: z.array(z.string()),
-    functions: z.array(agentFunctionSchema),
     profile: profileRecordSchema,
     metadata: z.record(z.string(), z.unknown()).nullable(),
     is_active: z.boolean(),

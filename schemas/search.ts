@@ -80,6 +80,15 @@ export const functionSearchRequestSchema = z
   })
   .meta({ title: 'FunctionSearchRequest' });
 
+export const functionParameterSchema = z
+  .object({ name: z.string(), description: z.string(), required: z.boolean() })
+  .meta({ title: 'FunctionParameter' });
+
+/** A callable form an agent's README declares in `<payload_requirements>`: one per `<payload>`. */
+export const agentFunctionSchema = z
+  .object({ name: z.string(), description: z.string(), parameters: z.array(functionParameterSchema) })
+  .meta({ title: 'AgentFunction' });
+
 export const agentRecordSchema = z
   .object({
     address: z.string(),
@@ -99,6 +108,10 @@ export const agentRecordSchema = z
     description: z.string(),
     tags: z.array(z.string()),
     protocols: z.array(z.string()),
+    /** Read from the README once, at registration (its `<use_case>` items or "Use cases" list). */
+    use_cases: z.array(z.string()),
+    /** The README's `<payload>` forms, read at registration: what the agent accepts. */
+    functions: z.array(agentFunctionSchema),
   })
   .meta({ title: 'AgentRecord' });
 
@@ -113,10 +126,6 @@ const envelopeShape = {
 export const agentSearchResponseSchema = z
   .object({ agents: z.array(agentRecordSchema), ...envelopeShape })
   .meta({ title: 'AgentSearchResponse' });
-
-export const functionParameterSchema = z
-  .object({ name: z.string(), description: z.string(), required: z.boolean() })
-  .meta({ title: 'FunctionParameter' });
 
 export const functionRecordSchema = z
   .object({

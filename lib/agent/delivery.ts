@@ -1,4 +1,4 @@
-import { checkOutboundUrl } from '../net/index.ts';
+import { policyFetch } from '../net/index.ts';
 import type { BoundAgent } from './bound.ts';
 
 /** The uAgents header asking the receiver to answer with its reply envelope in the HTTP response. */
@@ -15,6 +15,9 @@ export type Delivery =
   | { kind: 'refused'; endpoint: string | null; detail: string };
 
 const TRANSIENT_STATUSES = new Set([408, 425, 429]);
+
+/** Redirects a delivery follows (http to https, a moved webhook), each hop checked by the URL policy. */
+const MAX_REDIRECTS = 3;
 
 /** A Retry-After header (seconds, or an HTTP date) in milliseconds from now; undefined when absent or unreadable. */
 export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
@@ -48,19 +51,23 @@ export async function deliverEnvelope<Env>(agent: BoundAgent<Env>, target: strin
   }
   let last: Delivery = { kind: 'refused', endpoint: null, detail: `${target} has no endpoint` };
   for (const endpoint of endpoints) {
-    const allowed = checkOutboundUrl(endpoint, agent.policy);
-    if (!allowed.ok) {
-      last = { kind: 'refused', endpoint, detail: allowed.message };
-      continue;
-    }
     let response: Response;
     try {
-      response = await agent.fetch(allowed.url.href, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...(options.sync ? { [SYNC_HEADER]: 'sync' } : {}) },
-        body: envelopeJson,
-        signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
-      });
+      const sent = await policyFetch(
+        endpoint,
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', ...(options.sync ? { [SYNC_HEADER]: 'sync' } : {}) },
+          body: envelopeJson,
+          signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
+        },
+        { policy: agent.policy, fetch: agent.fetch, maxRedirects: MAX_REDIRECTS },
+      );
+      if (!sent.ok) {
+        last = { kind: 'refused', endpoint, detail: sent.message };
+        continue;
+      }
+      response = sent.response;
     } catch (error) {
       agent.resolver.invalidate(target);
       last = { kind: 'retry', endpoint, detail: `${endpoint} did not answer: ${(error as Error).message}` };

@@ -3,6 +3,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { parseEnvelope, serializeEnvelope, verifyEnvelope, type RejectReason } from '../envelope/index.ts';
 import { HANDLER_LEASE_SECONDS, ledgerGuard } from '../envelope/replay-ledger.ts';
 import { ApiError } from '../http/api-error.ts';
+import { readBoundedText } from '../http/bounded-body.ts';
 import type { BoundAgent } from './bound.ts';
 import { messageContext, type SyncReply } from './context.ts';
 import { SYNC_HEADER } from './delivery.ts';
@@ -39,8 +40,8 @@ function envelopeRefusal(status: ContentfulStatusCode, message: string, code: st
  * than refused; one whose isolate dies mid-handler loses it when the lease runs out.
  */
 export async function handleWebhook<Env>(c: Context, agent: BoundAgent<Env>, table: HandlerTable<Env>): Promise<Response> {
-  const text = await c.req.text();
-  if (text.length > ENVELOPE_MAX_BYTES) throw envelopeRefusal(413, 'envelope is larger than 1 MiB', 'too_large');
+  const text = await readBoundedText(c.req.raw, ENVELOPE_MAX_BYTES);
+  if (text === null) throw envelopeRefusal(413, 'envelope is larger than 1 MiB', 'too_large');
   const parsed = parseEnvelope(text);
   if (!parsed.ok) throw envelopeRefusal(400, parsed.message, 'malformed_envelope');
   const { envelope } = parsed;

@@ -1,5 +1,6 @@
 import { Identity } from '../identity/index.ts';
 import { challengeResponseSchema, detailErrorSchema, type RegistrationRequest, type RegistrationResponse, registrationResponseSchema } from '../../schemas/registry.ts';
+import { isRegistryChallenge } from './challenge.ts';
 import { signVerifiableModel } from './signed-model.ts';
 
 /**
@@ -66,6 +67,10 @@ export async function registerAgent(options: RegisterAgentOptions): Promise<Regi
     const issued = await doFetch(`${base}/v2/identity/${address}/challenge`, { headers });
     if (!issued.ok) throw await failure('challenge', issued);
     const { challenge } = challengeResponseSchema.parse(await issued.json());
+    // Signing whatever a registry sends would make this agent a signing oracle (a challenge may be an envelope's signed text).
+    if (!isRegistryChallenge(challenge)) {
+      throw new RegistryError('challenge', issued.status, 'the registry sent a challenge not of the form rendezvous:<uuid>:<uuid>; not signed');
+    }
     const proof = await doFetch(`${base}/v2/identity`, {
       method: 'POST',
       headers,

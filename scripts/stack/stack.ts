@@ -68,8 +68,19 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
   const running = new Map<ServiceName, ServiceProcess>();
   const order: ServiceName[] = [];
 
+  // Local development only: every Worker of the stack reaches the others on localhost (the configs keep it off).
   const worker = (name: WorkerName, config: string, vars: Record<string, string>) =>
-    wranglerDev({ name, root: ROOT, config, port: ports[name], inspectorPort: INSPECTOR_PORTS[name], persistDir, envFile: files[name], vars, logDir });
+    wranglerDev({
+      name,
+      root: ROOT,
+      config,
+      port: ports[name],
+      inspectorPort: INSPECTOR_PORTS[name],
+      persistDir,
+      envFile: files[name],
+      vars: { ALLOW_PRIVATE_URLS: 'true', ...vars },
+      logDir,
+    });
 
   /** How each service starts, and what "ready" means for it. URLs follow the chosen ports; ALLOWED_ORIGINS lets the client call the registry and chat APIs. */
   const services: Record<ServiceName, { spawn: () => ServiceProcess; ready: (service: ServiceProcess) => Promise<void> }> = {

@@ -1,4 +1,4 @@
-import { SELF } from 'cloudflare:test';
+import { env, runInDurableObject, SELF } from 'cloudflare:test';
 import { exports } from 'cloudflare:workers';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
@@ -194,5 +194,20 @@ describe('GET /v1/usage', () => {
     const { key } = await createKey();
     const response = await SELF.fetch('http://chat.test/v1/usage', { headers: { authorization: `Bearer ${key}` } });
     expect(UsageReport.parse(await response.json()).totals.requests).toBe(0);
+  });
+});
+
+describe('the usage ledger stays bounded', () => {
+  it('keeps running totals per model, not a row per request, and still reports them all', async () => {
+    const { id, key } = await createKey();
+    for (let i = 0; i < 4; i += 1) expect((await post('/chat/completions', key, ask())).status).toBe(200);
+    const stub = env.KEY_METER.get(env.KEY_METER.idFromName(id));
+    const rows = await runInDurableObject(stub, (_instance, state) => {
+      const tables = state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'usage%'").toArray();
+      return tables.map(({ name }) => ({ name, rows: Number(state.storage.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM ${name}`).one().n) }));
+    });
+    expect(rows.reduce((sum, table) => sum + table.rows, 0)).toBe(1);
+    const report = UsageReport.parse(await (await SELF.fetch('http://chat.test/v1/usage', { headers: { authorization: `Bearer ${key}` } })).json());
+    expect(report.totals.requests).toBe(4);
   });
 });

@@ -110,7 +110,12 @@ describe('the OpenAPI documents, checked against the running Workers', () => {
       'get /docs': async () => ({ status: 200 }),
       'post /v1/keys': async () => ({ headers: { Authorization: `Bearer ${admin}` }, body: { name: 'sample', permissions: ['read'] }, status: 201 }),
       'get /v1/keys': async () => ({ status: 200 }),
-      'patch /v1/keys/{id}': async () => ({ path: { id: (await newKey(key, ['chat'])).id }, body: { name: 'renamed', limits: { requests_per_minute: 60 } }, status: 200 }),
+      'patch /v1/keys/{id}': async () => ({
+        headers: { Authorization: `Bearer ${admin}` },
+        path: { id: (await newKey(key, ['chat'])).id },
+        body: { name: 'renamed', limits: { requests_per_minute: 60 } },
+        status: 200,
+      }),
       'delete /v1/keys/{id}': async () => ({ path: { id: (await newKey(key, ['read'])).id }, status: 200 }),
       'get /v1/featured-agents': async () => ({ headers: { Authorization: `Bearer ${admin}` }, status: 200 }),
       'put /v1/featured-agents/{address}': async () => ({ headers: { Authorization: `Bearer ${admin}` }, path: { address: main }, status: 200 }),

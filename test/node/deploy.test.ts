@@ -79,6 +79,11 @@ describe.each(WORKERS)('$name Worker', ({ name, config, agent }) => {
     if (agent) expect(production.compatibility_flags).toContain('global_fetch_strictly_public');
   });
 
+  it('a plain deploy (no --env) refuses private and loopback webhook URLs too: only local development (npm start) allows them', () => {
+    expect(readConfig(config).vars.ALLOW_PRIVATE_URLS ?? 'false').toBe('false');
+    expect(readFileSync(join(ROOT, 'scripts/stack/stack.ts'), 'utf8')).toMatch(/ALLOW_PRIVATE_URLS: 'true'/);
+  });
+
   it('names in docs/deploy.md every production var left empty for the operator to fill in', () => {
     const guide = readFileSync(join(ROOT, 'docs/deploy.md'), 'utf8');
     const empty = Object.entries(readConfig(config, 'production').vars).filter(([, value]) => value === '');

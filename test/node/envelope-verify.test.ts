@@ -1,7 +1,7 @@
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { bech32 } from '@scure/base';
 import { describe, expect, it } from 'vitest';
-import { encodePayload, envelopeDigest, MemoryReplayGuard, parseEnvelope, serializeEnvelope, verifyEnvelope, type VerifyOptions } from '../../lib/envelope/index.ts';
+import { encodePayload, envelopeDigest, MemoryReplayGuard, parseEnvelope, REPLAY_WINDOW_SECONDS, serializeEnvelope, verifyEnvelope, type VerifyOptions } from '../../lib/envelope/index.ts';
 import { decodeSignature } from '../../lib/identity/index.ts';
 import type { Envelope } from '../../schemas/envelope.ts';
 import { alice, aliceToBob, bob, mallory, overTheWire, REQUEST_DIGEST } from './helpers/envelopes.ts';
@@ -30,6 +30,17 @@ describe('verifyEnvelope: each refusal has its reason', () => {
     const expires = BigInt(Math.floor(Date.now() / 1000) - 1);
     const result = await verifyEnvelope(aliceToBob({ expires }), options());
     expect(result).toMatchObject({ ok: false, reason: 'expired', message: expect.stringContaining(`expired at ${expires}`) });
+  });
+
+  it('a digest is remembered until the envelope expires, but never longer than the replay window (24 h)', async () => {
+    const now = 1_795_000_000;
+    const claims: number[] = [];
+    const replay = { claim: async (_digest: string, until: number) => (claims.push(until), 'claimed' as const) };
+    for (const expires of [BigInt(now + 60), BigInt(now + REPLAY_WINDOW_SECONDS + 1), 2n ** 40n, 2n ** 64n - 1n, null]) {
+      expect(await verifyEnvelope(aliceToBob({ expires }), options({ nowSeconds: now, replay }))).toMatchObject({ ok: true });
+    }
+    const window = now + REPLAY_WINDOW_SECONDS;
+    expect(claims).toEqual([now + 60, window, window, window, window]);
   });
 
   it('an envelope is valid up to its expiry second', async () => {

@@ -1,4 +1,6 @@
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import worker from '../../workers/registry/src/index.ts';
 import { buildEnvelope, serializeEnvelope } from '../../lib/envelope/index.ts';
 import { createAttestation } from '../../lib/registry-client/index.ts';
 import type { AgentDetail } from '../../schemas/registry.ts';
@@ -13,6 +15,12 @@ async function agentPair() {
   const source = freshIdentity();
   await registered(target, key.key, { url: 'https://target.example.com/webhook' });
   return { key, target, source };
+}
+
+/** Budgets are counted per clock minute: a test that spends one starts early in a minute. */
+async function freshMinute() {
+  const left = 60_000 - (Date.now() % 60_000);
+  if (left < 20_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
 
 const record = (attestation: string, body: unknown) => api('/v2/agents/interactions', { method: 'POST', headers: { authorization: `Agent ${attestation}` }, json: body });
@@ -68,6 +76,29 @@ describe('POST /v2/agents/interactions (Authorization: Agent <attestation>)', ()
   });
 });
 
+describe('interaction counts cannot be inflated', () => {
+  it('counts at most 10 interactions a day from one source to one target; the rest answer counted: false', async () => {
+    const { target, source } = await agentPair();
+    const results: { counted: boolean; total_interactions: number }[] = [];
+    for (let i = 0; i < 12; i += 1) results.push(await json(await record(createAttestation(source), { target: target.address, source: source.address })));
+    expect(results.filter((r) => r.counted)).toHaveLength(10);
+    expect(results.at(-1)).toMatchObject({ counted: false, total_interactions: 10 });
+    // Another source still counts.
+    expect(await json(await record(createAttestation(target), { target: target.address, source: freshIdentity().address }))).toMatchObject({ counted: true, total_interactions: 11 });
+  }, 20_000);
+});
+
+describe('remembered lifetimes are clamped', () => {
+  it('an attestation valid for longer than 24 h is refused (its nonce would be remembered as long)', async () => {
+    const { target, source } = await agentPair();
+    const response = await record(createAttestation(source, 10 * 365 * 86_400), { target: target.address, source: source.address });
+    expect(response.status).toBe(401);
+    expect(await json(response)).toMatchObject({ detail: expect.stringContaining('24 h') });
+    const counted = await record(createAttestation(source, 3600), { target: target.address, source: source.address });
+    expect(counted.status).toBe(200);
+  });
+});
+
 describe('POST /v2/agents/proxy/submit', () => {
   it('relays a signed envelope to the target webhook once and counts it', async () => {
     const { key, target, source } = await agentPair();
@@ -76,11 +107,12 @@ describe('POST /v2/agents/proxy/submit', () => {
 
     const relayed = await api('/v2/agents/proxy/submit', { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
     expect(relayed.status).toBe(200);
-    expect(await json(relayed)).toEqual({ delivered: true, target: target.address, status: 200, detail: '{"status":"success"}' });
+    expect(await json(relayed)).toEqual({ delivered: true, target: target.address, status: 200, detail: 'delivered' });
     expect(outbound).toHaveBeenCalledTimes(1);
     const [url, init] = outbound.mock.calls[0]!;
     expect(url).toBe('https://target.example.com/webhook');
     expect(init?.body).toBe(text);
+    expect(init?.redirect).toBe('manual');
 
     const replay = await api('/v2/agents/proxy/submit', { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
     expect(replay.status).toBe(409);
@@ -106,7 +138,76 @@ describe('POST /v2/agents/proxy/submit', () => {
     const text = serializeEnvelope(buildEnvelope({ sender: source, target: target.address, schemaDigest: 'model:x', payload: {} }));
     const response = await api('/v2/agents/proxy/submit', { method: 'POST', body: text });
     expect(response.status).toBe(502);
-    expect(await json(response)).toMatchObject({ delivered: false, status: 500, detail: 'boom' });
+    const body = await json(response);
+    expect(body).toMatchObject({ delivered: false, status: 500 });
+    expect(JSON.stringify(body), 'the target’s answer is not relayed back').not.toContain('boom');
     expect((await json<AgentDetail>(await api(`/v2/agents/${target.address}`, { token: key.key }))).total_interactions).toBe(0);
+  });
+
+  it('forwards the verified envelope re-serialised, never the raw body with unsigned fields', async () => {
+    const { target, source } = await agentPair();
+    const outbound = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => Response.json({ secret: 'the target’s private answer' }));
+    const envelope = buildEnvelope({ sender: source, target: target.address, schemaDigest: 'model:x', payload: { request: 'hi' } });
+    const smuggled = JSON.stringify({ ...JSON.parse(serializeEnvelope(envelope)), smuggled: 'not signed' });
+    const response = await api('/v2/agents/proxy/submit', { method: 'POST', body: smuggled });
+    expect(response.status).toBe(200);
+    expect(JSON.stringify(await json(response))).not.toContain('private answer');
+    expect(outbound.mock.calls[0]![1]?.body).toBe(serializeEnvelope(envelope));
+  });
+
+  it('does not follow a redirect from the target webhook', async () => {
+    const { key, target, source } = await agentPair();
+    const outbound = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) =>
+      String(input).startsWith('https://target.example.com') ? new Response(null, { status: 307, headers: { location: 'http://169.254.169.254/' } }) : Response.json({}),
+    );
+    const text = serializeEnvelope(buildEnvelope({ sender: source, target: target.address, schemaDigest: 'model:x', payload: {} }));
+    const response = await api('/v2/agents/proxy/submit', { method: 'POST', body: text });
+    expect(response.status).toBe(502);
+    expect(await json(response)).toMatchObject({ delivered: false, status: 307 });
+    expect(outbound.mock.calls.map(([url]) => String(url))).toEqual(['https://target.example.com/webhook']);
+    expect((await json<AgentDetail>(await api(`/v2/agents/${target.address}`, { token: key.key }))).total_interactions).toBe(0);
+  });
+
+  it('applies the URL policy where private URLs are not allowed', async () => {
+    const key = await newKey(['read', 'write']);
+    const outbound = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => Response.json({}));
+    for (const url of ['http://[::127.0.0.1]/hook', 'http://localhost./hook', 'http://198.18.0.1/hook']) {
+      const target = freshIdentity();
+      expect((await registered(target, key.key, { url, endpoints: [{ url, weight: 1 }] })).status).toBeLessThan(300);
+      const text = serializeEnvelope(buildEnvelope({ sender: freshIdentity(), target: target.address, schemaDigest: 'model:x', payload: {} }));
+      const ctx = createExecutionContext();
+      const request = new Request('http://registry.test/v2/agents/proxy/submit', { method: 'POST', body: text });
+      const response = await worker.fetch(request, { ...env, ALLOW_PRIVATE_URLS: 'false' }, ctx);
+      await waitOnExecutionContext(ctx);
+      expect(response.status, url).toBe(409);
+    }
+    expect(outbound).not.toHaveBeenCalled();
+  });
+
+  it('rate-limits relays per sender and per target (429 with Retry-After)', async () => {
+    await freshMinute();
+    const { target, source } = await agentPair();
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () => Response.json({}));
+    const send = (from: ReturnType<typeof freshIdentity>) =>
+      api('/v2/agents/proxy/submit', { method: 'POST', body: serializeEnvelope(buildEnvelope({ sender: from, target: target.address, schemaDigest: 'model:x', payload: {} })) });
+    const statuses: number[] = [];
+    for (let i = 0; i < 25; i += 1) statuses.push((await send(source)).status);
+    expect(statuses.slice(0, 20).every((status) => status === 200)).toBe(true);
+    expect(statuses.slice(20)).toEqual([429, 429, 429, 429, 429]);
+    const limited = await send(source);
+    expect(limited.headers.get('retry-after')).toMatch(/^\d+$/);
+    // Other senders still reach the target until the target's own budget is spent.
+    const others: number[] = [];
+    for (let i = 0; i < 45; i += 1) others.push((await send(freshIdentity())).status);
+    expect(others.filter((status) => status === 200).length).toBe(40);
+    expect(others.slice(40)).toEqual([429, 429, 429, 429, 429]);
+  }, 45_000);
+
+  it('refuses an envelope over 1 MiB before reading it whole (413)', async () => {
+    const huge = `{"version":1,"sender":"${'a'.repeat(2 * 1024 * 1024)}"}`;
+    expect((await api('/v2/agents/proxy/submit', { method: 'POST', body: huge })).status).toBe(413);
+    const stream = new Blob([huge]).stream();
+    const chunked = await api('/v2/agents/proxy/submit', { method: 'POST', body: stream, duplex: 'half' } as RequestInit);
+    expect(chunked.status).toBe(413);
   });
 });

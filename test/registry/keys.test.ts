@@ -28,7 +28,7 @@ describe('API keys (/v1/keys)', () => {
   });
 
   it('a key with the keys permission manages only its own account', async () => {
-    const manager = await newKey(['keys']);
+    const manager = await newKey(['keys', 'read']);
     const other = await newKey(['read']);
     const made = await api('/v1/keys', { method: 'POST', token: manager.key, json: { name: 'child', permissions: ['read'], expires_in_days: 30 } });
     expect(made.status).toBe(201);
@@ -116,7 +116,7 @@ describe('API keys (/v1/keys)', () => {
   });
 
   it('PATCH: only the caller’s own live keys (404 otherwise), a keys key may, and every bad body is a 400 naming the field', async () => {
-    const manager = await newKey(['keys']);
+    const manager = await newKey(['keys', 'chat']);
     const own = await json<{ id: string }>(await api('/v1/keys', { method: 'POST', token: manager.key, json: { name: 'child', permissions: ['chat'] } }));
     const other = await newKey(['chat']);
     expect((await api(`/v1/keys/${own.id}`, { method: 'PATCH', token: manager.key, json: { name: 'mine' } })).status).toBe(200);
@@ -186,5 +186,64 @@ describe('API keys (/v1/keys)', () => {
     const response = await api('/v1/search/agents', { method: 'POST', token: writer.key, json: {} });
     expect(response.status).toBe(403);
     expect(await json(response)).toMatchObject({ error: { type: 'permission_error', message: expect.stringContaining('"read"') } });
+  });
+
+  describe('a key manager cannot give itself more than the operator gave it', () => {
+    const create = (token: string, body: Record<string, unknown>) => api('/v1/keys', { method: 'POST', token, json: { name: 'minted', ...body } });
+
+    it('limits are the operator’s: a keys key may not set or raise them, on itself or on keys it mints (403); minted keys inherit its limits', async () => {
+      const manager = await newKey(['keys', 'chat'], { limits: { requests_per_minute: 10 } });
+      const raised = await api(`/v1/keys/${manager.id}`, { method: 'PATCH', token: manager.key, json: { limits: { requests_per_minute: 1_000_000 } } });
+      expect(raised.status).toBe(403);
+      expect(await json(raised)).toMatchObject({ error: { type: 'permission_error', param: 'limits' } });
+      expect((await api(`/v1/keys/${manager.id}`, { method: 'PATCH', token: manager.key, json: { limits: null } })).status).toBe(403);
+      expect(await keyService().authenticate(manager.key, 'chat')).toMatchObject({ ok: true, limits: { requests_per_minute: 10 } });
+
+      const minted = await create(manager.key, { permissions: ['chat'], limits: { requests_per_minute: 1_000_000 } });
+      expect(minted.status).toBe(403);
+      expect(await json(minted)).toMatchObject({ error: { param: 'limits' } });
+      const plain = await create(manager.key, { permissions: ['chat'] });
+      expect(plain.status).toBe(201);
+      expect(await json(plain)).toMatchObject({ limits: { requests_per_minute: 10 } });
+      // The operator still sets limits.
+      expect((await api(`/v1/keys/${manager.id}`, { method: 'PATCH', token: ADMIN_TOKEN, json: { limits: { requests_per_minute: 20 } } })).status).toBe(200);
+    });
+
+    it('a minted key’s permissions are a subset of its minter’s (403 naming permissions)', async () => {
+      const manager = await newKey(['keys', 'read']);
+      const escalated = await create(manager.key, { permissions: ['read', 'chat'] });
+      expect(escalated.status).toBe(403);
+      expect(await json(escalated)).toMatchObject({ error: { type: 'permission_error', param: 'permissions' } });
+      expect((await create(manager.key, { permissions: ['write'] })).status).toBe(403);
+      expect((await create(manager.key, { permissions: ['read'] })).status).toBe(201);
+      expect((await create(manager.key, { permissions: ['keys', 'read'] })).status).toBe(201);
+    });
+
+    it('a minted key lives no longer than its minter: it inherits the expiry, and a longer one is refused (403)', async () => {
+      const manager = await newKey(['keys', 'read'], { expires_in_days: 10 });
+      const longer = await create(manager.key, { permissions: ['read'], expires_in_days: 11 });
+      expect(longer.status).toBe(403);
+      expect(await json(longer)).toMatchObject({ error: { param: 'expires_in_days' } });
+      const inherited = await json<{ expires_at: string }>(await create(manager.key, { permissions: ['read'] }));
+      expect(inherited.expires_at).toBe(manager.expires_at);
+      const shorter = await json<{ expires_at: string }>(await create(manager.key, { permissions: ['read'], expires_in_days: 3 }));
+      expect(Date.parse(shorter.expires_at)).toBeLessThan(Date.parse(manager.expires_at!));
+    });
+
+    it('an account holds at most 25 live keys; minting beyond answers 403 too_many_keys, and revoking makes room', async () => {
+      const manager = await newKey(['keys', 'read']);
+      const made: string[] = [];
+      for (let i = 1; i < 25; i += 1) {
+        const response = await create(manager.key, { permissions: ['read'] });
+        expect(response.status).toBe(201);
+        made.push((await json<{ id: string }>(response)).id);
+      }
+      const over = await create(manager.key, { permissions: ['read'] });
+      expect(over.status).toBe(403);
+      expect(await json(over)).toMatchObject({ error: { code: 'too_many_keys' } });
+      expect((await api('/v1/keys', { method: 'POST', token: ADMIN_TOKEN, json: { name: 'x', permissions: ['read'], account_id: manager.account_id } })).status).toBe(403);
+      expect((await api(`/v1/keys/${made[0]}`, { method: 'DELETE', token: manager.key })).status).toBe(200);
+      expect((await create(manager.key, { permissions: ['read'] })).status).toBe(201);
+    }, 30_000);
   });
 });

@@ -70,4 +70,14 @@ describe('cron liveness probe', () => {
     expect(await json<AgentDetail>(await api(`/v2/agents/${identity.address}`, { token: key.key }))).toMatchObject({ total_interactions: 5, recent_interactions: 0 });
     expect((await env.DB.prepare('SELECT count(*) AS n FROM interactions WHERE target = ?').bind(identity.address).first<{ n: number }>())?.n).toBe(0);
   });
+
+  it('does not probe agents no account registered (almanac-only): an anonymous write makes the registry call no one', async () => {
+    const key = await newKey(['read', 'write']);
+    const orphan = freshIdentity();
+    await registered(orphan, key.key, { url: 'https://orphan.example.com/webhook', endpoints: [{ url: 'https://orphan.example.com/webhook', weight: 1 }] });
+    await env.DB.prepare('UPDATE agents SET account_id = NULL, last_probe_at = NULL WHERE address = ?').bind(orphan.address).run();
+    const outbound = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response(null, { status: 200 }));
+    await runCron();
+    expect(outbound.mock.calls.map(([url]) => String(url))).not.toContain('https://orphan.example.com/webhook');
+  });
 });

@@ -81,4 +81,15 @@ describe('click feedback in ranking', () => {
     const nextPage = await searchAgents(token, { ...query, limit: 1, offset: 1, search_id: before.search_id });
     expect([before.agents[0]!.name, nextPage.agents[0]!.name]).toEqual([favourite.name, chosen.name]);
   });
+
+  it('counts at most 20 clicks a day from one account on one agent (429 after), so click feedback cannot be inflated', async () => {
+    const clicker = await accountWithKey(env.DB);
+    const statuses: number[] = [];
+    for (let i = 0; i < 22; i += 1) {
+      const { search_id } = await searchAgents(clicker.token, { search_text: 'inland' });
+      statuses.push((await post('/v1/search/agents/click', clicker.token, clickBody(search_id, other.address))).status);
+    }
+    expect(statuses.filter((status) => status === 200)).toHaveLength(20);
+    expect(statuses.slice(20)).toEqual([429, 429]);
+  }, 30_000);
 });

@@ -83,4 +83,15 @@ describe('POST /v1/search/functions', () => {
     expect((await post('/v1/search/functions', token, { filters: { function_type: ['x'] } })).status).toBe(400);
     expect((await post('/v1/search/functions', null, {})).status).toBe(401);
   });
+
+  it('leaves out the functions of unlisted agents (public: false), as agent search does', async () => {
+    const hidden = payloadAgents[0]!;
+    await env.DB.prepare('UPDATE agents SET is_public = 0 WHERE address = ?').bind(hidden.address).run();
+    try {
+      const found = await searchFunctions({ filters: { agent_address: [hidden.address] }, limit: 100 });
+      expect(found.total).toBe(0);
+    } finally {
+      await env.DB.prepare('UPDATE agents SET is_public = 1 WHERE address = ?').bind(hidden.address).run();
+    }
+  });
 });

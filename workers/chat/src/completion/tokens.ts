@@ -1,4 +1,5 @@
 import { countTokens } from 'gpt-tokenizer';
+import type { Tool } from '../../../../schemas/chat.ts';
 import type { ProviderMessage } from '../providers/types.ts';
 
 /**
@@ -10,8 +11,13 @@ export function countText(text: string): number {
   return text ? countTokens(text) : 0;
 }
 
-export function countPrompt(messages: ProviderMessage[]): number {
+/**
+ * Everything the model is sent: each message with its tool calls or tool result, and the tools' definitions
+ * (as the JSON the provider receives; a prompt can hide there as well as in a message).
+ */
+export function countPrompt(messages: ProviderMessage[], tools: readonly Tool[] = []): number {
   let total = 3;
+  for (const tool of tools) total += 4 + countText(JSON.stringify(tool.function));
   for (const message of messages) {
     total += 4 + countText(message.content);
     if (message.role === 'assistant') {

@@ -1,10 +1,13 @@
-/** One agent of a registry search result, as far as discovery needs it. */
-interface FoundAgent {
-  address: string;
-  name: string;
-  readme: string;
-  status: string;
-}
+import { z } from 'zod';
+import { agentRecordSchema } from '../../../../schemas/search.ts';
+
+/**
+ * One agent of a registry search result, as far as discovery needs it: the facts the registry read from its
+ * README at registration (the README itself is never parsed here).
+ */
+const foundAgentSchema = agentRecordSchema.pick({ address: true, name: true, status: true, description: true, tags: true, use_cases: true, functions: true });
+export type FoundAgent = z.infer<typeof foundAgentSchema>;
+const searchPageSchema = z.object({ agents: z.array(foundAgentSchema), total: z.number().int() });
 
 interface SearchOutcome {
   agents: FoundAgent[];
@@ -32,11 +35,10 @@ export async function searchAgents(env: ChatEnv, token: string, searchText: stri
       const detail = await response.text().catch(() => '');
       return { agents: [], total: 0, error: `registry search answered ${response.status}: ${detail.slice(0, 300)}` };
     }
-    const body = (await response.json()) as { agents?: Partial<FoundAgent>[]; total?: number };
-    const agents = (body.agents ?? [])
-      .filter((agent): agent is Partial<FoundAgent> & { address: string } => typeof agent.address === 'string')
-      .map((agent) => ({ address: agent.address, name: agent.name ?? agent.address, readme: agent.readme ?? '', status: agent.status ?? 'unknown' }));
-    return { agents, total: typeof body.total === 'number' ? body.total : agents.length, error: null };
+    const page = searchPageSchema.safeParse(await response.json());
+    if (!page.success) return { agents: [], total: 0, error: 'registry search answered a body that is not a search page' };
+    const { agents, total } = page.data;
+    return { agents, total, error: null };
   } catch (error) {
     return { agents: [], total: 0, error: `registry search failed: ${(error as Error).message}` };
   }

@@ -35,10 +35,18 @@ export class KeyMeter extends DurableObject<ChatBindings> {
     this.sql.exec(`
       DROP TABLE IF EXISTS recent;
       CREATE TABLE IF NOT EXISTS revocation (at INTEGER NOT NULL);
-      CREATE TABLE IF NOT EXISTS usage (
-        id INTEGER PRIMARY KEY AUTOINCREMENT, at INTEGER NOT NULL, model TEXT NOT NULL,
-        prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL
+      CREATE TABLE IF NOT EXISTS usage_totals (
+        model TEXT PRIMARY KEY, requests INTEGER NOT NULL, prompt_tokens INTEGER NOT NULL, completion_tokens INTEGER NOT NULL
       );`);
+    // The ledger was a row per request (growing without end); its rows fold into the running totals once.
+    if (this.sql.exec("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'usage'").toArray().length) {
+      this.sql.exec(`
+        INSERT INTO usage_totals (model, requests, prompt_tokens, completion_tokens)
+          SELECT model, COUNT(*), SUM(prompt_tokens), SUM(completion_tokens) FROM usage GROUP BY model
+          ON CONFLICT (model) DO UPDATE SET requests = requests + excluded.requests,
+            prompt_tokens = prompt_tokens + excluded.prompt_tokens, completion_tokens = completion_tokens + excluded.completion_tokens;
+        DROP TABLE usage;`);
+    }
     this.revoked = this.sql.exec('SELECT 1 FROM revocation LIMIT 1').toArray().length > 0;
   }
 
@@ -82,8 +90,8 @@ export class KeyMeter extends DurableObject<ChatBindings> {
   settle(reservation: string, model: string, promptTokens: number, completionTokens: number): void {
     this.window.settle(reservation, promptTokens + completionTokens);
     this.sql.exec(
-      'INSERT INTO usage (at, model, prompt_tokens, completion_tokens) VALUES (?, ?, ?, ?)',
-      Date.now(),
+      `INSERT INTO usage_totals (model, requests, prompt_tokens, completion_tokens) VALUES (?1, 1, ?2, ?3)
+       ON CONFLICT (model) DO UPDATE SET requests = requests + 1, prompt_tokens = prompt_tokens + ?2, completion_tokens = completion_tokens + ?3`,
       model,
       promptTokens,
       completionTokens,
@@ -102,7 +110,7 @@ export class KeyMeter extends DurableObject<ChatBindings> {
   report(keyId: string, limits: KeyLimits): UsageReport {
     const byModel = this.sql
       .exec<{ model: string; requests: number; prompt_tokens: number; completion_tokens: number }>(
-        'SELECT model, COUNT(*) AS requests, SUM(prompt_tokens) AS prompt_tokens, SUM(completion_tokens) AS completion_tokens FROM usage GROUP BY model ORDER BY model',
+        'SELECT model, requests, prompt_tokens, completion_tokens FROM usage_totals ORDER BY model',
       )
       .toArray()
       .map((row) => ({ ...row, total_tokens: row.prompt_tokens + row.completion_tokens }));

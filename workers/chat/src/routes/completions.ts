@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import { ApiError } from '../../../../lib/http/api-error.ts';
+import { bodyLimit } from 'hono/body-limit';
 import { validate } from '../../../../lib/http/validate.ts';
-import { ChatCompletionRequest } from '../../../../schemas/chat.ts';
+import { CHAT_MAX_BODY_BYTES, ChatCompletionRequest } from '../../../../schemas/chat.ts';
 import type { ChatApp } from '../auth/require-key.ts';
 import { completionBudget } from '../completion/budget.ts';
 import { completionContext } from '../completion/frame.ts';
@@ -19,14 +20,22 @@ import type { ProviderEvent, ProviderMessage } from '../providers/types.ts';
 import { limitedError } from './respond.ts';
 
 /** Puts the discovery context after the caller's leading system messages, where models look for it. */
-function withContext(messages: ProviderMessage[], context: ProviderMessage | null): ProviderMessage[] {
-  if (!context) return messages;
+function withContext(messages: ProviderMessage[], context: ProviderMessage[]): ProviderMessage[] {
+  if (!context.length) return messages;
   const at = messages.findIndex((m) => m.role !== 'system');
-  return at < 0 ? [...messages, context] : [...messages.slice(0, at), context, ...messages.slice(at)];
+  return at < 0 ? [...messages, ...context] : [...messages.slice(0, at), ...context, ...messages.slice(at)];
 }
 
+/** Checked from Content-Length, or counted while the body streams in: an oversized body is never read whole. */
+const bodyCap = bodyLimit({
+  maxSize: CHAT_MAX_BODY_BYTES,
+  onError: () => {
+    throw new ApiError({ status: 413, message: `the request body is larger than ${CHAT_MAX_BODY_BYTES} bytes`, code: 'request_too_large' });
+  },
+});
+
 /** POST /v1/chat/completions: validate, check the window, admit against the key's limits, run, meter. */
-export const completions = new Hono<ChatApp>().post('/chat/completions', validate('json', ChatCompletionRequest), async (c) => {
+export const completions = new Hono<ChatApp>().post('/chat/completions', bodyCap, validate('json', ChatCompletionRequest), async (c) => {
   const request = c.req.valid('json');
   const key = c.get('key');
   const models = readModelMap(c.env.MODEL_MAP);
@@ -40,7 +49,8 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', validat
     throw await limitedError(c, new ApiError({ status: 422, message, param: 'model', code: 'model_unavailable' }));
   }
   const messages = toProviderMessages(request.messages);
-  const promptTokens = countPrompt(messages);
+  const tools = request.tools?.length ? request.tools : undefined;
+  const promptTokens = countPrompt(messages, tools);
   let maxTokens: number;
   try {
     maxTokens = completionBudget(model, promptTokens, request.max_completion_tokens ?? request.max_tokens);
@@ -62,8 +72,10 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', validat
     throw await limitedError(c, refusal, admission.state);
   }
   const headers = rateLimitHeaders(admission.state);
+  // The discovery context joins the prompt once it is known; it is counted like the caller's messages.
+  let sentPromptTokens = promptTokens;
   const settle = (tally: CompletionTally) => {
-    const usage = tally.usage(promptTokens);
+    const usage = tally.usage(sentPromptTokens);
     return meter.settle(admission.reservation, model.alias, usage.prompt_tokens, usage.completion_tokens);
   };
 
@@ -77,15 +89,20 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', validat
   try {
     const discovery = await discoverAgents(c.env, key.token, request, messages, upstream.signal);
     context = completionContext(model, discovery);
+    const found = discoveryContext(discovery.manifests);
+    if (found.length) {
+      sentPromptTokens = countPrompt(withContext(messages, found), tools);
+      maxTokens = completionBudget(model, sentPromptTokens, request.max_completion_tokens ?? request.max_tokens);
+    }
     const provider = selectProvider(model, c.env, () => discovery.manifests);
     events = await provider.stream({
       model: model.model,
-      messages: withContext(messages, discoveryContext(discovery.manifests)),
+      messages: withContext(messages, found),
       temperature: request.temperature,
       top_p: request.top_p,
       max_tokens: maxTokens,
       stop: request.stop == null ? [] : typeof request.stop === 'string' ? [request.stop] : request.stop,
-      tools: request.tools?.length ? request.tools : undefined,
+      tools,
       tool_choice: request.tool_choice,
       signal: upstream.signal,
     });
@@ -95,11 +112,11 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', validat
   }
 
   if (request.stream) {
-    const body = streamCompletion(events, context, promptTokens, upstream, settle, (work) => c.executionCtx.waitUntil(work));
+    const body = streamCompletion(events, context, sentPromptTokens, upstream, settle, (work) => c.executionCtx.waitUntil(work));
     return new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...headers } });
   }
   try {
-    const { body, tally } = await collectCompletion(events, context, promptTokens);
+    const { body, tally } = await collectCompletion(events, context, sentPromptTokens);
     await settle(tally);
     return c.json(body, 200, headers);
   } catch (error) {

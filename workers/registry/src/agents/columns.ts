@@ -1,6 +1,6 @@
 import type { z } from 'zod';
+import { agentFunctionSchema } from '../../../../schemas/search.ts';
 import {
-  agentFunctionSchema,
   type AgentFunction,
   type DomainTag,
   domainTagSchema,

@@ -1,22 +1,23 @@
 import type { AgentFunction, DomainTag, ReadmeAnalysis } from '../../../../schemas/registry.ts';
+import { firstParagraph, markdownUseCases } from './markdown-facts.ts';
+import { badges, elements, withoutBadges, withoutElements } from './markup-scan.ts';
 
 /**
  * What a README declares for search (spec "README conventions"): tag badges `![tag:<name>](…)`, domain
  * badges `![tag:domain/<d>](…/<label>-<hex>)`, and the webhook-caller tags `<description>`, `<use_cases>`
- * and `<payload_requirements>`. The README itself is stored untouched; this only reads it.
+ * and `<payload_requirements>`; plain Markdown falls back to its first paragraph and a "Use cases" list.
+ * The README itself is stored untouched; this only reads it, once, at registration, in linear time
+ * (markup-scan.ts): the chat Worker and search read the stored results, never the README again.
  */
 
-const BADGE = /!\[tag:([^\]\n]{1,200})\]\(([^)\s]{0,2000})\)/gi;
 const HEX_COLOR = /^[0-9a-f]{6}$/i;
 
+/** Tags and badges out, whitespace collapsed. `<[^<>]*>` cannot backtrack past the next `<`, so this stays linear. */
 function collapse(text: string): string {
-  return text.replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ').trim();
-}
-
-/** The inner text of each `<tag>…</tag>` in `text` (case-insensitive, attributes allowed). */
-function elements(text: string, tag: string): string[] {
-  const pattern = new RegExp(`<${tag}(?:\\s[^>]*)?>([\\s\\S]*?)</${tag}\\s*>`, 'gi');
-  return [...text.matchAll(pattern)].map((match) => match[1] ?? '');
+  return text
+    .replace(/<[^<>]*>/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /** `…/badge/<label>-<hex>` (shields.io style): the label and colour of a domain badge's last path segment. */
@@ -38,9 +39,9 @@ function parseBadges(readme: string) {
   const tags: string[] = [];
   const domainTags: DomainTag[] = [];
   const invalid: ReadmeAnalysis['invalid_domain_badges'] = [];
-  for (const match of readme.matchAll(BADGE)) {
-    const name = (match[1] ?? '').trim();
-    const url = match[2] ?? '';
+  for (const badge of badges(readme)) {
+    const name = badge.name.trim();
+    const url = badge.url;
     if (!name.toLowerCase().startsWith('domain/')) {
       if (name) tags.push(name);
       continue;
@@ -48,11 +49,11 @@ function parseBadges(readme: string) {
     const domain = name.slice('domain/'.length).trim();
     const parsed = badgeLabelAndColor(url);
     if (!domain) {
-      invalid.push({ badge: match[0], reason: 'domain badge names no domain' });
+      invalid.push({ badge: badge.text, reason: 'domain badge names no domain' });
     } else if (!parsed) {
-      invalid.push({ badge: match[0], reason: 'badge URL does not end in <label>-<hexcolor>' });
+      invalid.push({ badge: badge.text, reason: 'badge URL does not end in <label>-<hexcolor>' });
     } else if (!HEX_COLOR.test(parsed.color)) {
-      invalid.push({ badge: match[0], reason: `"${parsed.color}" is not a six-digit hex colour; the badge would render broken` });
+      invalid.push({ badge: badge.text, reason: `"${parsed.color}" is not a six-digit hex colour; the badge would render broken` });
     } else {
       domainTags.push({ domain, label: parsed.label || domain, color: parsed.color.toLowerCase() });
       tags.push(domain);
@@ -73,7 +74,7 @@ function parseFunctions(readme: string, agentDescription: string): AgentFunction
   for (const block of elements(readme, 'payload_requirements')) {
     for (const payload of elements(block, 'payload')) {
       const requirements = elements(payload, 'requirement');
-      const outside = payload.replace(/<requirement(?:\s[^>]*)?>[\s\S]*?<\/requirement\s*>/gi, '');
+      const outside = withoutElements(payload, 'requirement');
       const parameters = requirements
         .map((requirement) => ({
           name: collapse(elements(requirement, 'parameter')[0] ?? ''),
@@ -94,8 +95,14 @@ function parseFunctions(readme: string, agentDescription: string): AgentFunction
 
 export function analyzeReadme(readme: string): ReadmeAnalysis {
   const { tags, domainTags, invalid } = parseBadges(readme);
-  const withoutPayloads = readme.replace(/<payload_requirements(?:\s[^>]*)?>[\s\S]*?<\/payload_requirements\s*>/gi, '');
-  const description = collapse(elements(withoutPayloads, 'description')[0] ?? '');
-  const useCases = elements(readme, 'use_cases').flatMap((block) => elements(block, 'use_case').map(collapse)).filter((text) => text.length > 0);
+  const withoutPayloads = withoutElements(readme, 'payload_requirements');
+  const description = collapse(elements(withoutPayloads, 'description')[0] ?? '') || collapse(firstParagraph(withoutBadges(withoutTaggedBlocks(withoutPayloads)))).slice(0, 600);
+  const tagged = elements(readme, 'use_cases').flatMap((block) => elements(block, 'use_case').map(collapse)).filter((text) => text.length > 0);
+  const useCases = tagged.length ? tagged : markdownUseCases(readme).map(collapse).filter((text) => text.length > 0);
   return { tags, domain_tags: domainTags, invalid_domain_badges: invalid, description, use_cases: useCases, functions: parseFunctions(readme, description) };
+}
+
+/** The README without the spec's tagged blocks, whose text is not prose for a first paragraph. */
+function withoutTaggedBlocks(text: string): string {
+  return ['description', 'use_cases'].reduce(withoutElements, text);
 }

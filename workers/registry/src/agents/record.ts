@@ -27,6 +27,8 @@ export function toAgentRecord(row: AgentRecordRow): AgentRecord {
     description: row.description,
     tags: agentColumns.tags(row.tags),
     protocols: agentColumns.protocols(row.protocols),
+    use_cases: agentColumns.use_cases(row.use_cases),
+    functions: agentColumns.functions(row.functions),
   };
 }
 
@@ -42,8 +44,6 @@ export function toAgentDetail(row: AgentRow): AgentDetail {
     url: row.url,
     endpoints: endpointsOf(row),
     domain_tags: agentColumns.domain_tags(row.domain_tags),
-    use_cases: agentColumns.use_cases(row.use_cases),
-    functions: agentColumns.functions(row.functions),
     profile: agentColumns.profile(row.profile),
     metadata: agentColumns.metadata(row.metadata),
     is_active: row.is_active === 1,

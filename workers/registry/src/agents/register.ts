@@ -39,8 +39,16 @@ async function handleTaken(db: D1Database, handle: string | undefined, address: 
   return holder && holder !== address ? { ok: false, status: 409, detail: `handle "${handle}" is taken by another agent` } : null;
 }
 
-async function save(db: D1Database, address: string, accountId: string, state: AgentState, previous: AgentRow | null): Promise<Saved> {
-  await saveAgent(db, address, accountId, state, previous, new Date().toISOString());
+async function save(db: D1Database, address: string, accountId: string, state: AgentState, previous: AgentRow | null): Promise<Saved | Refusal> {
+  try {
+    await saveAgent(db, address, accountId, state, previous, new Date().toISOString());
+  } catch (error) {
+    // Another agent took the handle between handleTaken's look and this write.
+    if (/UNIQUE constraint failed: agents\.handle/.test(String((error as Error).message))) {
+      return { ok: false, status: 409, detail: `handle "${state.handle}" is taken by another agent` };
+    }
+    throw error;
+  }
   const row = await findAgent(db, address);
   if (!row) throw new Error(`agent ${address} vanished after saving`);
   // An agent known only from an almanac attestation becomes registered now: for its owner that is a creation.

@@ -59,6 +59,8 @@ export const AGENT_RECORD_COLUMNS = [
   'description',
   'tags',
   'protocols',
+  'use_cases',
+  'functions',
 ] as const satisfies readonly (keyof AgentRow)[];
 
 /** What an agent record is made from: a row narrowed to AGENT_RECORD_COLUMNS. */

@@ -139,7 +139,7 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
     auth: 'bearer',
     summary: 'Create an API key (the secret is in this response only)',
     description:
-      'With the admin token: creates the key in `account_id`, or in a new account when it is absent (the first key of an account). With a key that has the `keys` permission: creates a key in that key’s own account.',
+      'With the admin token: creates the key in `account_id`, or in a new account when it is absent (the first key of an account). With a key that has the `keys` permission: creates a key in that key’s own account, with a subset of its permissions, its limits (only the admin token sets `limits`) and no later expiry than its own (none given: its own). An account holds at most 25 live keys (403 `too_many_keys`).',
     body: createKeyRequestSchema,
     example: { name: 'my agents', permissions: ['read', 'write', 'chat'] },
     responses: { 201: { description: 'The new key; `key` is the secret, shown once', schema: createdKeySchema }, ...keyErrors, 404: error('No such account') },
@@ -161,7 +161,7 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
     auth: 'bearer',
     summary: 'Rename a key or change its chat limits',
     description:
-      'Gives `name`, `limits` or both. `limits` replaces the key’s requests and tokens per minute (null: the deployment’s defaults); the chat service applies them from its next request.',
+      'Gives `name`, `limits` or both. `limits` replaces the key’s requests and tokens per minute (null: the deployment’s defaults); the chat service applies them from its next request. Only the admin token changes `limits`; a `keys` key may rename.',
     params: keyIdParamSchema,
     body: updateKeyRequestSchema,
     example: { limits: { requests_per_minute: 120, tokens_per_minute: 200000 } },

@@ -1,6 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { utf8ToBytes } from '@noble/hashes/utils.js';
 import { verifyDigest } from '../../../../lib/identity/index.ts';
+import { newChallenge } from '../../../../lib/registry-client/challenge.ts';
 import type { IdentityProof } from '../../../../schemas/registry.ts';
 
 /**
@@ -28,7 +29,7 @@ type ChallengeOutcome =
 export async function issueChallenge(db: D1Database, address: string, accountId: string, now = new Date()): Promise<ChallengeOutcome> {
   const owner = await ownerOf(db, address);
   if (owner && owner !== accountId) return { ok: false, status: 409, detail: `address ${address} is owned by another account` };
-  const challenge = `rendezvous:${crypto.randomUUID()}:${crypto.randomUUID()}`;
+  const challenge = newChallenge();
   const stamp = now.toISOString();
   // One statement counts and inserts, so concurrent requests cannot pass the cap together.
   const [, inserted] = await db.batch([

@@ -1,4 +1,5 @@
 import type { AgentRow } from '../agents/row.ts';
+import { sweepWindows, takeFromWindows, type WindowLimit } from '../limits/rate-windows.ts';
 
 /** Interactions counted per target agent; `recent` is the last RECENT_DAYS days, recomputed on each count and by the cron. */
 const RECENT_DAYS = 30;
@@ -7,7 +8,32 @@ function recentSince(now: Date): string {
   return new Date(now.getTime() - RECENT_DAYS * 24 * 60 * 60 * 1000).toISOString();
 }
 
-export async function countInteraction(db: D1Database, target: string, source: string, sessionId: string | null, kind: 'attested' | 'proxy', now = new Date()) {
+/** Interactions counted per source and target a day: throwaway identities cost nothing, so each pair's weight in ranking is capped. */
+const PAIR_DAILY_LIMIT: WindowLimit = { name: 'interaction-pair', limit: 10, windowSeconds: 24 * 60 * 60 };
+
+export interface InteractionCounts {
+  counted: boolean;
+  total_interactions: number;
+  recent_interactions: number;
+}
+
+/** Counts one interaction unless this source already reached its daily count for this target (then `counted: false`). */
+export async function countInteraction(
+  db: D1Database,
+  target: string,
+  source: string,
+  sessionId: string | null,
+  kind: 'attested' | 'proxy',
+  now = new Date(),
+): Promise<InteractionCounts> {
+  const budget = await takeFromWindows(db, [{ limit: PAIR_DAILY_LIMIT, key: `${source}>${target}` }], now.getTime());
+  if (!budget.ok) {
+    const row = await db
+      .prepare('SELECT total_interactions, recent_interactions FROM agents WHERE address = ?')
+      .bind(target)
+      .first<Omit<InteractionCounts, 'counted'>>();
+    return { counted: false, total_interactions: row?.total_interactions ?? 0, recent_interactions: row?.recent_interactions ?? 0 };
+  }
   const at = now.toISOString();
   const [, , counts] = await db.batch<Pick<AgentRow, 'total_interactions' | 'recent_interactions'>>([
     db.prepare('INSERT INTO interactions (target, source, session_id, kind, at) VALUES (?, ?, ?, ?, ?)').bind(target, source, sessionId, kind, at),
@@ -16,22 +42,39 @@ export async function countInteraction(db: D1Database, target: string, source: s
       .bind(target, recentSince(now)),
     db.prepare('SELECT total_interactions, recent_interactions FROM agents WHERE address = ?').bind(target),
   ]);
-  return counts?.results[0] ?? { total_interactions: 0, recent_interactions: 0 };
+  return { counted: true, ...(counts?.results[0] ?? { total_interactions: 0, recent_interactions: 0 }) };
 }
+
+/** One-time tokens are remembered a day at most (envelopes and attestations are refused or forgotten by then). */
+const MAX_REMEMBERED_SECONDS = 24 * 60 * 60 + 60;
+const latestRemembered = (now: Date) => Math.floor(now.getTime() / 1000) + MAX_REMEMBERED_SECONDS;
+
+/** Search sessions serve paging and click attribution for a week; clicks weigh in ranking for 90 days. */
+const SESSION_DAYS = 7;
+const CLICK_DAYS = 90;
+const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * 24 * 60 * 60 * 1000).toISOString();
 
 /**
  * Claims a one-time token (an attestation nonce, an envelope digest) until `validTo` (unix seconds).
  * False when it was claimed before: the replay counts nothing.
  */
-export async function claimOnce(db: D1Database, token: string, address: string, validTo: number): Promise<boolean> {
-  const result = await db.prepare('INSERT INTO attestation_nonces (nonce, address, valid_to) VALUES (?, ?, ?) ON CONFLICT (nonce) DO NOTHING').bind(token, address, validTo).run();
+export async function claimOnce(db: D1Database, token: string, address: string, validTo: number, now = new Date()): Promise<boolean> {
+  const until = Math.min(validTo, latestRemembered(now));
+  const result = await db.prepare('INSERT INTO attestation_nonces (nonce, address, valid_to) VALUES (?, ?, ?) ON CONFLICT (nonce) DO NOTHING').bind(token, address, until).run();
   return result.meta.changes === 1;
 }
 
-/** Cron housekeeping: forget expired nonces and challenges, and let `recent_interactions` age (totals live on the agent row). */
+/**
+ * Cron housekeeping: forget expired nonces, challenges, rate windows, old search sessions and clicks, and let
+ * `recent_interactions` age (totals live on the agent row).
+ */
 export async function sweep(db: D1Database, now = new Date()) {
   const since = recentSince(now);
   await db.batch([
+    sweepWindows(db, now.getTime()),
+    db.prepare('UPDATE attestation_nonces SET valid_to = ?1 WHERE valid_to > ?1').bind(latestRemembered(now)),
+    db.prepare('DELETE FROM search_sessions WHERE started_at < ?').bind(daysBefore(now, SESSION_DAYS)),
+    db.prepare('DELETE FROM search_clicks WHERE clicked_at < ?').bind(daysBefore(now, CLICK_DAYS)),
     db.prepare('DELETE FROM attestation_nonces WHERE valid_to < ?').bind(Math.floor(now.getTime() / 1000) - 60),
     db.prepare('DELETE FROM challenges WHERE expires_at <= ?').bind(now.toISOString()),
     db

@@ -2,17 +2,23 @@ import { createMiddleware } from 'hono/factory';
 import { bearerToken, sameSecret } from '../../../../lib/auth/index.ts';
 import { ApiError } from '../../../../lib/http/api-error.ts';
 import type { RegistryBindings } from '../app.ts';
-import { authenticate } from './authenticate.ts';
+import { type AuthenticatedKey, authenticate } from './authenticate.ts';
 import { keyRefusal } from './require-key.ts';
 
 /** Who manages keys: the deployment's admin (ADMIN_TOKEN) or a key of an account with the `keys` permission. */
-export type KeyManager = { kind: 'admin' } | { kind: 'account'; accountId: string; keyId: string };
+export type KeyManager = { kind: 'admin' } | ({ kind: 'account' } & AuthenticatedKey);
 
 export type KeyManagerApp = { Bindings: RegistryBindings; Variables: { manager: KeyManager } };
 
+/** The example file's placeholder (.dev.vars.example): a deployment that copied it has no admin secret. */
+const PLACEHOLDER_ADMIN_TOKEN = 'replace-with-a-long-random-string';
+const MIN_ADMIN_TOKEN_LENGTH = 16;
+
+/** A deployment whose ADMIN_TOKEN is unset, the placeholder or too short has no admin: nothing matches it. */
 function isAdmin(env: RegistryEnv, token: string): boolean {
   const admin = env.ADMIN_TOKEN;
-  return typeof admin === 'string' && admin.length > 0 && sameSecret(token, admin);
+  if (typeof admin !== 'string' || admin.length < MIN_ADMIN_TOKEN_LENGTH || admin === PLACEHOLDER_ADMIN_TOKEN) return false;
+  return sameSecret(token, admin);
 }
 
 /** Operator-only routes: the deployment's admin token, nothing else (no API key, whatever its permissions). */
@@ -43,6 +49,7 @@ export const requireKeyManager = createMiddleware<KeyManagerApp>(async (c, next)
       ? keyRefusal(403, result.message)
       : keyRefusal(401, `${result.message} (key management needs the admin token or a key with the "keys" permission)`);
   }
-  c.set('manager', { kind: 'account', accountId: result.accountId, keyId: result.keyId });
+  const { ok: _ok, ...key } = result;
+  c.set('manager', { kind: 'account', ...key });
   await next();
 });

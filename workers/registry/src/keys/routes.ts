@@ -8,9 +8,13 @@ import { accountExists, createAccount, createKey, listKeys, liveKeyExists, revok
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
+/** Live keys an account may hold: enough for every agent and person, few enough that minting cannot multiply limits. */
+export const MAX_KEYS_PER_ACCOUNT = 25;
+
 /**
  * `/v1/keys`: create (the secret is shown once), list, rename or change limits, revoke. The admin token manages every account and
- * creates the first key of a new account; a key with the `keys` permission manages its own account's keys.
+ * creates the first key of a new account; a key with the `keys` permission manages its own account's keys, but never gives more
+ * than it holds: a key it mints has a subset of its permissions, lives no longer and carries its limits; limits are the operator's.
  */
 export function keyRoutes() {
   const app = new Hono<KeyManagerApp>();
@@ -51,17 +55,26 @@ export function keyRoutes() {
       accountId = await createAccount(c.env.DB, request.account_name ?? request.name);
     }
     const now = new Date();
-    const created = await createKey(
-      c.env.DB,
-      {
-        accountId,
-        name: request.name,
-        permissions: request.permissions,
-        limits: request.limits ?? null,
-        expiresAt: request.expires_in_days ? new Date(now.getTime() + request.expires_in_days * DAY_MS) : null,
-      },
-      now,
-    );
+    const requestedExpiry = request.expires_in_days ? new Date(now.getTime() + request.expires_in_days * DAY_MS) : null;
+    let expiresAt = requestedExpiry;
+    let limits = request.limits ?? null;
+    if (manager.kind === 'account') {
+      const extra = request.permissions.filter((permission) => !manager.permissions.includes(permission));
+      if (extra.length) {
+        throw new ApiError({ status: 403, message: `a key may mint only permissions it holds; this one lacks ${extra.join(', ')}`, param: 'permissions', code: 'permission_escalation' });
+      }
+      if (request.limits) throw new ApiError({ status: 403, message: 'limits are set by the operator (admin token) only', param: 'limits', code: 'admin_only' });
+      limits = manager.limits;
+      const ceiling = manager.expiresAt ? new Date(manager.expiresAt) : null;
+      if (ceiling && requestedExpiry && requestedExpiry > ceiling) {
+        throw new ApiError({ status: 403, message: `a key may not outlive the key that mints it (${manager.expiresAt})`, param: 'expires_in_days', code: 'outlives_minter' });
+      }
+      expiresAt = requestedExpiry ?? ceiling;
+    }
+    const created = await createKey(c.env.DB, { accountId, name: request.name, permissions: request.permissions, limits, expiresAt, maxLiveKeys: MAX_KEYS_PER_ACCOUNT }, now);
+    if (!created) {
+      throw new ApiError({ status: 403, message: `the account already holds ${MAX_KEYS_PER_ACCOUNT} live keys; revoke one first`, code: 'too_many_keys' });
+    }
     return c.json(created, 201);
   });
 
@@ -83,7 +96,11 @@ export function keyRoutes() {
   app.patch('/:id', validate('param', keyIdParamSchema), validate('json', updateKeyRequestSchema), async (c) => {
     const manager = c.get('manager');
     const { id } = c.req.valid('param');
-    const updated = await updateKey(c.env.DB, id, manager.kind === 'account' ? manager.accountId : null, c.req.valid('json'));
+    const changes = c.req.valid('json');
+    if (manager.kind === 'account' && changes.limits !== undefined) {
+      throw new ApiError({ status: 403, message: 'limits are set by the operator (admin token) only', param: 'limits', code: 'admin_only' });
+    }
+    const updated = await updateKey(c.env.DB, id, manager.kind === 'account' ? manager.accountId : null, changes);
     if (!updated) throw new ApiError({ status: 404, message: `no live key ${id}`, type: 'not_found', param: 'id', code: 'unknown_key' });
     // Stored first, then chat told to drop its cached copy, so the copy it reads next is the new one.
     // Not told (logged there): chat applies the change when its cached copy expires, within 5 minutes.

@@ -20,18 +20,26 @@ export interface NewKey {
   permissions: Permission[];
   limits?: KeyLimits | null;
   expiresAt?: Date | null;
+  /** The account's live (unrevoked, unexpired) keys must stay fewer than this for the key to be made. */
+  maxLiveKeys: number;
 }
 
-export async function createKey(db: D1Database, key: NewKey, now = new Date()): Promise<CreatedKey> {
+/** Creates a key, or answers null when the account already holds `maxLiveKeys` live keys (checked in the insert itself). */
+export async function createKey(db: D1Database, key: NewKey, now = new Date()): Promise<CreatedKey | null> {
   const { id, token, secretHash } = newKeyToken();
   const permissions = [...new Set(key.permissions)];
   const limits = key.limits ?? null;
   const createdAt = now.toISOString();
   const expiresAt = key.expiresAt ? key.expiresAt.toISOString() : null;
-  await db
-    .prepare('INSERT INTO api_keys (id, account_id, name, secret_hash, permissions, limits, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)')
-    .bind(id, key.accountId, key.name, secretHash, JSON.stringify(permissions), limits ? JSON.stringify(limits) : null, createdAt, expiresAt)
+  const inserted = await db
+    .prepare(
+      `INSERT INTO api_keys (id, account_id, name, secret_hash, permissions, limits, created_at, expires_at)
+       SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8
+       WHERE (SELECT count(*) FROM api_keys WHERE account_id = ?2 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?7)) < ?9`,
+    )
+    .bind(id, key.accountId, key.name, secretHash, JSON.stringify(permissions), limits ? JSON.stringify(limits) : null, createdAt, expiresAt, key.maxLiveKeys)
     .run();
+  if (inserted.meta.changes !== 1) return null;
   return { id, account_id: key.accountId, name: key.name, prefix: keyPrefix(id), permissions, limits, created_at: createdAt, expires_at: expiresAt, last_used_at: null, key: token };
 }
 

@@ -1,4 +1,4 @@
-import { isPrivateOrLoopbackUrl } from '../../../../lib/net/index.ts';
+import { policyFetch, type UrlPolicy } from '../../../../lib/net/index.ts';
 import { agentColumns } from '../agents/columns.ts';
 import type { AgentRow } from '../agents/row.ts';
 import { deriveStatus, webhookOf } from '../agents/status.ts';
@@ -25,11 +25,13 @@ export interface ProbeSummary {
   skipped: number;
 }
 
-async function probe(url: string, timeoutMs: number): Promise<{ ok: boolean; detail: string }> {
+/** A redirect is an answer: the probe follows none. Null when the policy refuses the URL (not probed). */
+async function probe(url: string, timeoutMs: number, policy: UrlPolicy): Promise<{ ok: boolean; detail: string } | null> {
   try {
-    const response = await fetch(url, { method: 'HEAD', redirect: 'manual', signal: AbortSignal.timeout(timeoutMs) });
-    await response.body?.cancel();
-    return { ok: response.status < 500, detail: `HTTP ${response.status}` };
+    const sent = await policyFetch(url, { method: 'HEAD', signal: AbortSignal.timeout(timeoutMs) }, { policy });
+    if (!sent.ok) return null;
+    await sent.response.body?.cancel();
+    return { ok: sent.response.status < 500, detail: `HTTP ${sent.response.status}` };
   } catch (error) {
     return { ok: false, detail: (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : String((error as Error).message ?? error).slice(0, 200) };
   }
@@ -37,7 +39,11 @@ async function probe(url: string, timeoutMs: number): Promise<{ ok: boolean; det
 
 export async function probeAgents(db: D1Database, options: ProbeOptions, now = new Date()): Promise<ProbeSummary> {
   const { results } = await db
-    .prepare(`SELECT address, url, endpoints, is_active FROM agents WHERE is_active = 1 AND (url IS NOT NULL OR endpoints != '[]') ORDER BY last_probe_at IS NOT NULL, last_probe_at LIMIT ?`)
+    // Only agents an account registered: an almanac-only agent is an anonymous write, and must not make the registry call anyone.
+    .prepare(
+      `SELECT address, url, endpoints, is_active FROM agents WHERE is_active = 1 AND account_id IS NOT NULL AND (url IS NOT NULL OR endpoints != '[]')
+       ORDER BY last_probe_at IS NOT NULL, last_probe_at LIMIT ?`,
+    )
     .bind(options.batch)
     .all<ProbeRow>();
   const summary: ProbeSummary = { probed: 0, answered: 0, skipped: 0 };
@@ -46,11 +52,11 @@ export async function probeAgents(db: D1Database, options: ProbeOptions, now = n
     for (let row = queue.shift(); row; row = queue.shift()) {
       const endpoints = agentColumns.endpoints(row.endpoints);
       const webhook = webhookOf({ url: row.url, endpoints });
-      if (!webhook || (!options.allowPrivate && isPrivateOrLoopbackUrl(webhook))) {
+      const result = webhook ? await probe(webhook, options.timeoutMs, { allowPrivate: options.allowPrivate }) : null;
+      if (!result) {
         summary.skipped += 1;
         continue;
       }
-      const result = await probe(webhook, options.timeoutMs);
       summary.probed += 1;
       if (result.ok) summary.answered += 1;
       const status = deriveStatus({ url: row.url, endpoints, is_active: row.is_active, last_probe_ok: result.ok ? 1 : 0 });

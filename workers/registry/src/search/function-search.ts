@@ -46,7 +46,8 @@ export async function searchFunctions(runner: SqlRunner, request: FunctionSearch
 
 async function run(runner: SqlRunner, request: FunctionSearchRequest, match: string | null): Promise<FunctionSearchResult> {
   const params = new SqlParams();
-  const conditions = ['a.is_active = 1'];
+  // Unlisted agents (public: false) are reachable by address, never listed: not here either.
+  const conditions = ['a.is_active = 1', 'a.is_public = 1'];
   const types = [...(request.filters?.function_type ?? []), ...(request.function_type ? [request.function_type] : [])];
   if (types.length) conditions.push(`f.function_type IN ${params.list(types)}`);
   if (request.filters?.agent_address?.length) conditions.push(`a.address IN ${params.list(request.filters.agent_address)}`);
