@@ -1,5 +1,6 @@
 export { ReplayLedger } from '../envelope/replay-ledger.ts';
 export { defineAgent, serveAgents, type Agent, type AgentConfig } from './define-agent.ts';
+export type { DeliveryFailureCode } from './delivery.ts';
 export { model, rawMessage, type Message, type Model } from './model.ts';
 export { outboundMessageSchema, type OutboundMessage } from './outbox.ts';
 export { AlmanacResolver, StaticResolver, UnknownAgentError, type EndpointResolver } from './resolver.ts';

@@ -2,7 +2,7 @@ import type { Context } from 'hono';
 import { defineAgent, model, type AgentContext } from '../../../lib/agent/index.ts';
 import { errorBody } from '../../../lib/http/errors.ts';
 import { analysisResultMessageSchema, requestMessageSchema } from '../../../schemas/messages.ts';
-import { answerSlot, globalSlot } from './slots.ts';
+import { answerSlot, globalSlot, legacyGlobalSlot } from './slots.ts';
 
 /** Flush left: the registry stores the README byte for byte. Written so that a search for the specialist does not find the router. */
 const README = `# Rendezvous router
@@ -43,18 +43,13 @@ const refuse = (status: number, message: string, code: string) => Response.json(
 
 /**
  * An analysis arriving at /webhook (already verified by lib/agent: signature, target, expiry, replay) is
- * filed into its request's slot, but only from the agent the request went to, in the session the router
- * opened; then into the spec's global slot.
+ * filed into its request's slot, but only from the agent that took the request, in the session the router
+ * opened; into the spec's global slot too only where the operator turned it on (legacyGlobalSlot).
  */
 routerAgent.onPayload(analysisResultMessageSchema, async (ctx, sender, answer) => {
   const outcome = await answerSlot(ctx.env, ctx.session).file(sender, answer);
   if (outcome === 'unknown_session') return refuse(404, `session ${ctx.session} is not a request this router sent, or it has expired`, 'unknown_session');
   if (outcome === 'wrong_sender') return refuse(403, `request ${ctx.session} was not sent to ${sender}`, 'wrong_sender');
-  await globalSlot(ctx.env).put(answer);
+  if (legacyGlobalSlot(ctx.env)) await globalSlot(ctx.env).put(answer);
   return { status: 'success' };
-});
-
-/** A request the specialist's webhook refused, or that never got through: tell the polling client. */
-routerAgent.onDeadLetter(async (ctx, letter) => {
-  await answerSlot(ctx.env, letter.session).fail(letter.reason);
 });
