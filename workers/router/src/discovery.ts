@@ -17,6 +17,42 @@ export interface Discovery {
   matched: number;
 }
 
+type Hit = z.infer<typeof searchResultSchema>['agents'][number];
+interface RegistryView {
+  hits: Hit[];
+  trusted: Awaited<ReturnType<typeof trustedAgents>>;
+}
+
+async function askRegistry(env: RouterEnv): Promise<RegistryView> {
+  const body = { search_text: env.SPECIALIST_QUERY, sort: 'relevancy', direction: 'desc', limit: SEARCH_WINDOW, source: 'router' } satisfies z.input<
+    typeof agentSearchRequestSchema
+  >;
+  const [search, trusted] = await Promise.all([callRegistry(env, '/v1/search/agents', { method: 'POST', body }), trustedAgents(env)]);
+  const result = searchResultSchema.safeParse(search);
+  if (!result.success) throw new RegistryError('registry search answered with an unexpected body');
+  return { hits: result.data.agents, trusted };
+}
+
+/**
+ * Per isolate, for DISCOVERY_CACHE_SECONDS: every user asks the same query, so one registry answer serves
+ * them all, and concurrent requests share the one in flight. Without it each question costs a full ranked
+ * search, and a burst of users queues up at the registry (the benchmark's main serialising hop).
+ */
+const views = new Map<string, { view: Promise<RegistryView>; until: number }>();
+
+function registryView(env: RouterEnv): Promise<RegistryView> {
+  const seconds = Number(env.DISCOVERY_CACHE_SECONDS);
+  const ttlMs = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
+  const key = `${env.REGISTRY_URL} ${env.REGISTRY_API_KEY} ${env.SPECIALIST_QUERY} ${env.TRUSTED_AGENTS}`;
+  const cached = views.get(key);
+  if (cached && cached.until > Date.now()) return cached.view;
+  const view = askRegistry(env);
+  // A failed answer is not kept: the next request asks again.
+  views.set(key, { view, until: Date.now() + ttlMs });
+  view.catch(() => views.delete(key));
+  return view;
+}
+
 /**
  * The agents that may take a user's question: the registry's hits for SPECIALIST_QUERY that the router
  * trusts (trust.ts), reachable ones first (`local` counts where private URLs are allowed), then those whose
@@ -24,15 +60,10 @@ export interface Discovery {
  * group the search's order holds, so the spec's "take the first entry" picks the best live specialist.
  */
 export async function discoverCandidates(env: RouterEnv, self: string): Promise<Discovery> {
-  const body = { search_text: env.SPECIALIST_QUERY, sort: 'relevancy', direction: 'desc', limit: SEARCH_WINDOW, source: 'router' } satisfies z.input<
-    typeof agentSearchRequestSchema
-  >;
-  const [search, trusted] = await Promise.all([callRegistry(env, '/v1/search/agents', { method: 'POST', body }), trustedAgents(env)]);
-  const result = searchResultSchema.safeParse(search);
-  if (!result.success) throw new RegistryError('registry search answered with an unexpected body');
-  const hits = result.data.agents.filter((agent) => agent.address !== self);
+  const { hits: all, trusted } = await registryView(env);
+  const hits = all.filter((agent) => agent.address !== self);
   const allowPrivate = env.ALLOW_PRIVATE_URLS === 'true';
-  const rank = (hit: (typeof hits)[number]) => {
+  const rank = (hit: Hit) => {
     const reachable = hit.status === 'active' || (hit.status === 'local' && allowPrivate);
     const declares = trusted.get(hit.address)?.declaresRequest === true;
     return (failedRecently(hit.address) ? 4 : 0) + (reachable ? 0 : 2) + (declares ? 0 : 1);
