@@ -4,8 +4,10 @@ import { answerSlot, answerTtlMs } from './slots.ts';
 
 /** Agents offered one request at most: a crowd of dead candidates must not keep the user waiting. */
 export const MAX_CANDIDATES = 3;
-/** How long one agent has to acknowledge the request (with lib/agent's retries inside it). */
+/** How long one agent has to acknowledge the request (with lib/agent's retries inside it) while others remain. */
 export const ACK_TIMEOUT_MS = 4_000;
+/** The last candidate gets longer: there is no one to move on to, and a busy agent is not a dead one. */
+export const LAST_ACK_TIMEOUT_MS = 20_000;
 
 export type Handover = { ok: true; agent: string } | { ok: false; failure: string };
 
@@ -20,7 +22,8 @@ export async function handOver(agent: AgentContext<RouterEnv>, requestId: string
   const reasons: string[] = [];
   await slot.open(tried[0]!, answerTtlMs(agent.env));
   for (const [index, candidate] of tried.entries()) {
-    const status = await agent.deliver(candidate, message, { session: requestId, timeout: ACK_TIMEOUT_MS });
+    const timeout = index === tried.length - 1 ? LAST_ACK_TIMEOUT_MS : ACK_TIMEOUT_MS;
+    const status = await agent.deliver(candidate, message, { session: requestId, timeout });
     if (status.status === 'delivered') {
       forgetFailure(candidate);
       await slot.markDelivered();
