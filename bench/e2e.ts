@@ -9,7 +9,7 @@
  *   npm run bench:e2e -- --levels 1,20,100 --poll-ms 250
  *   npm run bench:e2e -- --router http://localhost:5001   # against a stack already running (npm start)
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -69,20 +69,41 @@ async function user(routerUrl: string, index: number): Promise<Outcome> {
   return { ok: true, sample: { start, sent: at(status.sent_at), delivered: at(status.delivered_at), filed: at(status.answered_at), seen } };
 }
 
+/**
+ * Requests the EDGAR data server logged within [from, to] (when the bench started the stack): what the
+ * specialist's shared rate limiter (EDGAR_MAX_REQUESTS_PER_SECOND, 9) let through, and so the least time
+ * cold data takes.
+ */
+function edgarRequests(from: number, to: number): number | null {
+  if (!stack) return null;
+  const log = join(stack.logDir, 'edgar.log');
+  if (!existsSync(log)) return null;
+  return readFileSync(log, 'utf8')
+    .split('\n')
+    .map((line) => Date.parse(line.split(' ')[0] ?? ''))
+    .filter((at) => at >= from && at <= to).length;
+}
+
 /** `users` users at once; throughput = answers ÷ (first send → last answer filed). */
 async function round(routerUrl: string, users: number, offset: number) {
+  const started = Date.now();
   const outcomes = await Promise.all(Array.from({ length: users }, (_, index) => user(routerUrl, offset + index)));
   const samples = outcomes.flatMap((outcome) => (outcome.ok ? [outcome.sample] : []));
   const failures = outcomes.flatMap((outcome) => (outcome.ok ? [] : [outcome.reason]));
   const summary = samples.length ? summarise(samples) : null;
   const span = samples.length ? Math.max(...samples.map((s) => s.filed)) - Math.min(...samples.map((s) => s.start)) : Number.NaN;
-  return { users, answered: samples.length, failed: failures.length, failures: [...new Set(failures)].slice(0, 5), answersPerSecond: (samples.length / span) * 1000, summary };
+  const edgar = edgarRequests(started, Date.now());
+  return { users, answered: samples.length, failed: failures.length, failures: [...new Set(failures)].slice(0, 5), answersPerSecond: (samples.length / span) * 1000, edgar, summary };
 }
 
 function report(label: string, result: Awaited<ReturnType<typeof round>>) {
   const ms = (value: number) => `${value.toFixed(0).padStart(6)} ms`;
   console.log(`\n${label}: ${result.answered} answered, ${result.failed} failed, ${result.answersPerSecond.toFixed(1)} answers/s`);
   for (const reason of result.failures) console.log(`  failure: ${reason}`);
+  if (result.edgar !== null) {
+    const least = result.edgar / 9;
+    console.log(`  EDGAR: ${result.edgar} requests to the data server; at the SEC's pace (9/s configured, 10/s allowed) that alone takes ≥ ${least.toFixed(1)} s`);
+  }
   if (!result.summary) return;
   const { available, total, hops } = result.summary;
   console.log(`  send → answer at the router   p50 ${ms(available.p50)}   p99 ${ms(available.p99)}`);
