@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { agentRecordSchema, type agentSearchRequestSchema } from '../../../schemas/search.ts';
+import { agentRecordSchema, SEARCH_LIMIT_MAX, type agentSearchRequestSchema } from '../../../schemas/search.ts';
 import { failedRecently } from './failing-agents.ts';
 import { callRegistry, RegistryError } from './registry.ts';
 import { trustedAgents } from './trust.ts';
@@ -7,8 +7,8 @@ import { trustedAgents } from './trust.ts';
 /** The address and status (the registry's liveness verdict) of each search hit. */
 const searchResultSchema = z.object({ agents: z.array(agentRecordSchema.pick({ address: true, status: true })) });
 
-/** Hits read per search: enough that lookalikes ranked above the specialist do not push it out. */
-const SEARCH_WINDOW = 50;
+/** Hits read per search, the most a page holds: lookalikes ranked above the specialist must not push it out. */
+const SEARCH_WINDOW = SEARCH_LIMIT_MAX;
 
 /** Trusted search hits, in the order they are tried. */
 export interface Discovery {
