@@ -2,8 +2,11 @@ import type { AgentContext, Message } from '../../../lib/agent/index.ts';
 import { forgetFailure, rememberFailure } from './failing-agents.ts';
 import { answerSlot, answerTtlMs } from './slots.ts';
 
-/** Agents offered one request at most: a crowd of dead candidates must not keep the user waiting. */
-export const MAX_CANDIDATES = 3;
+/**
+ * Agents offered one request at most: a crowd of dead candidates must not keep the user waiting. Five, not
+ * three: before the negative cache knows them, a burst of users all meet the same dead lookalikes first.
+ */
+export const MAX_CANDIDATES = 5;
 /** How long one agent has to acknowledge the request (with lib/agent's retries inside it) while others remain. */
 export const ACK_TIMEOUT_MS = 4_000;
 /** The last candidate gets longer: there is no one to move on to, and a busy agent is not a dead one. */
