@@ -40,12 +40,13 @@ async function askRegistry(env: RouterEnv): Promise<RegistryView> {
  */
 const views = new Map<string, { view: Promise<RegistryView>; until: number }>();
 
-function registryView(env: RouterEnv): Promise<RegistryView> {
+/** The registry's answer, reused while fresh unless `fresh` asks for a new one. */
+function registryView(env: RouterEnv, fresh: boolean): Promise<RegistryView> {
   const seconds = Number(env.DISCOVERY_CACHE_SECONDS);
   const ttlMs = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
   const key = `${env.REGISTRY_URL} ${env.REGISTRY_API_KEY} ${env.SPECIALIST_QUERY} ${env.TRUSTED_AGENTS}`;
   const cached = views.get(key);
-  if (cached && cached.until > Date.now()) return cached.view;
+  if (!fresh && cached && cached.until > Date.now()) return cached.view;
   const view = askRegistry(env);
   // A failed answer is not kept: the next request asks again.
   views.set(key, { view, until: Date.now() + ttlMs });
@@ -60,7 +61,12 @@ function registryView(env: RouterEnv): Promise<RegistryView> {
  * group the search's order holds, so the spec's "take the first entry" picks the best live specialist.
  */
 export async function discoverCandidates(env: RouterEnv, self: string): Promise<Discovery> {
-  const { hits: all, trusted } = await registryView(env);
+  const found = candidatesIn(env, self, await registryView(env, false));
+  // A reused answer that names no one may predate the specialist's registration: ask once more before saying so.
+  return found.candidates.length ? found : candidatesIn(env, self, await registryView(env, true));
+}
+
+function candidatesIn(env: RouterEnv, self: string, { hits: all, trusted }: RegistryView): Discovery {
   const hits = all.filter((agent) => agent.address !== self);
   const allowPrivate = env.ALLOW_PRIVATE_URLS === 'true';
   const rank = (hit: Hit) => {
