@@ -126,7 +126,23 @@ export default defineConfig({
       // The Workers' tests run as local development does (scripts/stack): private URLs allowed.
       workerProject('registry', './wrangler.toml', { ADMIN_TOKEN: 'test-admin-token', ALLOW_PRIVATE_URLS: 'true' }, [CHAT_STAND_IN]),
       chatProject(),
-      workerProject('router', './workers/router/wrangler.toml', { ALLOW_PRIVATE_URLS: 'true', PRIMARY_AGENT_KEY: 'router-dev-seed', REGISTRY_API_KEY: 'test-registry-key', REGISTRY_URL: 'http://registry.test' }),
+      // DISCOVERY_CACHE_SECONDS 0: each test registers its own agents and must see them at once.
+      workerProject('router', './workers/router/wrangler.toml', {
+        ALLOW_PRIVATE_URLS: 'true',
+        PRIMARY_AGENT_KEY: 'router-dev-seed',
+        REGISTRY_API_KEY: 'test-registry-key',
+        REGISTRY_URL: 'http://registry.test',
+        DISCOVERY_CACHE_SECONDS: '0',
+      }),
+      // The router with the spec's global slot turned on by its operator (LEGACY_GLOBAL_SLOT, off by default).
+      workerProject('router-legacy-slot', './workers/router/wrangler.toml', {
+        ALLOW_PRIVATE_URLS: 'true',
+        PRIMARY_AGENT_KEY: 'router-dev-seed',
+        REGISTRY_API_KEY: 'test-registry-key',
+        REGISTRY_URL: 'http://registry.test',
+        LEGACY_GLOBAL_SLOT: 'true',
+        DISCOVERY_CACHE_SECONDS: '0',
+      }),
       workerProject('specialist', './workers/specialist/wrangler.toml', {
         ALLOW_PRIVATE_URLS: 'true',
         FINANCIAL_AGENT_KEY: 'specialist-dev-seed',

@@ -8,9 +8,9 @@ export interface Sample {
 }
 
 export const HOPS = [
-  { key: 'discover', label: 'client → router: search registry, open slot', from: 'start', to: 'sent' },
-  { key: 'deliver', label: 'router → specialist webhook accepted', from: 'sent', to: 'delivered' },
-  { key: 'answer', label: 'specialist work + reply → router filed', from: 'delivered', to: 'filed' },
+  { key: 'discover', label: 'router: registry search + own agents, open slot', from: 'start', to: 'sent' },
+  { key: 'deliver', label: 'delivery: specialist webhook accepted', from: 'sent', to: 'delivered' },
+  { key: 'answer', label: 'specialist team, chat, EDGAR; reply filed', from: 'delivered', to: 'filed' },
   { key: 'poll', label: 'router filed → client poll saw it', from: 'filed', to: 'seen' },
 ] as const satisfies readonly { key: string; label: string; from: keyof Sample; to: keyof Sample }[];
 

@@ -1,12 +1,15 @@
 /**
- * End-to-end latency of the offline reference application: send → answer available, over N requests, and
- * the share of each hop, from the router's request status timestamps (same machine, same clock).
+ * The reference application under load: N users at once each ask one question through the real stack
+ * (registry, chat, EDGAR data server, specialist, router), for N = 1, 20 and 100. Per level: answered and
+ * failed (an answer that is not the asker's own counts as failed), p50/p99 of send → answer available at
+ * the router, answers per second, and the share of each hop, from the router's request status timestamps
+ * (same machine, same clock). A first, cold round (empty caches) is reported apart.
  *
- *   npm run bench:e2e                     # starts the stack (no client) in a temp dir, 100 requests
- *   npm run bench:e2e -- --requests 20 --concurrency 4 --poll-ms 100
+ *   npm run bench:e2e                                  # starts the stack (no client) in a temp dir
+ *   npm run bench:e2e -- --levels 1,20,100 --poll-ms 250
  *   npm run bench:e2e -- --router http://localhost:5001   # against a stack already running (npm start)
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -18,53 +21,97 @@ import { HOPS, summarise, type Sample } from './e2e-stats.ts';
 
 const { values } = parseArgs({
   options: {
-    requests: { type: 'string', default: '100' },
-    concurrency: { type: 'string', default: '1' },
-    'poll-ms': { type: 'string', default: '1000' },
-    warmup: { type: 'string', default: '3' },
+    levels: { type: 'string', default: '1,20,100' },
+    'poll-ms': { type: 'string', default: '250' },
+    'timeout-ms': { type: 'string', default: '120000' },
     router: { type: 'string' },
   },
 });
-const requests = Number(values.requests);
-const concurrency = Number(values.concurrency);
+const levels = values.levels.split(',').map(Number);
 const pollMs = Number(values['poll-ms']);
+const timeoutMs = Number(values['timeout-ms']);
 
+/** Each question names one company; its analysis must name that company's ticker (the user's own answer). */
 const QUESTIONS = [
-  'What was Apple’s total revenue in its latest annual report?',
-  'Summarise Microsoft’s most recent 10-K risk factors.',
-  'How did Tesla’s net income change year over year?',
-  'What is Amazon’s operating margin in the latest filing?',
+  { question: 'What was Apple’s total revenue in its latest annual report?', ticker: 'AAPL' },
+  { question: 'What was Microsoft’s net income in its latest annual report?', ticker: 'MSFT' },
+  { question: 'How much cash did Tesla hold at the end of its latest fiscal year?', ticker: 'TSLA' },
+  { question: 'What were Amazon’s operating expenses in its latest annual report?', ticker: 'AMZN' },
+  { question: 'What are NVIDIA’s revenue and net margin over the last three fiscal years?', ticker: 'NVDA' },
 ];
 
-async function measure(routerUrl: string, index: number): Promise<Sample> {
-  const t0 = Date.now();
+type Outcome = { ok: true; sample: Sample } | { ok: false; reason: string };
+
+/** One user: asks (as its own client address), polls like the browser client, checks the answer is its own. */
+async function user(routerUrl: string, index: number): Promise<Outcome> {
+  const { question, ticker } = QUESTIONS[index % QUESTIONS.length]!;
+  const start = Date.now();
   const sent = await fetch(`${routerUrl}/api/send-request`, {
     method: 'POST',
-    headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ input: QUESTIONS[index % QUESTIONS.length] }),
+    headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': `10.1.${index >> 8}.${index & 255}` },
+    body: JSON.stringify({ input: question }),
   });
-  if (sent.status !== 200) throw new Error(`send-request answered ${sent.status}: ${await sent.text()}`);
+  if (sent.status !== 200) return { ok: false, reason: `send-request ${sent.status}: ${(await sent.text()).slice(0, 200)}` };
   const { request_id: requestId } = requestSentSchema.parse(await sent.json());
   for (;;) {
+    if (Date.now() - start > timeoutMs) return { ok: false, reason: `no answer within ${timeoutMs} ms` };
     await sleep(pollMs);
     const response = await fetch(`${routerUrl}/api/get-response?request_id=${requestId}`);
-    if (!response.ok) throw new Error(`get-response answered ${response.status}: ${await response.text()}`);
-    if (analysisResultMessageSchema.safeParse(await response.json()).success) break;
+    if (!response.ok) return { ok: false, reason: `get-response ${response.status}: ${(await response.text()).slice(0, 200)}` };
+    const answer = analysisResultMessageSchema.safeParse(await response.json());
+    if (!answer.success) continue;
+    if (!JSON.stringify(answer.data).includes(`(${ticker})`)) return { ok: false, reason: `answer does not name ${ticker}: not the asker’s own` };
+    break;
   }
   const seen = Date.now();
   const status = requestStatusSchema.parse(await (await fetch(`${routerUrl}/api/requests/${requestId}`)).json());
-  const at = (iso: string | null) => (iso === null ? NaN : Date.parse(iso));
-  return { start: t0, sent: at(status.sent_at), delivered: at(status.delivered_at), filed: at(status.answered_at), seen };
+  const at = (iso: string | null) => (iso === null ? Number.NaN : Date.parse(iso));
+  return { ok: true, sample: { start, sent: at(status.sent_at), delivered: at(status.delivered_at), filed: at(status.answered_at), seen } };
 }
 
-async function run(routerUrl: string, count: number): Promise<Sample[]> {
-  const samples: Sample[] = [];
-  let next = 0;
-  const lane = async () => {
-    while (next < count) samples.push(await measure(routerUrl, next++));
-  };
-  await Promise.all(Array.from({ length: Math.min(concurrency, count) }, lane));
-  return samples;
+/**
+ * Requests the EDGAR data server logged within [from, to] (when the bench started the stack): what the
+ * specialist's shared rate limiter (EDGAR_MAX_REQUESTS_PER_SECOND, 9) let through, and so the least time
+ * cold data takes.
+ */
+function edgarRequests(from: number, to: number): number | null {
+  if (!stack) return null;
+  const log = join(stack.logDir, 'edgar.log');
+  if (!existsSync(log)) return null;
+  return readFileSync(log, 'utf8')
+    .split('\n')
+    .map((line) => Date.parse(line.split(' ')[0] ?? ''))
+    .filter((at) => at >= from && at <= to).length;
+}
+
+/** `users` users at once; throughput = answers ÷ (first send → last answer filed). */
+async function round(routerUrl: string, users: number, offset: number) {
+  const started = Date.now();
+  const outcomes = await Promise.all(Array.from({ length: users }, (_, index) => user(routerUrl, offset + index)));
+  const samples = outcomes.flatMap((outcome) => (outcome.ok ? [outcome.sample] : []));
+  const failures = outcomes.flatMap((outcome) => (outcome.ok ? [] : [outcome.reason]));
+  const summary = samples.length ? summarise(samples) : null;
+  const span = samples.length ? Math.max(...samples.map((s) => s.filed)) - Math.min(...samples.map((s) => s.start)) : Number.NaN;
+  const edgar = edgarRequests(started, Date.now());
+  return { users, answered: samples.length, failed: failures.length, failures: [...new Set(failures)].slice(0, 5), answersPerSecond: (samples.length / span) * 1000, edgar, summary };
+}
+
+function report(label: string, result: Awaited<ReturnType<typeof round>>) {
+  const ms = (value: number) => `${value.toFixed(0).padStart(6)} ms`;
+  console.log(`\n${label}: ${result.answered} answered, ${result.failed} failed, ${result.answersPerSecond.toFixed(1)} answers/s`);
+  for (const reason of result.failures) console.log(`  failure: ${reason}`);
+  if (result.edgar !== null) {
+    const least = result.edgar / 9;
+    console.log(`  EDGAR: ${result.edgar} requests to the data server; at the SEC's pace (9/s configured, 10/s allowed) that alone takes ≥ ${least.toFixed(1)} s`);
+  }
+  if (!result.summary) return;
+  const { available, total, hops } = result.summary;
+  console.log(`  send → answer at the router   p50 ${ms(available.p50)}   p99 ${ms(available.p99)}`);
+  console.log(`  send → answer seen by client  p50 ${ms(total.p50)}   p99 ${ms(total.p99)}   (client polls every ${pollMs} ms)`);
+  for (const hop of HOPS) {
+    const figures = hops[hop.key];
+    console.log(`    ${hop.label.padEnd(46)} p50 ${ms(figures.p50)}  p99 ${ms(figures.p99)}  ${(figures.share * 100).toFixed(1).padStart(5)} % of mean`);
+  }
 }
 
 let stack: Stack | undefined;
@@ -77,24 +124,20 @@ try {
     stack = await startStack({ client: false, persistDir: join(dir, 'state'), secretsDir: join(dir, 'secrets'), logDir: join(dir, 'logs') });
     routerUrl = stack.urls.router;
   }
-  await run(routerUrl, Number(values.warmup));
-  console.log(`measuring ${requests} requests, concurrency ${concurrency}, client poll every ${pollMs} ms…`);
-  const summary = summarise(await run(routerUrl, requests));
-
-  const ms = (value: number) => `${value.toFixed(0).padStart(7)} ms`;
-  console.log(`\nEnd-to-end latency, send → answer seen by the client (${summary.count} requests)`);
-  console.log(`  p50 ${ms(summary.total.p50)}   p99 ${ms(summary.total.p99)}   mean ${ms(summary.total.mean)}`);
-  console.log(`Send → answer available at the router (no polling delay)`);
-  console.log(`  p50 ${ms(summary.available.p50)}   p99 ${ms(summary.available.p99)}`);
-  console.log('\nHop                                              p50         p99   share of mean');
-  for (const hop of HOPS) {
-    const figures = summary.hops[hop.key];
-    console.log(`  ${hop.label.padEnd(44)} ${ms(figures.p50)} ${ms(figures.p99)}   ${(figures.share * 100).toFixed(1).padStart(5)} %`);
+  const results = [];
+  const cold = await round(routerUrl, QUESTIONS.length, 0);
+  report(`cold caches, ${QUESTIONS.length} users at once (one per company)`, cold);
+  let offset = QUESTIONS.length;
+  for (const users of levels) {
+    const result = await round(routerUrl, users, offset);
+    offset += users;
+    report(`warm caches, ${users} user${users > 1 ? 's' : ''} at once`, result);
+    results.push(result);
   }
   const out = resolve(import.meta.dirname, 'results');
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, 'e2e.json'), JSON.stringify({ requests, concurrency, pollMs, at: new Date().toISOString(), ...summary }, null, 2));
-  console.log(`\n(figures also in bench/results/e2e.json)`);
+  writeFileSync(join(out, 'e2e.json'), JSON.stringify({ at: new Date().toISOString(), pollMs, cold, results }, null, 2));
+  console.log('\n(figures also in bench/results/e2e.json)');
 } finally {
   await stack?.stopAll();
   if (dir) rmSync(dir, { recursive: true, force: true });

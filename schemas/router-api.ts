@@ -34,14 +34,16 @@ const isoTime = z.iso.datetime();
 export const requestStatusSchema = z.object({
   request_id: requestIdSchema,
   state: z.enum(['waiting', 'answered', 'failed']),
-  /** The agent the request was sent to. */
+  /** The agent the request is with (the one that took it, or the last one tried). */
   specialist: z.string(),
+  /** Agents offered the request before, in order, that did not take it, with a code saying why. */
+  passed_over: z.array(z.object({ agent: z.string(), reason: z.string(), at: isoTime })),
   sent_at: isoTime,
   /** When the specialist's webhook accepted the request; null until then. */
   delivered_at: isoTime.nullable(),
   answered_at: isoTime.nullable(),
   expires_at: isoTime,
-  /** Why the request never reached the specialist (state `failed`). */
+  /** Why the request reached no agent (state `failed`). */
   failure: z.string().nullable(),
 });
 

@@ -6,7 +6,7 @@ import { z } from 'zod';
  */
 
 export const SEARCH_LIMIT_DEFAULT = 30;
-const SEARCH_LIMIT_MAX = 100;
+export const SEARCH_LIMIT_MAX = 100;
 /** Deepest window start; past it a client should narrow the query instead of paging. */
 const SEARCH_OFFSET_MAX = 10_000;
 /** Longest accepted `search_text`; only the first SEARCH_TERMS_MAX words of it are searched. */

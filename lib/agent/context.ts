@@ -1,5 +1,6 @@
 import type { Envelope } from '../../schemas/envelope.ts';
 import type { BoundAgent } from './bound.ts';
+import { deliverNow } from './deliver-now.ts';
 import type { Message } from './model.ts';
 import { enqueue, signMessage } from './outbox.ts';
 import { sendAndReceive } from './send-and-receive.ts';
@@ -14,6 +15,7 @@ export function agentContext<Env>(agent: BoundAgent<Env>, defaultSession?: strin
     send: async (to, message, options = {}) => {
       await enqueue(agent, signMessage(agent, to, message, options.session ?? defaultSession ?? crypto.randomUUID()));
     },
+    deliver: (to, message, options = {}) => deliverNow(agent, to, message, { ...options, session: options.session ?? defaultSession ?? crypto.randomUUID() }),
     sendAndReceive: (to, message, options = {}) =>
       sendAndReceive(agent, to, message, { ...options, session: options.session ?? defaultSession ?? crypto.randomUUID() }) as never,
   };

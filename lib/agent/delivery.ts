@@ -4,15 +4,22 @@ import type { BoundAgent } from './bound.ts';
 /** The uAgents header asking the receiver to answer with its reply envelope in the HTTP response. */
 export const SYNC_HEADER = 'x-uagents-connection';
 
+/**
+ * Why a delivery did not get through, as a code safe to show anyone (no URL, no receiver's text):
+ * `unresolvable` (no endpoint known), `url_refused` (the URL policy), `no_answer` (connection failed),
+ * `timeout`, `http_<status>` (the receiver answered with that status).
+ */
+export type DeliveryFailureCode = 'unresolvable' | 'url_refused' | 'no_answer' | 'timeout' | `http_${number}`;
+
 export type Delivery =
   | { kind: 'delivered'; endpoint: string; status: number; body: string; duplicate: boolean }
   /**
    * Worth trying again later: the receiver or the network failed, or the target is not known yet.
    * `retryAfterMs`: when the receiver said (its Retry-After header).
    */
-  | { kind: 'retry'; endpoint: string | null; detail: string; retryAfterMs?: number }
+  | { kind: 'retry'; endpoint: string | null; detail: string; code: DeliveryFailureCode; retryAfterMs?: number }
   /** Will not succeed by retrying: the receiver refused the envelope, or the URL is not allowed. */
-  | { kind: 'refused'; endpoint: string | null; detail: string };
+  | { kind: 'refused'; endpoint: string | null; detail: string; code: DeliveryFailureCode };
 
 const TRANSIENT_STATUSES = new Set([408, 425, 429]);
 
@@ -47,9 +54,9 @@ export async function deliverEnvelope<Env>(agent: BoundAgent<Env>, target: strin
     endpoints = await agent.resolver.resolve(target);
   } catch (error) {
     // An unknown target may be about to register: worth another try.
-    return { kind: 'retry', endpoint: null, detail: `cannot resolve ${target}: ${(error as Error).message}` };
+    return { kind: 'retry', endpoint: null, detail: `cannot resolve ${target}: ${(error as Error).message}`, code: 'unresolvable' };
   }
-  let last: Delivery = { kind: 'refused', endpoint: null, detail: `${target} has no endpoint` };
+  let last: Delivery = { kind: 'refused', endpoint: null, detail: `${target} has no endpoint`, code: 'unresolvable' };
   for (const endpoint of endpoints) {
     let response: Response;
     try {
@@ -64,13 +71,14 @@ export async function deliverEnvelope<Env>(agent: BoundAgent<Env>, target: strin
         { policy: agent.policy, fetch: agent.fetch, maxRedirects: MAX_REDIRECTS },
       );
       if (!sent.ok) {
-        last = { kind: 'refused', endpoint, detail: sent.message };
+        last = { kind: 'refused', endpoint, detail: sent.message, code: 'url_refused' };
         continue;
       }
       response = sent.response;
     } catch (error) {
       agent.resolver.invalidate(target);
-      last = { kind: 'retry', endpoint, detail: `${endpoint} did not answer: ${(error as Error).message}` };
+      const code = (error as Error).name === 'TimeoutError' ? 'timeout' : 'no_answer';
+      last = { kind: 'retry', endpoint, detail: `${endpoint} did not answer: ${(error as Error).message}`, code };
       continue;
     }
     const body = await response.text();
@@ -79,11 +87,11 @@ export async function deliverEnvelope<Env>(agent: BoundAgent<Env>, target: strin
     const detail = `${endpoint} answered ${response.status}: ${body.slice(0, 300)}`;
     if (response.status >= 500 || TRANSIENT_STATUSES.has(response.status)) {
       agent.resolver.invalidate(target);
-      last = { kind: 'retry', endpoint, detail, retryAfterMs: retryAfterMs(response.headers.get('retry-after')) };
+      last = { kind: 'retry', endpoint, detail, code: `http_${response.status}`, retryAfterMs: retryAfterMs(response.headers.get('retry-after')) };
       continue;
     }
     // The receiver read the envelope and refused it: every endpoint of that agent would.
-    return { kind: 'refused', endpoint, detail };
+    return { kind: 'refused', endpoint, detail, code: `http_${response.status}` };
   }
   return last;
 }

@@ -26,8 +26,8 @@ export async function sendAndReceive<Env>(
   const { session } = options;
   const status = (ok: boolean, detail: string, endpoint: string | null): DeliveryStatus => ({ status: ok ? 'delivered' : 'failed', detail, destination: to, endpoint, session });
   const envelope = signMessage(agent, to, message, session);
-  const delivery = await deliverWithRetries(agent, to, serializeEnvelope(envelope), Date.now() + (options.timeout ?? 30_000));
-  if (delivery.kind !== 'delivered') return [null, status(false, delivery.detail, delivery.endpoint)];
+  const delivery = await deliverWithRetries(agent, to, serializeEnvelope(envelope), Date.now() + (options.timeout ?? 30_000), { sync: true });
+  if (delivery.kind !== 'delivered') return [null, { ...status(false, delivery.detail, delivery.endpoint), code: delivery.code }];
   agent.executionCtx.waitUntil(reportInteraction(agent, to, session));
 
   const parsed = parseEnvelope(delivery.body);
@@ -52,9 +52,9 @@ export async function sendAndReceive<Env>(
  * the caller is waiting, so the queue's minutes-long backoff is no use here. A repeat is safe: the receiver's
  * replay ledger handles an envelope once. A target that cannot be resolved is not retried (nothing answered).
  */
-async function deliverWithRetries<Env>(agent: BoundAgent<Env>, to: string, envelopeJson: string, deadline: number): Promise<Delivery> {
+export async function deliverWithRetries<Env>(agent: BoundAgent<Env>, to: string, envelopeJson: string, deadline: number, options: { sync: boolean }): Promise<Delivery> {
   for (let attempt = 1; ; attempt++) {
-    const delivery = await deliverEnvelope(agent, to, envelopeJson, { sync: true, timeoutMs: Math.max(1, deadline - Date.now()) });
+    const delivery = await deliverEnvelope(agent, to, envelopeJson, { sync: options.sync, timeoutMs: Math.max(1, deadline - Date.now()) });
     if (delivery.kind !== 'retry' || delivery.endpoint === null) return delivery;
     const wait = delivery.retryAfterMs ?? SYNC_RETRY_BASE_MS * 2 ** (attempt - 1);
     if (attempt >= SYNC_ATTEMPTS || Date.now() + wait >= deadline) {

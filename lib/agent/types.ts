@@ -2,6 +2,7 @@ import type { z } from 'zod';
 import type { ReplayLedger } from '../envelope/replay-ledger.ts';
 import type { Envelope } from '../../schemas/envelope.ts';
 import type { AgentExecutionContext } from './execution.ts';
+import type { DeliveryFailureCode } from './delivery.ts';
 import type { Message, Model } from './model.ts';
 import type { OutboundMessage } from './outbound-message.ts';
 import type { EndpointResolver } from './resolver.ts';
@@ -45,6 +46,8 @@ export interface SendAndReceiveOptions<Reply extends Model | undefined = undefin
 export interface DeliveryStatus {
   status: 'delivered' | 'failed';
   detail: string;
+  /** Why the message did not reach the receiver (status `failed` before delivery), as a code safe to show. */
+  code?: DeliveryFailureCode;
   destination: string;
   endpoint: string | null;
   session: string;
@@ -66,6 +69,12 @@ export interface AgentContext<Env = unknown> {
   readonly executionCtx: AgentExecutionContext;
   /** Signs and queues a message; resolves once queued (delivery is at least once, in the background). */
   send(to: string, message: Message, options?: SendOptions): Promise<void>;
+  /**
+   * Delivers directly, not queued, with the same retries as sendAndReceive within `timeout` (default
+   * 30 000 ms), and resolves once the receiver acknowledged (2xx) or it failed; any reply comes later, to
+   * the webhook. For a sender that must know now whether this receiver took the message (to try another).
+   */
+  deliver(to: string, message: Message, options?: SendOptions & { timeout?: number }): Promise<DeliveryStatus>;
   /** Delivers directly and waits for the receiver's reply in the same session. */
   sendAndReceive<Reply extends Model | undefined = undefined>(
     to: string,

@@ -149,6 +149,7 @@ describe('the OpenAPI documents, checked against the running Workers', () => {
         const issued = await challenge(identity.address);
         return { body: { address: identity.address, challenge: issued, challenge_response: identity.sign(issued) }, status: 200 };
       },
+      'get /v2/agents': async () => ({ status: 200 }),
       ...agentPaths('/v2/agents', 'v2'),
       ...agentPaths('/v1/agents', 'v1'),
       'post /v2/agents/interactions': async () => {

@@ -1,20 +1,25 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './helpers/browser.ts';
+import { registerCrowd, type Crowd } from './helpers/crowd.ts';
 import { screenshotPath } from './helpers/screenshots.ts';
 import { startTempStack, type TempStack } from './helpers/temp-stack.ts';
 
 describe('the reference application, end to end', () => {
   let temp: TempStack;
   let browser: Browser;
+  let crowd: Crowd;
   const progress: string[] = [];
 
+  // A registry as a new user meets it: lookalikes with dead webhooks, and another tenant's, rank above the specialist.
   beforeAll(async () => {
     temp = await startTempStack({ onProgress: (line) => progress.push(line) });
+    crowd = await registerCrowd(temp);
     browser = await launchBrowser();
   });
   afterAll(async () => {
     await browser?.close();
+    await crowd?.close();
     await temp?.dispose();
   });
 

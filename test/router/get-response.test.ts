@@ -53,38 +53,14 @@ describe('GET /api/get-response?request_id=…', () => {
   });
 });
 
-describe('GET /api/get-response without request_id: the spec’s single global slot', () => {
-  /** Empties the slot whatever earlier tests left in it. */
-  async function drain() {
-    while (((await (await poll()).json()) as { status?: string }).status !== 'waiting');
-  }
-
-  it('empty: answers waiting', async () => {
-    await drain();
-    expect(await body(await poll())).toEqual({ status: 200, json: { status: 'waiting' } });
-  });
-
-  it('empty → holding on a webhook message; a read returns it and empties the slot', async () => {
-    await drain();
-    const requestId = await ask(network);
-    await deliver(reply(requestId, analysis('held')));
-    expect(await body(await poll())).toEqual({ status: 200, json: analysis('held') });
-    expect(await body(await poll())).toEqual({ status: 200, json: { status: 'waiting' } });
-  });
-
-  it('holding: a second message overwrites the first', async () => {
-    await drain();
-    const [first, second] = [await ask(network, 'first'), await ask(network, 'second')];
-    await deliver(reply(first, analysis('first answer')));
-    await deliver(reply(second, analysis('second answer')));
-    expect(await body(await poll())).toEqual({ status: 200, json: analysis('second answer') });
-    expect(await body(await poll())).toEqual({ status: 200, json: { status: 'waiting' } });
-  });
-
-  it('a refused message leaves the slot as it was', async () => {
-    await drain();
-    await deliver(reply(crypto.randomUUID(), analysis('unsolicited')));
-    expect(await body(await poll())).toEqual({ status: 200, json: { status: 'waiting' } });
+describe('GET /api/get-response without request_id (the spec’s global slot, off by default)', () => {
+  it('is a 400 naming request_id, and no answer of a request reaches anyone who polls without its id', async () => {
+    const requestId = await ask(network, 'a private question');
+    expect((await deliver(reply(requestId, analysis('a private answer')))).status).toBe(200);
+    const response = await body(await poll());
+    expect(response.status).toBe(400);
+    expect(response.json).toMatchObject({ code: 'missing_request_id', param: 'request_id' });
+    expect(JSON.stringify(response.json)).not.toContain('private');
   });
 });
 
@@ -96,11 +72,11 @@ describe('a request the specialist refuses', () => {
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ input: 'refused question' }),
     });
-    const { request_id: requestId } = (await response.json()) as { request_id: string };
-    await vi.waitFor(async () => {
-      const failed = await body(await poll(requestId));
-      expect(failed.status).toBe(502);
-      expect(failed.json).toMatchObject({ code: 'undeliverable', error: expect.stringContaining('400') });
-    });
+    expect(response.status).toBe(502);
+    const failed = (await response.json()) as { error: string; code: string };
+    expect(failed).toMatchObject({ code: 'undeliverable', error: expect.stringContaining('http_400') });
+    expect(failed.error).toContain(SPECIALIST.address);
+    expect(failed.error).not.toContain('refused by the test');
+    expect(failed.error).not.toContain('specialist.test');
   });
 });

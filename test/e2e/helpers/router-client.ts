@@ -2,9 +2,19 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { analysisResultMessageSchema, type AnalysisResultMessage } from '../../../schemas/messages.ts';
 import { requestSentSchema } from '../../../schemas/router-api.ts';
 
-/** POST /api/send-request as the client does; returns the raw response. */
+let users = 0;
+
+/**
+ * POST /api/send-request as the client does; returns the raw response. Each call is a user of its own
+ * (its own CF-Connecting-IP), as the router limits questions per client.
+ */
 export function sendRequest(routerUrl: string, input: string): Promise<Response> {
-  return fetch(`${routerUrl}/api/send-request`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ input }) });
+  users += 1;
+  return fetch(`${routerUrl}/api/send-request`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': `10.2.${(users >> 8) & 255}.${users & 255}` },
+    body: JSON.stringify({ input }),
+  });
 }
 
 /** Sends a question and returns its request id; fails unless the router accepted it. */

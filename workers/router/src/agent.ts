@@ -3,7 +3,7 @@ import { defineAgent, model, type AgentContext } from '../../../lib/agent/index.
 import { ApiError } from '../../../lib/http/api-error.ts';
 import { analysisResultMessageSchema, requestMessageSchema } from '../../../schemas/messages.ts';
 import type { WebhookAccepted } from '../../../schemas/router-api.ts';
-import { answerSlot, globalSlot } from './slots.ts';
+import { answerSlot, globalSlot, legacyGlobalSlot } from './slots.ts';
 
 /** Flush left: the registry stores the README byte for byte. Written so that a search for the specialist does not find the router. */
 const README = `# Rendezvous router
@@ -44,8 +44,8 @@ const refusal = (status: 403 | 404, message: string, code: string) => new ApiErr
 
 /**
  * An analysis arriving at /webhook (already verified by lib/agent: signature, target, expiry, replay) is
- * filed into its request's slot, but only from the agent the request went to, in the session the router
- * opened; then into the spec's global slot.
+ * filed into its request's slot, but only from the agent that took the request, in the session the router
+ * opened; into the spec's global slot too only where the operator turned it on (legacyGlobalSlot).
  */
 routerAgent.onPayload(analysisResultMessageSchema, async (ctx, sender, answer) => {
   const outcome = await answerSlot(ctx.env, ctx.session).file(sender, answer);
@@ -53,12 +53,7 @@ routerAgent.onPayload(analysisResultMessageSchema, async (ctx, sender, answer) =
     throw refusal(404, `session ${ctx.session} is not a request this router sent, or it has expired`, 'unknown_session');
   }
   if (outcome === 'wrong_sender') throw refusal(403, `request ${ctx.session} was not sent to ${sender}`, 'wrong_sender');
-  await globalSlot(ctx.env).put(answer);
+  if (legacyGlobalSlot(ctx.env)) await globalSlot(ctx.env).put(answer);
   const accepted: WebhookAccepted = { status: 'success' };
   return accepted;
-});
-
-/** A request the specialist's webhook refused, or that never got through: tell the polling client. */
-routerAgent.onDeadLetter(async (ctx, letter) => {
-  await answerSlot(ctx.env, letter.session).fail(letter.reason);
 });

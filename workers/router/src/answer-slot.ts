@@ -1,15 +1,25 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { AnalysisResultMessage } from '../../../schemas/messages.ts';
 
+/** An agent the request was offered to that did not take it, and why (a code safe to show anyone). */
+export interface PassedOver {
+  agent: string;
+  reason: string;
+  at: number;
+}
+
 /** What one request's slot holds: who may answer, until when, and the answer once filed. */
 interface SlotRecord {
+  /** The agent the request is with: the only one whose answer is filed. */
   peer: string;
+  /** Agents tried before `peer`, in order; their answers are refused. */
+  passedOver?: PassedOver[];
   openedAt: number;
   expiresAt: number;
   /** When the specialist's webhook accepted the request. */
   deliveredAt?: number;
   answer?: { payload: AnalysisResultMessage; filedAt: number };
-  /** Why the request never reached the specialist (refused, or retries exhausted). */
+  /** Why the request reached no agent (every candidate passed over). */
   failure?: string;
 }
 
@@ -18,6 +28,7 @@ type FileOutcome = 'filed' | 'unknown_session' | 'wrong_sender';
 /** The request's progress, for status queries and the latency benchmark. */
 interface SlotTimes {
   peer: string;
+  passedOver: PassedOver[];
   openedAt: number;
   deliveredAt: number | null;
   filedAt: number | null;
@@ -44,20 +55,31 @@ export class AnswerSlot extends DurableObject<RouterEnv> {
     await this.ctx.storage.setAlarm(now + ttlMs);
   }
 
+  /** The request goes to `next` instead: `peer` did not take it, for `reason`. Its answer will be refused. */
+  async passOver(reason: string, next: string): Promise<void> {
+    const record = await this.live();
+    if (!record || record.answer) return;
+    const passedOver = [...(record.passedOver ?? []), { agent: record.peer, reason, at: Date.now() }];
+    await this.ctx.storage.put<SlotRecord>(KEY, { ...record, peer: next, passedOver });
+  }
+
   async markDelivered(): Promise<void> {
     const record = await this.live();
     if (record && record.deliveredAt === undefined && record.failure === undefined) await this.ctx.storage.put<SlotRecord>(KEY, { ...record, deliveredAt: Date.now() });
   }
 
-  async fail(reason: string): Promise<void> {
+  /** No agent took the request: the last one tried is passed over for `lastReason`, and the request fails. */
+  async fail(lastReason: string, failure: string): Promise<void> {
     const record = await this.live();
-    if (record && !record.answer) await this.ctx.storage.put<SlotRecord>(KEY, { ...record, failure: reason });
+    if (!record || record.answer) return;
+    const passedOver = [...(record.passedOver ?? []), { agent: record.peer, reason: lastReason, at: Date.now() }];
+    await this.ctx.storage.put<SlotRecord>(KEY, { ...record, passedOver, failure });
   }
 
   async file(sender: string, answer: AnalysisResultMessage): Promise<FileOutcome> {
     const record = await this.live();
     if (!record) return 'unknown_session';
-    if (record.peer !== sender) return 'wrong_sender';
+    if (record.peer !== sender || record.failure !== undefined) return 'wrong_sender';
     // A second answer in the same session replaces the first, as the spec's slot is overwritten while holding.
     await this.ctx.storage.put<SlotRecord>(KEY, { ...record, answer: { payload: answer, filedAt: Date.now() } });
     return 'filed';
@@ -68,6 +90,7 @@ export class AnswerSlot extends DurableObject<RouterEnv> {
     if (!record) return { state: 'unknown' };
     const times: SlotTimes = {
       peer: record.peer,
+      passedOver: record.passedOver ?? [],
       openedAt: record.openedAt,
       deliveredAt: record.deliveredAt ?? null,
       filedAt: record.answer?.filedAt ?? null,

@@ -1,38 +1,83 @@
 import { z } from 'zod';
-import { agentRecordSchema, type agentSearchRequestSchema } from '../../../schemas/search.ts';
+import { agentRecordSchema, SEARCH_LIMIT_MAX, type agentSearchRequestSchema } from '../../../schemas/search.ts';
+import { failedRecently } from './failing-agents.ts';
+import { callRegistry, RegistryError } from './registry.ts';
+import { trustedAgents } from './trust.ts';
 
-/** Only the addresses of the search result matter here. */
-const searchResultSchema = z.object({ agents: z.array(agentRecordSchema.pick({ address: true })) });
+/** The address and status (the registry's liveness verdict) of each search hit. */
+const searchResultSchema = z.object({ agents: z.array(agentRecordSchema.pick({ address: true, status: true })) });
 
-export class RegistryError extends Error {}
+/** Hits read per search, the most a page holds: lookalikes ranked above the specialist must not push it out. */
+const SEARCH_WINDOW = SEARCH_LIMIT_MAX;
 
-const RETRY_DELAY_MS = 250;
+/** Trusted search hits, in the order they are tried. */
+export interface Discovery {
+  candidates: string[];
+  /** Hits of the search, the router excluded. */
+  matched: number;
+}
+
+type Hit = z.infer<typeof searchResultSchema>['agents'][number];
+interface RegistryView {
+  hits: Hit[];
+  trusted: Awaited<ReturnType<typeof trustedAgents>>;
+}
+
+async function askRegistry(env: RouterEnv): Promise<RegistryView> {
+  const body = { search_text: env.SPECIALIST_QUERY, sort: 'relevancy', direction: 'desc', limit: SEARCH_WINDOW, source: 'router' } satisfies z.input<
+    typeof agentSearchRequestSchema
+  >;
+  const [search, trusted] = await Promise.all([callRegistry(env, '/v1/search/agents', { method: 'POST', body }), trustedAgents(env)]);
+  const result = searchResultSchema.safeParse(search);
+  if (!result.success) throw new RegistryError('registry search answered with an unexpected body');
+  return { hits: result.data.agents, trusted };
+}
 
 /**
- * Finds the specialist: the first agent the registry's search returns for SPECIALIST_QUERY, skipping the
- * router itself (it is registered too). Undefined when nothing is registered yet.
+ * Per isolate, for DISCOVERY_CACHE_SECONDS: every user asks the same query, so one registry answer serves
+ * them all, and concurrent requests share the one in flight. Without it each question costs a full ranked
+ * search, and a burst of users queues up at the registry (the benchmark's main serialising hop).
  */
-export async function findSpecialist(env: RouterEnv, self: string): Promise<string | undefined> {
-  const search = () =>
-    fetch(new URL('/v1/search/agents', env.REGISTRY_URL), {
-      method: 'POST',
-      headers: { Authorization: `Bearer ${env.REGISTRY_API_KEY}`, 'Content-Type': 'application/json' },
-      body: JSON.stringify({ search_text: env.SPECIALIST_QUERY, sort: 'relevancy', direction: 'desc', limit: 5, source: 'router' } satisfies z.input<typeof agentSearchRequestSchema>),
-    });
-  let response: Response;
-  try {
-    response = await search();
-    // A search changes nothing, so one that met a passing failure (a restarting registry) is asked again once.
-    if (response.status >= 500) {
-      await response.body?.cancel();
-      await scheduler.wait(RETRY_DELAY_MS);
-      response = await search();
-    }
-  } catch (error) {
-    throw new RegistryError(`registry at ${env.REGISTRY_URL} is unreachable: ${(error as Error).message}`);
-  }
-  if (!response.ok) throw new RegistryError(`registry search answered ${response.status}: ${(await response.text()).slice(0, 300)}`);
-  const result = searchResultSchema.safeParse(await response.json().catch(() => null));
-  if (!result.success) throw new RegistryError('registry search answered with an unexpected body');
-  return result.data.agents.find((agent) => agent.address !== self)?.address;
+const views = new Map<string, { view: Promise<RegistryView>; until: number }>();
+
+/** The registry's answer, reused while fresh unless `fresh` asks for a new one. */
+function registryView(env: RouterEnv, fresh: boolean): Promise<RegistryView> {
+  const seconds = Number(env.DISCOVERY_CACHE_SECONDS);
+  const ttlMs = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
+  const key = `${env.REGISTRY_URL} ${env.REGISTRY_API_KEY} ${env.SPECIALIST_QUERY} ${env.TRUSTED_AGENTS}`;
+  const cached = views.get(key);
+  if (!fresh && cached && cached.until > Date.now()) return cached.view;
+  const view = askRegistry(env);
+  // A failed answer is not kept: the next request asks again.
+  views.set(key, { view, until: Date.now() + ttlMs });
+  view.catch(() => views.delete(key));
+  return view;
+}
+
+/**
+ * The agents that may take a user's question: the registry's hits for SPECIALIST_QUERY that the router
+ * trusts (trust.ts), reachable ones first (`local` counts where private URLs are allowed), then those whose
+ * README declares the `request` payload, and agents that just failed to take a request last. Within each
+ * group the search's order holds, so the spec's "take the first entry" picks the best live specialist.
+ */
+export async function discoverCandidates(env: RouterEnv, self: string): Promise<Discovery> {
+  const found = candidatesIn(env, self, await registryView(env, false));
+  // A reused answer that names no one may predate the specialist's registration: ask once more before saying so.
+  return found.candidates.length ? found : candidatesIn(env, self, await registryView(env, true));
+}
+
+function candidatesIn(env: RouterEnv, self: string, { hits: all, trusted }: RegistryView): Discovery {
+  const hits = all.filter((agent) => agent.address !== self);
+  const allowPrivate = env.ALLOW_PRIVATE_URLS === 'true';
+  const rank = (hit: Hit) => {
+    const reachable = hit.status === 'active' || (hit.status === 'local' && allowPrivate);
+    const declares = trusted.get(hit.address)?.declaresRequest === true;
+    return (failedRecently(hit.address) ? 4 : 0) + (reachable ? 0 : 2) + (declares ? 0 : 1);
+  };
+  const candidates = hits
+    .filter((hit) => trusted.has(hit.address))
+    .map((hit, index) => ({ hit, index, rank: rank(hit) }))
+    .sort((a, b) => a.rank - b.rank || a.index - b.index)
+    .map(({ hit }) => hit.address);
+  return { candidates, matched: hits.length };
 }

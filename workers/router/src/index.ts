@@ -4,7 +4,6 @@ import { notFound, onError } from '../../../lib/http/errors.ts';
 import { healthBody } from '../../../lib/http/health.ts';
 import { routerAgent, routerIn } from './agent.ts';
 import { clientCors } from './cors.ts';
-import { watchDeliveries } from './delivery-times.ts';
 import { speaksSpec } from './error-dialect.ts';
 import { getResponseRoute } from './routes/get-response.ts';
 import { requestStatusRoute } from './routes/request-status.ts';
@@ -33,6 +32,6 @@ app.onError(onError);
 
 export default {
   fetch: app.fetch,
-  queue: (batch, env, ctx) => agents.queue!(watchDeliveries(batch, env, ctx), env, ctx),
+  queue: agents.queue,
   scheduled: agents.scheduled,
 } satisfies ExportedHandler<RouterEnv>;

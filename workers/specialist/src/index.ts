@@ -11,6 +11,9 @@ import { analyzeQuestion } from './team/supervisor.ts';
 export { ReplayLedger } from '../../../lib/agent/index.ts';
 export { EdgarRateLimiter } from './edgar/rate-limiter.ts';
 
+/** How long a direct reply may take before the answer goes to the outbox queue instead. */
+const DIRECT_REPLY_TIMEOUT_MS = 5_000;
+
 // Any request, queue batch or cron event starts the agent: registration (with backoff) and its refresh.
 const agents = serveAgents([specialistAgent]);
 
@@ -31,7 +34,13 @@ export default {
     const agent = specialistAgent.context(env, ctx);
     await consumeAnalysisBatch(batch, {
       analyze: (request) => analyzeQuestion(team, request),
-      reply: (job, items) => agent.send(job.sender, AnalysisResult({ analysis_result: { analysis: items } }), { session: job.session }),
+      reply: async (job, items) => {
+        const message = AnalysisResult({ analysis_result: { analysis: items } });
+        // Straight to the asker while it answers (a queue hop less for a waiting user); else the outbox,
+        // whose retries carry the answer across a restart of the asker.
+        const direct = await agent.deliver(job.sender, message, { session: job.session, timeout: DIRECT_REPLY_TIMEOUT_MS });
+        if (direct.status !== 'delivered') await agent.send(job.sender, message, { session: job.session });
+      },
     });
   },
   scheduled: agents.scheduled,

@@ -3,6 +3,7 @@ import { type ApiInfo, type ResponseDescriptor, type RouteDescriptor, SERVICE_RO
 import { PLATFORM_VERSION } from '../../../../lib/http/health.ts';
 import { envelopeSchema } from '../../../../schemas/envelope.ts';
 import { errorBodySchema } from '../../../../schemas/http.ts';
+import { ownAgentsResponseSchema } from '../../../../schemas/own-agents.ts';
 import { featuredAgentListSchema, featuredAgentSchema } from '../../../../schemas/featured.ts';
 import { apiKeySchema, createdKeySchema, createKeyRequestSchema, keyIdParamSchema, keyListQuerySchema, keyListSchema, revokedKeySchema, updateKeyRequestSchema } from '../../../../schemas/keys.ts';
 import {
@@ -334,6 +335,15 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
       401: detail('Unknown, used or expired challenge, bad signature, or a missing/unknown key'),
       409: detail('The address is owned by another account'),
     },
+  },
+  {
+    method: 'get',
+    path: '/v2/agents',
+    tag: 'Registration',
+    auth: 'bearer',
+    summary: "List the agents of the key's own account",
+    description: 'Only the calling account’s agents, with their status and the functions their READMEs declare (a router trusts these).',
+    responses: { 200: { description: 'The account’s agents', schema: ownAgentsResponseSchema }, ...sdkAuth },
   },
   ...agentRoutes('/v2/agents', 'Registration'),
   ...agentRoutes('/v1/agents', 'Registration'),

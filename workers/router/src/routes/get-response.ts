@@ -2,16 +2,24 @@ import { Hono } from 'hono';
 import { ApiError } from '../../../../lib/http/api-error.ts';
 import { validate } from '../../../../lib/http/validate.ts';
 import { type GetResponseBody, getResponseQuerySchema } from '../../../../schemas/router-api.ts';
-import { answerSlot, globalSlot } from '../slots.ts';
+import { answerSlot, globalSlot, legacyGlobalSlot } from '../slots.ts';
 
 /**
  * GET /api/get-response. With `request_id`: that request's answer (kept until it expires, so polls may be
  * repeated) or `{status:'waiting'}`; an unknown or expired id is a 404. Without: the spec's global slot,
- * which hands out its payload once.
+ * which hands out its payload once, where the operator turned it on (LEGACY_GLOBAL_SLOT); else a 400.
  */
 export const getResponseRoute = new Hono<{ Bindings: RouterEnv }>().get('/', validate('query', getResponseQuerySchema), async (c) => {
   const { request_id: requestId } = c.req.valid('query');
   if (requestId === undefined) {
+    if (!legacyGlobalSlot(c.env)) {
+      throw new ApiError({
+        status: 400,
+        message: 'request_id is required: poll with the request_id that send-request answered',
+        param: 'request_id',
+        code: 'missing_request_id',
+      });
+    }
     const payload = await globalSlot(c.env).take();
     return c.json<GetResponseBody>(payload ?? { status: 'waiting' });
   }
@@ -29,7 +37,7 @@ export const getResponseRoute = new Hono<{ Bindings: RouterEnv }>().get('/', val
   if (slot.state === 'failed') {
     throw new ApiError({
       status: 502,
-      message: `the request could not be delivered to the specialist: ${slot.reason}`,
+      message: slot.reason,
       type: 'upstream_error',
       param: 'request_id',
       code: 'undeliverable',

@@ -7,7 +7,10 @@ import { answerSlot } from '../slots.ts';
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
 
-/** GET /api/requests/{request_id}: the request's progress (sent, delivered to the specialist, answered). */
+/**
+ * GET /api/requests/{request_id}: the request's progress (sent, taken by an agent, answered) and the agents
+ * passed over on the way, each with a code. Anyone holding the id may read it, so nothing internal is shown.
+ */
 export const requestStatusRoute = new Hono<{ Bindings: RouterEnv }>().get('/:request_id', validate('param', requestIdParamSchema), async (c) => {
   const { request_id: requestId } = c.req.valid('param');
   const slot = await answerSlot(c.env, requestId).read();
@@ -25,6 +28,7 @@ export const requestStatusRoute = new Hono<{ Bindings: RouterEnv }>().get('/:req
     request_id: requestId,
     state: slot.state,
     specialist: times.peer,
+    passed_over: times.passedOver.map((entry) => ({ agent: entry.agent, reason: entry.reason, at: iso(entry.at) })),
     sent_at: iso(times.openedAt),
     delivered_at: isoOrNull(times.deliveredAt),
     answered_at: isoOrNull(times.filedAt),

@@ -3,35 +3,41 @@ import { ApiError } from '../../../../lib/http/api-error.ts';
 import { validate } from '../../../../lib/http/validate.ts';
 import { type RequestSent, sendRequestBodySchema } from '../../../../schemas/router-api.ts';
 import { RequestMessage, routerIn } from '../agent.ts';
-import { findSpecialist, RegistryError } from '../discovery.ts';
-import { answerSlot, answerTtlMs } from '../slots.ts';
+import { discoverCandidates } from '../discovery.ts';
+import { handOver } from '../failover.ts';
+import { RegistryError } from '../registry.ts';
+import { sendRequestLimit } from '../send-limit.ts';
 
 /**
- * POST /api/send-request. Finds the specialist, opens the request's answer slot (so that the answer can
- * only be filed from that agent, in this session) and sends `{request: input}` in a new session, whose id
- * is the request id the client polls with. Sending queues the signed envelope; lib/agent delivers it
- * with retries.
+ * POST /api/send-request. Finds the trusted agents that can answer (discovery.ts), then offers `{request:
+ * input}` to them in turn in a new session, whose id is the request id the client polls with, until one
+ * acknowledges it (failover.ts). Only when none can take it does the client get an error, with the reasons.
  */
-export const sendRequestRoute = new Hono<{ Bindings: RouterEnv }>().post('/', validate('json', sendRequestBodySchema), async (c) => {
+export const sendRequestRoute = new Hono<{ Bindings: RouterEnv }>().post('/', sendRequestLimit, validate('json', sendRequestBodySchema), async (c) => {
   const { input } = c.req.valid('json');
   const agent = routerIn(c);
-  let specialist: string | undefined;
+  let found;
   try {
-    specialist = await findSpecialist(c.env, agent.address);
+    found = await discoverCandidates(c.env, agent.address);
   } catch (error) {
     if (!(error instanceof RegistryError)) throw error;
-    throw new ApiError({ status: 500, message: error.message, type: 'upstream_error', code: 'registry_unavailable', cause: error });
-  }
-  if (!specialist) {
+    console.error(`router: ${error.message}`);
     throw new ApiError({
-      status: 404,
-      message: 'no specialist agent is registered yet; start the specialist, then ask again',
-      type: 'not_found',
-      code: 'no_specialist',
+      status: 500,
+      message: 'the registry could not be asked for a specialist; try again shortly',
+      type: 'upstream_error',
+      code: 'registry_unavailable',
+      cause: error,
     });
   }
+  if (found.candidates.length === 0) {
+    const message = found.matched
+      ? `no specialist this router trusts is registered: the registry's ${found.matched} match${found.matched > 1 ? 'es are' : ' is'} other accounts' agents`
+      : 'no specialist agent is registered yet; start the specialist, then ask again';
+    throw new ApiError({ status: 404, message, type: 'not_found', code: 'no_specialist' });
+  }
   const requestId = crypto.randomUUID();
-  await answerSlot(c.env, requestId).open(specialist, answerTtlMs(c.env));
-  await agent.send(specialist, RequestMessage({ request: input }), { session: requestId });
+  const handover = await handOver(agent, requestId, found.candidates, RequestMessage({ request: input }));
+  if (!handover.ok) throw new ApiError({ status: 502, message: handover.failure, type: 'upstream_error', code: 'undeliverable' });
   return c.json<RequestSent>({ status: 'request_sent', request_id: requestId });
 });
