@@ -139,6 +139,7 @@ export default defineConfig({
         EDGAR_SEARCH_URL: 'http://efts.test/LATEST/search-index',
       }),
       agentRuntimeProject(),
+      defineProject({ plugins: [cloudflareTest({ wrangler: { configPath: './workers/hosting/wrangler.toml' } })], test: { name: 'hosting', include: ['test/hosting/**/*.test.ts'] } }),
       defineProject({ test: { name: 'node', include: ['test/node/**/*.test.ts'], environment: 'node' } }),
       defineProject({ test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], environment: 'node', testTimeout: 120_000, hookTimeout: 180_000, fileParallelism: false } }),
     ],
