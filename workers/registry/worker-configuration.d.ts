@@ -12,6 +12,7 @@ declare namespace Cloudflare {
 		ALLOWED_ORIGINS: string;
 		ADMIN_TOKEN: string;
 		CHAT_KEYS: Service /* entrypoint KeyRevocations from rendezvous-chat */;
+		HOSTING: Fetcher /* rendezvous-hosting */;
 	}
 	interface Env {
 		DB: D1Database;
@@ -21,6 +22,7 @@ declare namespace Cloudflare {
 		ALLOWED_ORIGINS: string;
 		ADMIN_TOKEN: string;
 		CHAT_KEYS: Service /* entrypoint KeyRevocations from rendezvous-chat */;
+		HOSTING?: Fetcher /* rendezvous-hosting */;
 	}
 }
 interface RegistryEnv extends Cloudflare.Env {}

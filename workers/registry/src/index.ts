@@ -6,6 +6,7 @@ import { apiDocs } from '../../../lib/openapi/index.ts';
 import { agentRoutes } from './agents/routes.ts';
 import { almanacRoutes } from './almanac/routes.ts';
 import { featuredRoutes } from './featured/routes.ts';
+import { forwardToHosting } from './hosting/forward.ts';
 import type { RegistryApp } from './app.ts';
 import { REGISTRY_API_INFO, REGISTRY_ROUTES } from './docs/api-description.ts';
 import { identityRoutes } from './identity/routes.ts';
@@ -19,6 +20,8 @@ export { KeyService } from './keys/key-service.ts';
 const app = new Hono<RegistryApp>();
 const identity = identityRoutes();
 
+// Before the registry's own middleware: the hosting Worker answers these in full (CORS included).
+app.all('/v1/hosting/*', forwardToHosting);
 app.use('*', clientCors());
 app.get('/health', (c) => c.json(healthBody('registry')));
 app.route('/v1/keys', keyRoutes());
