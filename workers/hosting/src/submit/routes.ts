@@ -16,7 +16,8 @@ const STOPPED_RETRY_AFTER_SECONDS = 30;
 export function submitRoutes() {
   const app = new Hono<HostingApp>();
 
-  app.on('HEAD', '/', (c) => c.body(null, 200));
+  // Hono answers HEAD with the GET route, without the body.
+  app.get('/', (c) => c.json({}));
 
   app.post('/', async (c) => {
     const text = await c.req.text();
