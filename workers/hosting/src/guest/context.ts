@@ -63,13 +63,21 @@ function parseStored(value: string | null): unknown {
   }
 }
 
-export function hostedContext(env: GuestEnv, name: string, defaultSession?: string): HostedContext {
+/**
+ * A handler's context and `flush`, which waits for its log lines: the logger does not make handlers await
+ * each line, and the invocation must not end before they are written.
+ */
+export function hostedContext(env: GuestEnv, name: string, defaultSession?: string): { ctx: HostedContext; flush: () => Promise<void> } {
   const host = env.HOST;
+  const pending: Promise<unknown>[] = [];
   const log = (level: 'debg' | 'info' | 'warn' | 'erro') => (...parts: unknown[]) => {
     // A log line must never fail the handler that writes it.
-    host.log(level, text(parts)).catch(() => undefined);
+    pending.push(host.log(level, text(parts)).catch(() => undefined));
   };
-  return {
+  const flush = async () => {
+    await Promise.all(pending.splice(0));
+  };
+  const ctx: HostedContext = {
     name,
     address: env.AGENT_ADDRESS,
     storage: {
@@ -93,6 +101,7 @@ export function hostedContext(env: GuestEnv, name: string, defaultSession?: stri
       return [{ ...reply, payload: checked.data }, status] as never;
     },
   };
+  return { ctx, flush };
 }
 
 /** A Message as plain data for RPC (a model-made message is a plain object already; this drops anything else). */

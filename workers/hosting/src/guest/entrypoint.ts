@@ -34,7 +34,7 @@ export function hostedEntrypoint(exported: unknown) {
       const route = dispatch(agent.table, message.schemaDigest, message.payload);
       if (!route.ok) return route;
       let reply: Message | null = null;
-      const base = hostedContext(this.env, agent.name, message.session);
+      const { ctx: base, flush } = hostedContext(this.env, agent.name, message.session);
       const ctx: HostedMessageContext = {
         ...base,
         sender: message.sender,
@@ -56,6 +56,8 @@ export function hostedEntrypoint(exported: unknown) {
       } catch (error) {
         await this.logFailure(`message handler failed (schema ${message.schemaDigest} from ${message.sender})`, error);
         return { ok: false, code: 'handler_failed', message: error instanceof Error ? error.message : String(error) };
+      } finally {
+        await flush();
       }
     }
 
@@ -73,7 +75,7 @@ export function hostedEntrypoint(exported: unknown) {
     }
 
     private async runAll(what: string, handlers: ((ctx: HostedContext) => unknown)[]): Promise<void> {
-      const ctx = hostedContext(this.env, agent.name);
+      const { ctx, flush } = hostedContext(this.env, agent.name);
       for (const handler of handlers) {
         try {
           await handler(ctx);
@@ -81,6 +83,7 @@ export function hostedEntrypoint(exported: unknown) {
           await this.logFailure(`${what} handler failed`, error);
         }
       }
+      await flush();
     }
 
     private async logFailure(what: string, error: unknown): Promise<void> {
