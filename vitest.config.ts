@@ -135,8 +135,10 @@ function hostingProject() {
             REGISTRY_MIGRATIONS: await readD1Migrations('workers/registry/migrations'),
             HOSTING_SEED_KEY: 'hosting-test-vault-secret',
             REGISTRY_API_KEY: HOSTING_REGISTRY_KEY,
-            PUBLIC_URL: 'http://registry.test',
-            REGISTRY_URL: 'http://registry.test',
+            // Public-looking names, so that the sandbox's URL policy can refuse private hosts (ALLOW_PRIVATE_URLS off).
+            PUBLIC_URL: 'http://registry.example.com',
+            REGISTRY_URL: 'http://registry.example.com',
+            ALLOW_PRIVATE_URLS: 'false',
           },
           d1Databases: { REGISTRY_DB: registryDb },
           workers: [

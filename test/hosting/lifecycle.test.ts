@@ -34,7 +34,7 @@ describe('hosted agent lifecycle (Agentverse deploy order: create → code → s
     expect(started).toMatchObject({ running: true, compiled: true, code_digest: digest });
     await logLine(key, created.address, 'registered in the registry');
     const entry = await json<{ endpoints: { url: string }[] }>(almanac(created.address));
-    expect(entry.endpoints.map((endpoint) => endpoint.url)).toEqual(['http://registry.test/v1/hosting/submit']);
+    expect(entry.endpoints.map((endpoint) => endpoint.url)).toEqual(['http://registry.example.com/v1/hosting/submit']);
 
     const page = await json<{ items: HostedAgentSummary[]; next_cursor: string | null }>(call(key, 'GET', '/v1/hosting/agents'));
     expect(page.items.map((item) => item.address)).toEqual([created.address]);

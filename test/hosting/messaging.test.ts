@@ -27,7 +27,7 @@ describe('hosted agents talk over signed envelopes', () => {
     const { key, address } = await runningGreeter();
     const ctx = peerContext();
     const [reply, status] = await ctx.sendAndReceive(address, Greeting({ text: 'ts' }), { response: Reply, timeout: 20_000 });
-    expect(status).toMatchObject({ status: 'delivered', endpoint: 'http://registry.test/v1/hosting/submit' });
+    expect(status).toMatchObject({ status: 'delivered', endpoint: 'http://registry.example.com/v1/hosting/submit' });
     expect(reply).toMatchObject({ sender: address, payload: { text: 'hello, ts!', count: 1 } });
     const line = await logLine(key, address, `greeted by ${ctx.address} with ts`);
     expect(line).toMatchObject({ log_level: 'info', log_type: 'execution' });
