@@ -1,6 +1,7 @@
 import { createSignal, For, type JSX } from 'solid-js';
 import { Dynamic } from 'solid-js/web';
 import { Explorer } from './explorer/Explorer.tsx';
+import { HostingScreen } from './hosting/HostingScreen.tsx';
 import { KeysScreen } from './keys/KeysScreen.tsx';
 import { Playground } from './playground/Playground.tsx';
 import { ReferenceClient } from './reference/ReferenceClient.tsx';
@@ -13,6 +14,7 @@ const VIEWS: { id: string; title: string; component: () => JSX.Element }[] = [
   { id: 'explorer', title: 'Agents', component: Explorer },
   { id: 'playground', title: 'Chat', component: Playground },
   { id: 'keys', title: 'API keys', component: KeysScreen },
+  { id: 'hosting', title: 'Hosted agents', component: HostingScreen },
 ];
 
 /** The view named by the URL's hash (`#keys`), so a screen can be linked to; the first view otherwise. */
