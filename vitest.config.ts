@@ -117,14 +117,67 @@ function agentRuntimeProject() {
   });
 }
 
+/**
+ * hosting: the hosting Worker (its guest SDK bundled first, as its wrangler build command does) with the real
+ * registry beside it, which checks keys over RPC, takes hosted agents' registrations and forwards /v1/hosting
+ * back to the Worker under test (the test reaches the registry's D1 as REGISTRY_DB).
+ */
+function hostingProject() {
+  const registryDb = '00000000-0000-0000-0000-0000000000b1';
+  execFileSync('node', ['workers/hosting/build-guest-sdk.mjs'], { stdio: 'pipe' });
+  return defineProject({
+    plugins: [
+      cloudflareTest(async () => ({
+        wrangler: { configPath: './workers/hosting/wrangler.toml' },
+        miniflare: {
+          bindings: {
+            TEST_MIGRATIONS: await readD1Migrations('workers/hosting/migrations'),
+            REGISTRY_MIGRATIONS: await readD1Migrations('workers/registry/migrations'),
+            HOSTING_SEED_KEY: 'hosting-test-vault-secret',
+            REGISTRY_API_KEY: HOSTING_REGISTRY_KEY,
+            // Public-looking names, so that the sandbox's URL policy can refuse private hosts (ALLOW_PRIVATE_URLS off).
+            PUBLIC_URL: 'http://registry.example.com',
+            REGISTRY_URL: 'http://registry.example.com',
+            ALLOW_PRIVATE_URLS: 'false',
+          },
+          d1Databases: { REGISTRY_DB: registryDb },
+          workers: [
+            {
+              name: 'rendezvous-registry',
+              modules: true,
+              scriptPath: bundleWorker('wrangler.toml', 'registry-for-hosting'),
+              compatibilityDate: '2026-04-20',
+              d1Databases: { DB: registryDb },
+              bindings: { ADMIN_TOKEN: 'test-admin-token', ALLOW_PRIVATE_URLS: 'true' },
+              serviceBindings: { HOSTING: 'vitest-pool-workers-runner-hosting' },
+            },
+          ],
+        },
+      })),
+    ],
+    test: { name: 'hosting', include: ['test/hosting/**/*.test.ts'], setupFiles: ['./test/hosting/setup.ts'], testTimeout: 60_000 },
+  });
+}
+
+/** The platform key the hosting Worker registers hosted agents with; test/hosting/setup.ts stores it in the registry. */
+const HOSTING_REGISTRY_KEY = 'rdv_b0b0b0b0b0b0b0b0_hosting-test-secret-00000000000000000000000';
+
 /** The registry key the agent-runtime fixture's agents use; test/agent-runtime/setup.ts stores it in the registry. */
 const AGENT_RUNTIME_REGISTRY_KEY = 'rdv_a9e2a9e2a9e2a9e2_agent-runtime-test-secret-00000000000000000';
+
+/** The hosting Worker as the registry's HOSTING binding sees it in the registry project. */
+const HOSTING_STAND_IN = {
+  name: 'rendezvous-hosting',
+  modules: true,
+  compatibilityDate: '2026-04-20',
+  script: `export default { fetch: () => Response.json({ detail: 'hosting stand-in' }) };`,
+};
 
 export default defineConfig({
   test: {
     projects: [
       // The Workers' tests run as local development does (scripts/stack): private URLs allowed.
-      workerProject('registry', './wrangler.toml', { ADMIN_TOKEN: 'test-admin-token', ALLOW_PRIVATE_URLS: 'true' }, [CHAT_STAND_IN]),
+      workerProject('registry', './wrangler.toml', { ADMIN_TOKEN: 'test-admin-token', ALLOW_PRIVATE_URLS: 'true' }, [CHAT_STAND_IN, HOSTING_STAND_IN]),
       chatProject(),
       // DISCOVERY_CACHE_SECONDS 0: each test registers its own agents and must see them at once.
       workerProject('router', './workers/router/wrangler.toml', {
@@ -157,6 +210,7 @@ export default defineConfig({
         EDGAR_SEARCH_URL: 'http://efts.test/LATEST/search-index',
       }),
       agentRuntimeProject(),
+      hostingProject(),
       defineProject({ test: { name: 'node', include: ['test/node/**/*.test.ts'], environment: 'node' } }),
       defineProject({ test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], environment: 'node', testTimeout: 120_000, hookTimeout: 180_000, fileParallelism: false } }),
     ],

@@ -5,8 +5,11 @@ import { z } from 'zod';
  * bodies of the key management endpoints (`/v1/keys`).
  */
 
-/** read: search and lookup; write: register, update, delete agents; chat: chat completions; keys: manage the account's keys. */
-export const PERMISSIONS = ['read', 'write', 'chat', 'keys'] as const;
+/**
+ * read: search and lookup; write: register, update, delete agents; chat: chat completions; keys: manage the account's keys;
+ * hosting: create and run hosted agents (/v1/hosting).
+ */
+export const PERMISSIONS = ['read', 'write', 'chat', 'keys', 'hosting'] as const;
 export const permissionSchema = z.enum(PERMISSIONS);
 export type Permission = z.infer<typeof permissionSchema>;
 

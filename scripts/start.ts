@@ -14,6 +14,7 @@ function printTable(stack: Stack, withClient: boolean): void {
     ['specialist', `${stack.urls.specialist}  (agent ${stack.specialistAddress})`],
     ['registry', stack.urls.registry],
     ['chat', `${stack.urls.chat}/v1`],
+    ['hosting', `${stack.urls.hosting}  (also {base_url}/v1/hosting; example agent "Echo (example)")`],
     ['edgar data', stack.urls.edgar],
     ['admin token', 'ADMIN_TOKEN in .dev.vars (creates API keys: the client\'s API keys screen, POST /v1/keys)'],
     ['logs', stack.logDir],

@@ -1,7 +1,7 @@
 import type { KeyLimits } from '../../schemas/keys.ts';
 
 /**
- * The RPC contracts between the registry and the chat Worker over their service bindings, written once:
+ * The RPC contracts between the registry and the chat and hosting Workers over their service bindings, written once:
  * each entrypoint class `implements` its contract, and the other side types its binding as
  * `Service<contract>` (wrangler types sees one Worker's config at a time, so it cannot type them itself).
  */
@@ -16,7 +16,7 @@ export type KeyCheck =
  * read the registry's D1, so a revoked key is refused everywhere at once.
  */
 export interface KeyServiceContract extends Rpc.WorkerEntrypointBranded {
-  authenticate(token: string, permission: 'read' | 'write' | 'chat'): Promise<KeyCheck>;
+  authenticate(token: string, permission: 'read' | 'write' | 'chat' | 'hosting'): Promise<KeyCheck>;
 }
 
 /** The chat Worker's `KeyRevocations` entrypoint: what the registry tells it when a key changes. */

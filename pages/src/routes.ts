@@ -14,4 +14,5 @@ export const ROUTES: readonly Route[] = [
   { id: 'explorer', title: 'Agents', screen: screen(() => import('./explorer/Explorer.tsx'), (m) => m.Explorer) },
   { id: 'playground', title: 'Chat', screen: screen(() => import('./playground/Playground.tsx'), (m) => m.Playground) },
   { id: 'keys', title: 'API keys', screen: screen(() => import('./keys/KeysScreen.tsx'), (m) => m.KeysScreen) },
+  { id: 'hosting', title: 'Hosted agents', screen: screen(() => import('./hosting/HostingScreen.tsx'), (m) => m.HostingScreen) },
 ];

@@ -1,19 +1,20 @@
 import { join } from 'node:path';
 import { ensureDevVars, randomSecret, writeDevVars, type Vars } from './dev-vars.ts';
 
-export type WorkerName = 'registry' | 'chat' | 'specialist' | 'router';
+export type WorkerName = 'registry' | 'chat' | 'specialist' | 'router' | 'hosting';
 
 /** Where each Worker's secrets live: its .dev.vars (npm start) or one file per Worker under a test's dir. */
 export function secretsFiles(root: string, secretsDir?: string): Record<WorkerName, string> {
   if (secretsDir) {
     const file = (name: WorkerName) => join(secretsDir, `${name}.dev.vars`);
-    return { registry: file('registry'), chat: file('chat'), specialist: file('specialist'), router: file('router') };
+    return { registry: file('registry'), chat: file('chat'), specialist: file('specialist'), router: file('router'), hosting: file('hosting') };
   }
   return {
     registry: join(root, '.dev.vars'),
     chat: join(root, 'workers/chat/.dev.vars'),
     specialist: join(root, 'workers/specialist/.dev.vars'),
     router: join(root, 'workers/router/.dev.vars'),
+    hosting: join(root, 'workers/hosting/.dev.vars'),
   };
 }
 
@@ -24,11 +25,13 @@ export function ensureSecrets(files: Record<WorkerName, string>): Record<WorkerN
     chat: ensureDevVars(files.chat, {}),
     specialist: ensureDevVars(files.specialist, { FINANCIAL_AGENT_KEY: randomSecret('specialist-seed') }),
     router: ensureDevVars(files.router, { PRIMARY_AGENT_KEY: randomSecret('router-seed') }),
+    hosting: ensureDevVars(files.hosting, { HOSTING_SEED_KEY: randomSecret('hosting-vault') }),
   };
 }
 
-/** Gives both agents the registry key, and the specialist its chat key. */
+/** Gives both agents and the hosting Worker (which registers hosted agents) the registry key, and the specialist its chat key. */
 export function storeAgentKeys(files: Record<WorkerName, string>, keys: { registry: string; chat: string }): void {
   writeDevVars(files.router, { REGISTRY_API_KEY: keys.registry });
   writeDevVars(files.specialist, { REGISTRY_API_KEY: keys.registry, CHAT_API_KEY: keys.chat });
+  writeDevVars(files.hosting, { REGISTRY_API_KEY: keys.registry });
 }

@@ -7,6 +7,7 @@ import { viteDev } from './client.ts';
 import { readDevVars } from './dev-vars.ts';
 import { bootstrapDevKey } from '../dev/bootstrap-key.ts';
 import { createChatKey } from './chat-key.ts';
+import { ensureExampleHostedAgent } from './hosting-example.ts';
 import { DEFAULT_PORTS, INSPECTOR_PORTS, type Ports, type ServiceName } from './ports.ts';
 import { assertPortFree, spawnService, StartError, waitForHttp, type ServiceProcess } from './process.ts';
 import { ensureSecrets, secretsFiles, storeAgentKeys, type WorkerName } from './secrets.ts';
@@ -60,10 +61,12 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
   const specialistAddress = Identity.fromSeed(secrets.specialist.FINANCIAL_AGENT_KEY!, 0).address;
 
   progress('applying D1 migrations');
-  await run(join(ROOT, 'node_modules/.bin/wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir, '--config', 'wrangler.toml'], {
-    cwd: ROOT,
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true' },
-  });
+  for (const config of ['wrangler.toml', 'workers/hosting/wrangler.toml']) {
+    await run(join(ROOT, 'node_modules/.bin/wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir, '--config', config], {
+      cwd: ROOT,
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true' },
+    });
+  }
 
   const running = new Map<ServiceName, ServiceProcess>();
   const order: ServiceName[] = [];
@@ -130,6 +133,14 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
         await waitRegistered(service, routerAddress);
       },
     },
+    hosting: {
+      spawn: () => worker('hosting', 'workers/hosting/wrangler.toml', { ALLOWED_ORIGINS: urls.client, PUBLIC_URL: urls.registry, REGISTRY_URL: urls.registry }),
+      ready: async (service) => {
+        await waitForHttp(service, '/health');
+        const address = await ensureExampleHostedAgent({ root: ROOT, hostingUrl: urls.hosting, registryUrl: urls.registry, adminToken: secrets.registry.ADMIN_TOKEN!, stateDir: persistDir });
+        await waitRegistered(service, address);
+      },
+    },
     client: {
       spawn: () => viteDev({ root: ROOT, port: ports.client, urls, logDir }),
       ready: (service) => waitForHttp(service, '/'),
@@ -139,7 +150,8 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
   /** Keeps a working registry key; creates one with the admin token when the stored one is missing or refused. */
   async function ensureRegistryKey(): Promise<void> {
     const stored = readDevVars(files.router).REGISTRY_API_KEY;
-    if (stored && readDevVars(files.specialist).CHAT_API_KEY && (await keyWorks(stored))) return;
+    const given = stored && readDevVars(files.specialist).CHAT_API_KEY && readDevVars(files.hosting).REGISTRY_API_KEY === stored;
+    if (given && (await keyWorks(stored))) return;
     progress('creating the agents’ API keys');
     const adminToken = secrets.registry.ADMIN_TOKEN!;
     storeAgentKeys(files, {
@@ -203,8 +215,8 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
   return stack;
 }
 
-/** The spec's start order: registry, chat, EDGAR data, specialist (registered), router, client. */
-export const START_ORDER: ServiceName[] = ['registry', 'chat', 'edgar', 'specialist', 'router', 'client'];
+/** The spec's start order: registry, chat, EDGAR data, specialist (registered), router, then hosting (its example agent registered), client. */
+export const START_ORDER: ServiceName[] = ['registry', 'chat', 'edgar', 'specialist', 'router', 'hosting', 'client'];
 
 /** Starts the whole stack in the spec's order; on a failure, stops what was started and rethrows. */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {

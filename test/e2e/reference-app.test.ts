@@ -23,10 +23,10 @@ describe('the reference application, end to end', () => {
     await temp?.dispose();
   });
 
-  it('starts registry, chat, the data server, specialist, router and client in the spec’s order, each answering', async () => {
+  it('starts registry, chat, the data server, specialist, router, hosting and client in the spec’s order, each answering', async () => {
     const started = progress.filter((line) => line.startsWith('starting ')).map((line) => line.split(' ')[1]);
-    expect(started).toEqual(['registry', 'chat', 'edgar', 'specialist', 'router', 'client']);
-    for (const name of ['registry', 'chat', 'specialist', 'router'] as const) {
+    expect(started).toEqual(['registry', 'chat', 'edgar', 'specialist', 'router', 'hosting', 'client']);
+    for (const name of ['registry', 'chat', 'specialist', 'router', 'hosting'] as const) {
       const health = await fetch(`${temp.stack.urls[name]}/health`);
       expect(health.status, name).toBe(200);
     }

@@ -3,9 +3,9 @@ import { createSignal, type Accessor } from 'solid-js';
 /**
  * Secrets the user types in: kept in this tab's sessionStorage (gone when the tab closes), never in the
  * built code. `apiKey` is used by the explorer and the playground; `managerToken` (the admin token, or a
- * key with the `keys` permission) by the API keys screen.
+ * key with the `keys` permission) by the API keys screen; `hostingKey` (the `hosting` permission) by the hosted agents screen.
  */
-export type CredentialName = 'apiKey' | 'managerToken';
+export type CredentialName = 'apiKey' | 'managerToken' | 'hostingKey';
 
 const STORAGE_PREFIX = 'rendezvous.';
 
@@ -35,6 +35,7 @@ function makeCredential(name: CredentialName): [Accessor<string>, (value: string
 const credentials: Record<CredentialName, [Accessor<string>, (value: string) => void]> = {
   apiKey: makeCredential('apiKey'),
   managerToken: makeCredential('managerToken'),
+  hostingKey: makeCredential('hostingKey'),
 };
 
 export function credential(name: CredentialName): [Accessor<string>, (value: string) => void] {

@@ -7,6 +7,7 @@ const PERMISSION_HELP: Record<Permission, string> = {
   write: 'register, update and delete agents',
   chat: 'chat completions',
   keys: 'create, list and revoke this account’s keys',
+  hosting: 'create, edit and run hosted agents',
 };
 
 const optionalInt = (text: string) => (text.trim() === '' ? null : Math.floor(Number(text)));

@@ -7,6 +7,8 @@ import { ownAgentRoutes } from './agents/own-routes.ts';
 import { agentRoutes } from './agents/routes.ts';
 import { almanacRoutes } from './almanac/routes.ts';
 import { featuredRoutes } from './featured/routes.ts';
+import { forwardToHosting } from './hosting/forward.ts';
+import { speaksDetail } from './http/detail.ts';
 import type { RegistryApp } from './app.ts';
 import { REGISTRY_API_INFO, REGISTRY_ROUTES } from './docs/api-description.ts';
 import { identityRoutes } from './identity/routes.ts';
@@ -20,6 +22,8 @@ export { KeyService } from './keys/key-service.ts';
 const app = new Hono<RegistryApp>();
 const identity = identityRoutes();
 
+// Before the registry's own middleware: the hosting Worker answers these in full (CORS included).
+app.all('/v1/hosting/*', speaksDetail, forwardToHosting);
 app.use('*', clientCors());
 app.get('/health', (c) => c.json(healthBody('registry')));
 app.route('/v1/keys', keyRoutes());

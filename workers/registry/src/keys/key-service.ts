@@ -8,7 +8,7 @@ import { authenticate } from './authenticate.ts';
  * registry's D1, so a revoked key is refused everywhere at once.
  */
 export class KeyService extends WorkerEntrypoint<RegistryEnv> implements KeyServiceContract {
-  async authenticate(token: string, permission: 'read' | 'write' | 'chat'): Promise<KeyCheck> {
+  async authenticate(token: string, permission: 'read' | 'write' | 'chat' | 'hosting'): Promise<KeyCheck> {
     const wanted = permissionSchema.safeParse(permission);
     if (!wanted.success) return { ok: false, status: 403, message: `unknown permission ${JSON.stringify(permission)}` };
     const result = await authenticate(this.env.DB, typeof token === 'string' ? token : null, wanted.data);

@@ -1,0 +1,25 @@
+import { transform } from 'sucrase';
+import type { SourceFile } from './files.ts';
+
+export type Compiled = { ok: true; modules: Record<string, string> } | { ok: false; message: string };
+
+/**
+ * TypeScript to JavaScript with sucrase (types stripped, imports kept as ES modules): it runs inside
+ * workerd, fast, with no WebAssembly to compile at runtime (docs/decisions.md, "Hosting"). Types are not
+ * checked: a syntax error fails the compilation, a type error does not.
+ */
+export function compile(files: SourceFile[]): Compiled {
+  const modules: Record<string, string> = {};
+  for (const file of files) {
+    if (file.language === 'javascript') {
+      modules[file.name] = file.value;
+      continue;
+    }
+    try {
+      modules[file.name] = transform(file.value, { transforms: ['typescript'], filePath: file.name, disableESTransforms: true }).code;
+    } catch (error) {
+      return { ok: false, message: `${file.name}: ${(error as Error).message}` };
+    }
+  }
+  return { ok: true, modules };
+}

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import { type CodeFile, codeFileSchema, HOSTED_LANGUAGES, type ValidationError } from '../../../../schemas/hosting.ts';
+
+/** Module names the platform gives every hosted agent; uploaded files may not take them. */
+export const RESERVED_MODULES = ['rendezvous/agent', 'zod', '__rendezvous_main.js'];
+
+/** Files tried, in order, as the agent's main module; otherwise the first file. */
+const MAIN_CANDIDATES = ['agent.ts', 'agent.js', 'main.ts', 'main.js', 'index.ts', 'index.js'];
+
+const MAX_FILES = 50;
+
+export type Language = (typeof HOSTED_LANGUAGES)[number];
+
+export interface SourceFile {
+  name: string;
+  value: string;
+  language: Language;
+}
+
+export type ParsedCode = { ok: true; files: SourceFile[]; main: string } | { ok: false; error: ValidationError };
+
+const LANGUAGE_ALIASES: Record<string, Language> = { typescript: 'typescript', ts: 'typescript', javascript: 'javascript', js: 'javascript' };
+
+const invalid = (loc: (string | number)[], msg: string, type: string): ParsedCode => ({ ok: false, error: { detail: [{ loc: ['body', 'code', ...loc], msg, type }] } });
+
+/**
+ * The code string as Agentverse sends it: JSON `[{name, value, language, id?}]`. A string that is not such
+ * JSON is an older client's raw source: one TypeScript file, agent.ts.
+ */
+export function parseCode(code: string): ParsedCode {
+  let json: unknown;
+  try {
+    json = JSON.parse(code);
+  } catch {
+    json = undefined;
+  }
+  if (!Array.isArray(json)) return { ok: true, files: [{ name: 'agent.ts', value: code, language: 'typescript' }], main: 'agent.ts' };
+  if (json.length === 0) return invalid([], 'the code holds no files', 'value_error');
+  if (json.length > MAX_FILES) return invalid([], `at most ${MAX_FILES} files`, 'value_error');
+  const parsed = z.array(codeFileSchema).safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    return invalid(issue.path.map((part) => (typeof part === 'number' ? part : String(part))), issue.message, issue.code);
+  }
+  const files: SourceFile[] = [];
+  const seen = new Set<string>();
+  for (const [index, file] of parsed.data.entries()) {
+    const checked = checkFile(file, index, seen);
+    if ('ok' in checked) return checked;
+    files.push(checked);
+  }
+  const main = MAIN_CANDIDATES.find((name) => seen.has(name)) ?? files[0]!.name;
+  return { ok: true, files, main };
+}
+
+function checkFile(file: CodeFile, index: number, seen: Set<string>): SourceFile | ParsedCode {
+  const language = LANGUAGE_ALIASES[file.language.toLowerCase()];
+  if (!language) {
+    return invalid([index, 'language'], `${file.language} code does not run on this platform; hosted agents run ${HOSTED_LANGUAGES.join(' or ')}`, 'value_error');
+  }
+  if (RESERVED_MODULES.includes(file.name)) return invalid([index, 'name'], `${file.name} is the platform's own module name`, 'value_error');
+  if (seen.has(file.name)) return invalid([index, 'name'], `two files are named ${file.name}`, 'value_error');
+  seen.add(file.name);
+  return { name: file.name, value: file.value, language };
+}

@@ -1,0 +1,55 @@
+import type { Message } from '../../../../lib/agent/model.ts';
+import type { DeliveryStatus, ReceivedReply } from '../../../../lib/agent/types.ts';
+import type { LogLevel } from '../../../../schemas/hosting.ts';
+
+/**
+ * The contract between the hosting Worker and a hosted agent's Dynamic Worker, both ways over RPC: what the
+ * guest's entrypoint answers (GuestCalls) and what the host offers it as `env.HOST` (HostCalls). The host
+ * binds HOST to the agent's own address (RPC props), so a guest can act only as itself.
+ */
+
+export interface GuestDescription {
+  name: string;
+  /** Period in seconds of each interval handler, in declaration order. */
+  intervals: number[];
+}
+
+export interface IncomingMessage {
+  sender: string;
+  session: string;
+  schemaDigest: string;
+  payload: unknown;
+}
+
+export type GuestAnswer =
+  /** `reply`: the handler's first message back to the sender in the session (the sync reply when one is awaited). */
+  | { ok: true; result: Record<string, unknown> | null; reply: Message | null }
+  | { ok: false; code: 'unknown_schema' | 'invalid_payload' | 'handler_failed'; message: string };
+
+export interface GuestCalls {
+  describe(): Promise<GuestDescription>;
+  message(message: IncomingMessage): Promise<GuestAnswer>;
+  startup(): Promise<void>;
+  shutdown(): Promise<void>;
+  interval(index: number): Promise<void>;
+}
+
+export interface HostCalls {
+  send(to: string, message: Message, session: string): Promise<void>;
+  sendAndReceive(to: string, message: Message, options: { session: string; timeout?: number }): Promise<[ReceivedReply | null, DeliveryStatus]>;
+  storageGet(key: string): Promise<string | null>;
+  storageSet(key: string, value: string): Promise<void>;
+  storageDelete(key: string): Promise<boolean>;
+  storageKeys(): Promise<string[]>;
+  secret(name: string): Promise<string | null>;
+  log(level: LogLevel, entry: string): Promise<void>;
+}
+
+/** The guest's env: the host's calls, bound to the agent, and its address. */
+export interface GuestEnv {
+  HOST: HostCalls;
+  AGENT_ADDRESS: string;
+}
+
+/** Shortest interval period: alarms below a second would only burn CPU. */
+export const MIN_INTERVAL_SECONDS = 1;

@@ -1,0 +1,9 @@
+/**
+ * `rendezvous/agent`: the agent API hosted code imports (bundled with zod by build-guest-sdk.mjs). The same
+ * names as lib/agent: defineAgent, model, rawMessage, and zod's `z` (also importable as `zod`).
+ */
+export { z } from 'zod';
+export { model, rawMessage, type Message, type Model } from '../../../../lib/agent/model.ts';
+export type { AgentLogger, AgentStorage, HostedContext, HostedMessageContext } from './context.ts';
+export { defineAgent, HostedAgentDefinition, type HostedAgentConfig } from './define-agent.ts';
+export { hostedEntrypoint } from './entrypoint.ts';

@@ -1,0 +1,33 @@
+import { Hono } from 'hono';
+import { clientCors } from '../../../lib/http/cors.ts';
+import { healthBody } from '../../../lib/http/health.ts';
+import { agentRoutes } from './agents/routes.ts';
+import type { HostingApp } from './app.ts';
+import { requireHostingKey, requireLoader } from './auth/require-key.ts';
+import { notFound, onError } from './http/detail.ts';
+import { consumeOutbox } from './runtime/outbox.ts';
+import { secretRoutes } from './secrets/routes.ts';
+import { storageRoutes } from './storage/routes.ts';
+import { submitRoutes } from './submit/routes.ts';
+
+export { ReplayLedger } from '../../../lib/envelope/replay-ledger.ts';
+export { GuestOutbound, HostApi } from './runtime/host-api.ts';
+export { HostedAgent } from './runtime/hosted-agent.ts';
+
+const app = new Hono<HostingApp>();
+
+app.use('*', clientCors());
+app.get('/health', (c) => c.json(healthBody('hosting', { loader: Boolean(c.env.LOADER) })));
+app.use('/v1/hosting/*', requireLoader);
+app.route('/v1/hosting/submit', submitRoutes());
+app.use('/v1/hosting/*', requireHostingKey);
+app.route('/v1/hosting/agents', agentRoutes());
+app.route('/v1/hosting/agents', storageRoutes());
+app.route('/v1/hosting', secretRoutes());
+app.notFound(notFound);
+app.onError(onError);
+
+export default {
+  fetch: app.fetch,
+  queue: consumeOutbox,
+} satisfies ExportedHandler<HostingEnv>;

@@ -1,0 +1,55 @@
+import GUEST_SDK from '../../dist/guest-sdk.txt';
+import { compile } from '../code/compile.ts';
+import { parseCode } from '../code/files.ts';
+import type { GuestCalls } from '../guest/protocol.ts';
+import type { AgentRow } from '../agents/records.ts';
+import { agentBindings } from './exports.ts';
+
+const MAIN_MODULE = '__rendezvous_main.js';
+
+/** Per invocation of a hosted agent: CPU time and subrequests, where the runtime enforces them. */
+const LIMITS = { cpuMs: 5_000, subRequests: 50 };
+
+export class GuestLoadError extends Error {
+  override name = 'GuestLoadError';
+}
+
+/**
+ * The hosted agent's Dynamic Worker. The cache id holds the code digest: new code takes effect at once,
+ * and the same code is served from the loaded isolate. The code is compiled only when not cached.
+ */
+export function guestOf(env: Pick<HostingEnv, 'LOADER'>, agent: Pick<AgentRow, 'address' | 'code' | 'code_digest'>): GuestCalls {
+  const { address, code } = agent;
+  if (code === null) throw new GuestLoadError('the agent has no code yet');
+  const stub = env.LOADER.get(`${address}:${agent.code_digest}`, () => {
+    const parsed = parseCode(code);
+    if (!parsed.ok) throw new GuestLoadError(parsed.error.detail.map((issue) => issue.msg).join('; '));
+    const compiled = compile(parsed.files);
+    if (!compiled.ok) throw new GuestLoadError(`compilation failed: ${compiled.message}`);
+    const bindings = agentBindings(address);
+    const modules: Record<string, WorkerLoaderModule> = {};
+    for (const [name, js] of Object.entries(compiled.modules)) modules[name] = { js };
+    modules['rendezvous/agent'] = { js: GUEST_SDK };
+    modules.zod = { js: `export { z, z as default } from 'rendezvous/agent';` };
+    modules[MAIN_MODULE] = {
+      js: `import * as main from ${JSON.stringify(`./${parsed.main}`)};
+import { hostedEntrypoint } from 'rendezvous/agent';
+export const Agent = hostedEntrypoint(main.default);
+export default { fetch: () => new Response('a hosted agent receives messages at the platform\\'s /v1/hosting/submit', { status: 404 }) };`,
+    };
+    return {
+      compatibilityDate: '2026-04-20',
+      mainModule: MAIN_MODULE,
+      modules,
+      env: { HOST: bindings.host, AGENT_ADDRESS: address },
+      globalOutbound: bindings.outbound,
+      limits: LIMITS,
+    };
+  });
+  return stub.getEntrypoint('Agent') as unknown as GuestCalls;
+}
+
+/** The text of a failure to load or run guest code, for the agent's logs. */
+export function failureText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
