@@ -137,6 +137,8 @@ export default defineConfig({
         EDGAR_BASE_URL: 'http://edgar.test',
         EDGAR_TICKERS_URL: 'http://edgar.test/files/company_tickers.json',
         EDGAR_SEARCH_URL: 'http://efts.test/LATEST/search-index',
+        // Small, so that the per-sender limit test reaches it quickly; above what any other test file sends.
+        SENDER_REQUESTS_PER_MINUTE: '40',
       }),
       agentRuntimeProject(),
       defineProject({ test: { name: 'node', include: ['test/node/**/*.test.ts'], environment: 'node' } }),

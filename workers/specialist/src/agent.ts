@@ -3,6 +3,8 @@ import { defineAgent, model } from '../../../lib/agent/index.ts';
 import { analysisResultMessageSchema } from '../../../schemas/messages.ts';
 import { enqueueAnalysis } from './jobs/analysis-job.ts';
 import { SPECIALIST_README, SPECIALIST_TITLE } from './readme.ts';
+import { isRegisteredSender } from './senders/registered-senders.ts';
+import { senderRateLimiter, senderRatePerMinute } from './senders/sender-rate-limiter.ts';
 
 /** Specialist → sender: the analysis, in the session of the request. */
 export const AnalysisResult = model('AnalysisResult', analysisResultMessageSchema);
@@ -27,22 +29,44 @@ export const specialistAgent = defineAgent<SpecialistEnv>({
   }),
 });
 
-const specError = (status: 400 | 500, message: string) => Response.json({ status: 'error', message }, { status });
+const specError = (status: 400 | 403 | 429 | 500 | 503, message: string, headers?: HeadersInit) =>
+  Response.json({ status: 'error', message }, { status, headers });
+
+/**
+ * The specialist spends a chat key, EDGAR's rate budget and a paid web search: it works only for agents an
+ * account registered (not for identities made for the purpose), and for each at most its per-minute budget.
+ * Null when the sender may go on, else the refusal (a non-2xx, so the envelope's digest is released).
+ */
+async function refusal(env: SpecialistEnv, sender: string): Promise<Response | null> {
+  let registered: boolean;
+  try {
+    registered = await isRegisteredSender(env.REGISTRY_URL, sender);
+  } catch (error) {
+    console.error(`specialist: could not check sender ${sender} with the registry`, error);
+    return specError(503, 'the sender could not be checked; send again later', { 'retry-after': '30' });
+  }
+  if (!registered) return specError(403, 'sender is not an agent registered under an account');
+  const wait = await senderRateLimiter(env.SENDER_RATE_LIMITER, sender).take(senderRatePerMinute(env.SENDER_REQUESTS_PER_MINUTE));
+  if (wait > 0) return specError(429, 'too many requests from this sender; send again later', { 'retry-after': String(wait) });
+  return null;
+}
 
 /**
  * POST /webhook (spec endpoint 7), after lib/agent verified the envelope (signature, target, expiry,
- * replay): any JSON object is taken, whatever its schema digest (the Python SDKs send their own), and
+ * replay) and the sender checked (registered under an account, within its rate): any JSON object is taken, whatever its schema digest (the Python SDKs send their own), and
  * `request` is checked here so that a missing one gets the spec's answer. The work is queued, so the
  * sender is answered at once and the analysis survives a restart.
  */
 specialistAgent.onPayload(z.looseObject({}), async (ctx, sender, payload) => {
+  const refused = await refusal(ctx.env, sender);
+  if (refused) return refused;
   const request = typeof payload.request === 'string' ? payload.request.trim() : '';
   if (!request) return specError(400, 'No query provided');
   try {
     await enqueueAnalysis(ctx.env.ANALYSIS_QUEUE, { sender, session: ctx.session, request, received_at: new Date().toISOString() });
   } catch (error) {
     console.error('specialist: could not queue the analysis', error);
-    return specError(500, `the analysis could not be queued: ${(error as Error).message}`);
+    return specError(500, 'the analysis could not be queued');
   }
   return { status: 'analysis_sent' };
 });

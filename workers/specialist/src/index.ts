@@ -9,6 +9,7 @@ import { analyzeQuestion } from './team/supervisor.ts';
 
 export { ReplayLedger } from '../../../lib/agent/index.ts';
 export { EdgarRateLimiter } from './edgar/rate-limiter.ts';
+export { SenderRateLimiter } from './senders/sender-rate-limiter.ts';
 
 // Any request, queue batch or cron event starts the agent: registration (with backoff) and its refresh.
 const agents = serveAgents([specialistAgent]);

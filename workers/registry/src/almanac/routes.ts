@@ -26,6 +26,7 @@ function toAlmanacRecord(row: AgentRow): AlmanacRecord {
     metadata: state.metadata,
     expiry: null,
     last_updated: row.last_updated,
+    registered: row.account_id !== null,
   };
 }
 
