@@ -17,9 +17,11 @@ export function agentRoutes() {
   const writeKey = requireKey('write', detailAuthFailure);
 
   // An agent known only from an almanac attestation is not registered yet: 404 makes the SDK prove ownership.
+  // An unlisted agent (public: false) is its owner's business: other accounts get the same 404 as for no agent.
   app.get('/:address', lookupKey, validateDetail('param', addressParamSchema), async (c) => {
     const row = await findAgent(c.env.DB, c.req.valid('param').address);
     if (!row || row.account_id === null) return detail(c, 404, 'agent not found');
+    if (row.is_public !== 1 && row.account_id !== c.get('key').accountId) return detail(c, 404, 'agent not found');
     return c.json(toAgentDetail(row));
   });
 

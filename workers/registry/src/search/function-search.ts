@@ -7,7 +7,7 @@ import { expandQuery } from './text/expand.ts';
 /**
  * Function search over search_functions (fed by triggers from agents.functions and agents.protocols):
  * the same text handling as agent search (prefixes, typos, synonyms, any word), bm25 over
- * name 8, description 4, parameters 2, agent name 2. Only functions of active agents are listed.
+ * name 8, description 4, parameters 2, agent name 2. Only functions of active, public agents are listed.
  */
 const FUNCTION_WEIGHTS = 'bm25(search_functions_fts, 8.0, 4.0, 2.0, 2.0)';
 
@@ -46,7 +46,8 @@ export async function searchFunctions(runner: SqlRunner, request: FunctionSearch
 
 async function run(runner: SqlRunner, request: FunctionSearchRequest, match: string | null): Promise<FunctionSearchResult> {
   const params = new SqlParams();
-  const conditions = ['a.is_active = 1'];
+  // Unlisted agents (public: false) are in no listing, their functions included.
+  const conditions = ['a.is_active = 1', 'a.is_public = 1'];
   const types = [...(request.filters?.function_type ?? []), ...(request.function_type ? [request.function_type] : [])];
   if (types.length) conditions.push(`f.function_type IN ${params.list(types)}`);
   if (request.filters?.agent_address?.length) conditions.push(`a.address IN ${params.list(request.filters.agent_address)}`);
