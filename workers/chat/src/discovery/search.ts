@@ -28,8 +28,8 @@ export async function searchAgents(env: ChatEnv, token: string, searchText: stri
       ? await env.REGISTRY_API.fetch('https://registry.internal/v1/search/agents', init)
       : await fetch(`${env.REGISTRY_URL.replace(/\/+$/, '')}/v1/search/agents`, init);
     if (!response.ok) {
-      const detail = await response.text().catch(() => '');
-      return { agents: [], total: 0, error: `registry search answered ${response.status}: ${detail.slice(0, 300)}` };
+      console.error(`chat: registry search answered ${response.status}`, (await response.text().catch(() => '')).slice(0, 300));
+      return { agents: [], total: 0, error: `registry search answered ${response.status}` };
     }
     const body = (await response.json()) as { agents?: Partial<FoundAgent>[]; total?: number };
     const agents = (body.agents ?? [])
@@ -37,6 +37,7 @@ export async function searchAgents(env: ChatEnv, token: string, searchText: stri
       .map((agent) => ({ address: agent.address, name: agent.name ?? agent.address, readme: agent.readme ?? '', status: agent.status ?? 'unknown' }));
     return { agents, total: typeof body.total === 'number' ? body.total : agents.length, error: null };
   } catch (error) {
-    return { agents: [], total: 0, error: `registry search failed: ${(error as Error).message}` };
+    console.error('chat: registry search failed', error);
+    return { agents: [], total: 0, error: 'registry search failed' };
   }
 }
