@@ -50,7 +50,7 @@ export function interactionRoutes() {
       return detail(c, 409, 'this attestation was already used: each one counts once');
     }
     const counts = await countInteraction(c.env.DB, request.target, source, request.session_id ?? null, 'attested');
-    const body: InteractionResponse = { counted: true, target: request.target, ...counts };
+    const body: InteractionResponse = { target: request.target, ...counts };
     return c.json(body);
   });
 

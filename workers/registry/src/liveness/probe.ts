@@ -49,7 +49,11 @@ function endpointsOf(text: string): { url: string }[] {
 
 export async function probeAgents(db: D1Database, options: ProbeOptions, now = new Date()): Promise<ProbeSummary> {
   const { results } = await db
-    .prepare(`SELECT address, url, endpoints, is_active FROM agents WHERE is_active = 1 AND (url IS NOT NULL OR endpoints != '[]') ORDER BY last_probe_at IS NOT NULL, last_probe_at LIMIT ?`)
+    .prepare(
+      `SELECT address, url, endpoints, is_active FROM agents
+       WHERE is_active = 1 AND account_id IS NOT NULL AND (url IS NOT NULL OR endpoints != '[]')
+       ORDER BY last_probe_at IS NOT NULL, last_probe_at LIMIT ?`,
+    )
     .bind(options.batch)
     .all<ProbeRow>();
   const summary: ProbeSummary = { probed: 0, answered: 0, skipped: 0 };
