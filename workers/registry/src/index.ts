@@ -12,6 +12,7 @@ import { identityRoutes } from './identity/routes.ts';
 import { interactionRoutes } from './interactions/routes.ts';
 import { keyRoutes } from './keys/routes.ts';
 import { runScheduled } from './liveness/scheduled.ts';
+import { rateLimit } from './http/rate-limit.ts';
 import { searchRoutes } from './search/routes.ts';
 
 export { KeyService } from './keys/key-service.ts';
@@ -20,6 +21,7 @@ const app = new Hono<RegistryApp>();
 const identity = identityRoutes();
 
 app.use('*', clientCors());
+app.use('*', rateLimit);
 app.get('/health', (c) => c.json(healthBody('registry')));
 app.route('/v1/keys', keyRoutes());
 app.route('/v1/search', searchRoutes());
