@@ -4,7 +4,13 @@ import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-worker
 import { defineConfig, defineProject } from 'vitest/config';
 
 /** A test project that runs inside workerd with a Worker's own wrangler config and bindings (and any Workers it binds). */
-function workerProject(name: string, configPath: string, bindings: Record<string, unknown> = {}, workers: Record<string, unknown>[] = []) {
+function workerProject(
+  name: string,
+  configPath: string,
+  bindings: Record<string, unknown> = {},
+  workers: Record<string, unknown>[] = [],
+  miniflare: Record<string, unknown> = {},
+) {
   return defineProject({
     plugins: [
       cloudflareTest(async () => ({
@@ -15,6 +21,7 @@ function workerProject(name: string, configPath: string, bindings: Record<string
             TEST_MIGRATIONS: name === 'registry' || name === 'chat' ? await readD1Migrations('workers/registry/migrations') : [],
           },
           workers,
+          ...miniflare,
         },
       })),
     ],
@@ -123,7 +130,13 @@ const AGENT_RUNTIME_REGISTRY_KEY = 'rdv_a9e2a9e2a9e2a9e2_agent-runtime-test-secr
 export default defineConfig({
   test: {
     projects: [
-      workerProject('registry', './wrangler.toml', { ADMIN_TOKEN: 'test-admin-token' }, [CHAT_STAND_IN]),
+      // One key runs thousands of searches in seconds (search-fuzz): its limit is raised here; the anonymous one is as deployed.
+      workerProject('registry', './wrangler.toml', { ADMIN_TOKEN: 'test-admin-token' }, [CHAT_STAND_IN], {
+        ratelimits: {
+          KEY_RATE_LIMIT: { simple: { limit: 1_000_000, period: 60 } },
+          ANONYMOUS_RATE_LIMIT: { simple: { limit: 300, period: 60 } },
+        },
+      }),
       chatProject(),
       workerProject('router', './workers/router/wrangler.toml', { PRIMARY_AGENT_KEY: 'router-dev-seed', REGISTRY_API_KEY: 'test-registry-key', REGISTRY_URL: 'http://registry.test' }),
       workerProject('specialist', './workers/specialist/wrangler.toml', {

@@ -59,7 +59,7 @@ export function searchRoutes() {
 
   app.post('/agents/click', readKey, validate('json', searchClickRequestSchema), async (c) => {
     const click = c.req.valid('json');
-    const outcome = await recordClick(d1Runner(c.env.DB), click);
+    const outcome = await recordClick(d1Runner(c.env.DB), click, c.get('key').accountId);
     if (outcome.kind === 'unknown_search') return jsonError(c, 404, `no search with search_id ${click.search_id}`, 'not_found', 'search_id', 'unknown_search');
     if (outcome.kind === 'unknown_agent') return jsonError(c, 404, `no agent with address ${click.address}`, 'not_found', 'address', 'unknown_agent');
     const body: SearchClickResponse = { status: 'recorded', search_id: click.search_id, address: click.address, page_index: click.page_index, duplicate: outcome.duplicate };
