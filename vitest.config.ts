@@ -45,6 +45,12 @@ export class KeyRevocations extends WorkerEntrypoint {
 export default { fetch: () => new Response('chat stand-in') };`,
 };
 
+/** The registry's rate limit bindings where it runs as an auxiliary Worker (the tests' callers are all one client). */
+const REGISTRY_RATE_LIMITS = {
+  KEY_RATE_LIMIT: { simple: { limit: 1_000_000, period: 60 } },
+  ANONYMOUS_RATE_LIMIT: { simple: { limit: 1_000_000, period: 60 } },
+};
+
 /** Bundles a Worker with wrangler (as deploy would) for use as an auxiliary worker in a test project. */
 function bundleWorker(configPath: string, name: string): string {
   const outdir = path.resolve(`node_modules/.cache/rendezvous-test/${name}`);
@@ -89,6 +95,7 @@ function chatProject() {
               compatibilityDate: '2026-04-20',
               d1Databases: { DB: registryDb },
               bindings: { ADMIN_TOKEN: 'test-admin-token', ALLOW_PRIVATE_URLS: 'true' },
+              ratelimits: REGISTRY_RATE_LIMITS,
               // Key deletions reach the chat Worker under test (the pool names it after the project).
               serviceBindings: { CHAT_KEYS: { name: 'vitest-pool-workers-runner-chat', entrypoint: 'KeyRevocations' } },
             },
@@ -115,7 +122,15 @@ function agentRuntimeProject() {
           bindings: { TEST_MIGRATIONS: await readD1Migrations('workers/registry/migrations'), REGISTRY_API_KEY: AGENT_RUNTIME_REGISTRY_KEY },
           d1Databases: { REGISTRY_DB: registryDb },
           workers: [
-            { name: 'rendezvous-registry', modules: true, scriptPath: bundleWorker('wrangler.toml', 'registry-for-agent-runtime'), compatibilityDate: '2026-04-20', d1Databases: { DB: registryDb }, bindings: { ADMIN_TOKEN: 'test-admin-token', ALLOW_PRIVATE_URLS: 'true' } },
+            {
+              name: 'rendezvous-registry',
+              modules: true,
+              scriptPath: bundleWorker('wrangler.toml', 'registry-for-agent-runtime'),
+              compatibilityDate: '2026-04-20',
+              d1Databases: { DB: registryDb },
+              bindings: { ADMIN_TOKEN: 'test-admin-token', ALLOW_PRIVATE_URLS: 'true' },
+              ratelimits: REGISTRY_RATE_LIMITS,
+            },
           ],
         },
       })),
