@@ -4,7 +4,13 @@ import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-pool-worker
 import { defineConfig, defineProject } from 'vitest/config';
 
 /** A test project that runs inside workerd with a Worker's own wrangler config and bindings (and any Workers it binds). */
-function workerProject(name: string, configPath: string, bindings: Record<string, unknown> = {}, workers: Record<string, unknown>[] = []) {
+function workerProject(
+  name: string,
+  configPath: string,
+  bindings: Record<string, unknown> = {},
+  workers: Record<string, unknown>[] = [],
+  miniflare: Record<string, unknown> = {},
+) {
   return defineProject({
     plugins: [
       cloudflareTest(async () => ({
@@ -15,6 +21,7 @@ function workerProject(name: string, configPath: string, bindings: Record<string
             TEST_MIGRATIONS: name === 'registry' || name === 'chat' ? await readD1Migrations('workers/registry/migrations') : [],
           },
           workers,
+          ...miniflare,
         },
       })),
     ],
@@ -36,6 +43,12 @@ export class KeyRevocations extends WorkerEntrypoint {
   async forget(keyId) { return !keyId.startsWith('dead'); }
 }
 export default { fetch: () => new Response('chat stand-in') };`,
+};
+
+/** The registry's rate limit bindings where it runs as an auxiliary Worker (the tests' callers are all one client). */
+const REGISTRY_RATE_LIMITS = {
+  KEY_RATE_LIMIT: { simple: { limit: 1_000_000, period: 60 } },
+  ANONYMOUS_RATE_LIMIT: { simple: { limit: 1_000_000, period: 60 } },
 };
 
 /** Bundles a Worker with wrangler (as deploy would) for use as an auxiliary worker in a test project. */
@@ -82,6 +95,7 @@ function chatProject() {
               compatibilityDate: '2026-04-20',
               d1Databases: { DB: registryDb },
               bindings: { ADMIN_TOKEN: 'test-admin-token', ALLOW_PRIVATE_URLS: 'true' },
+              ratelimits: REGISTRY_RATE_LIMITS,
               // Key deletions reach the chat Worker under test (the pool names it after the project).
               serviceBindings: { CHAT_KEYS: { name: 'vitest-pool-workers-runner-chat', entrypoint: 'KeyRevocations' } },
             },
@@ -108,7 +122,15 @@ function agentRuntimeProject() {
           bindings: { TEST_MIGRATIONS: await readD1Migrations('workers/registry/migrations'), REGISTRY_API_KEY: AGENT_RUNTIME_REGISTRY_KEY },
           d1Databases: { REGISTRY_DB: registryDb },
           workers: [
-            { name: 'rendezvous-registry', modules: true, scriptPath: bundleWorker('wrangler.toml', 'registry-for-agent-runtime'), compatibilityDate: '2026-04-20', d1Databases: { DB: registryDb }, bindings: { ADMIN_TOKEN: 'test-admin-token', ALLOW_PRIVATE_URLS: 'true' } },
+            {
+              name: 'rendezvous-registry',
+              modules: true,
+              scriptPath: bundleWorker('wrangler.toml', 'registry-for-agent-runtime'),
+              compatibilityDate: '2026-04-20',
+              d1Databases: { DB: registryDb },
+              bindings: { ADMIN_TOKEN: 'test-admin-token', ALLOW_PRIVATE_URLS: 'true' },
+              ratelimits: REGISTRY_RATE_LIMITS,
+            },
           ],
         },
       })),
@@ -176,8 +198,13 @@ const HOSTING_STAND_IN = {
 export default defineConfig({
   test: {
     projects: [
-      // The Workers' tests run as local development does (scripts/stack): private URLs allowed.
-      workerProject('registry', './wrangler.toml', { ADMIN_TOKEN: 'test-admin-token', ALLOW_PRIVATE_URLS: 'true' }, [CHAT_STAND_IN, HOSTING_STAND_IN]),
+      // Private URLs allowed, as in local development (scripts/stack). One key runs thousands of searches in seconds (search-fuzz): its limit is raised here; the anonymous one is as deployed.
+      workerProject('registry', './wrangler.toml', { ADMIN_TOKEN: 'test-admin-token', ALLOW_PRIVATE_URLS: 'true' }, [CHAT_STAND_IN, HOSTING_STAND_IN], {
+        ratelimits: {
+          KEY_RATE_LIMIT: { simple: { limit: 1_000_000, period: 60 } },
+          ANONYMOUS_RATE_LIMIT: { simple: { limit: 300, period: 60 } },
+        },
+      }),
       chatProject(),
       // DISCOVERY_CACHE_SECONDS 0: each test registers its own agents and must see them at once.
       workerProject('router', './workers/router/wrangler.toml', {
@@ -208,6 +235,8 @@ export default defineConfig({
         EDGAR_BASE_URL: 'http://edgar.test',
         EDGAR_TICKERS_URL: 'http://edgar.test/files/company_tickers.json',
         EDGAR_SEARCH_URL: 'http://efts.test/LATEST/search-index',
+        // Small, so that the per-sender limit test reaches it quickly; above what any other test file sends.
+        SENDER_REQUESTS_PER_MINUTE: '40',
       }),
       agentRuntimeProject(),
       hostingProject(),

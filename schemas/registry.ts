@@ -210,6 +210,8 @@ export const almanacRecordSchema = z
     metadata: z.record(z.string(), z.unknown()).nullable(),
     expiry: z.string().nullable(),
     last_updated: z.string(),
+    /** True once an account registered the address (POST /v2/agents); false for an attestation-only agent. */
+    registered: z.boolean(),
   })
   .meta({ title: 'AlmanacRecord' });
 export type AlmanacRecord = z.infer<typeof almanacRecordSchema>;

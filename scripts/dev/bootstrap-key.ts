@@ -2,8 +2,8 @@ import { pathToFileURL } from 'node:url';
 import { createdKeySchema, type Permission } from '../../schemas/keys.ts';
 
 /**
- * Creates a development API key (read + write + chat) with the registry's ADMIN_TOKEN. The start command
- * calls it and writes the key into the Workers' .dev.vars as REGISTRY_API_KEY.
+ * Creates a development API key (read + write + chat unless told) with the registry's ADMIN_TOKEN. The start
+ * command calls it once per agent (read + write) and writes each key into that agent's .dev.vars as REGISTRY_API_KEY.
  * As a script: `REGISTRY_URL=… ADMIN_TOKEN=… npx tsx scripts/dev/bootstrap-key.ts` prints the key.
  */
 export interface BootstrapKeyOptions {

@@ -29,9 +29,17 @@ export function ensureSecrets(files: Record<WorkerName, string>): Record<WorkerN
   };
 }
 
-/** Gives both agents and the hosting Worker (which registers hosted agents) the registry key, and the specialist its chat key. */
-export function storeAgentKeys(files: Record<WorkerName, string>, keys: { registry: string; chat: string }): void {
-  writeDevVars(files.router, { REGISTRY_API_KEY: keys.registry });
-  writeDevVars(files.specialist, { REGISTRY_API_KEY: keys.registry, CHAT_API_KEY: keys.chat });
-  writeDevVars(files.hosting, { REGISTRY_API_KEY: keys.registry });
+/** The agents' keys: each agent (and the hosting Worker, which registers hosted agents) its own registry key (read + write), the specialist a chat-only key besides. */
+export interface AgentKeys {
+  router: string;
+  specialist: string;
+  hosting: string;
+  chat: string;
+}
+
+/** Gives each agent and the hosting Worker its own registry key, and the specialist its chat key. */
+export function storeAgentKeys(files: Record<WorkerName, string>, keys: AgentKeys): void {
+  writeDevVars(files.router, { REGISTRY_API_KEY: keys.router });
+  writeDevVars(files.specialist, { REGISTRY_API_KEY: keys.specialist, CHAT_API_KEY: keys.chat });
+  writeDevVars(files.hosting, { REGISTRY_API_KEY: keys.hosting });
 }

@@ -147,15 +147,23 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
     },
   };
 
-  /** Keeps a working registry key; creates one with the admin token when the stored one is missing or refused. */
+  /**
+   * Keeps the agents' working keys; creates them with the admin token when one is missing or refused, or
+   * when both agents still share one registry key (a checkout from before each agent had its own).
+   */
   async function ensureRegistryKey(): Promise<void> {
-    const stored = readDevVars(files.router).REGISTRY_API_KEY;
-    const given = stored && readDevVars(files.specialist).CHAT_API_KEY && readDevVars(files.hosting).REGISTRY_API_KEY === stored;
-    if (given && (await keyWorks(stored))) return;
+    const router = readDevVars(files.router).REGISTRY_API_KEY;
+    const specialist = readDevVars(files.specialist);
+    const hosting = readDevVars(files.hosting).REGISTRY_API_KEY;
+    const kept = router && specialist.REGISTRY_API_KEY && specialist.CHAT_API_KEY && hosting && router !== specialist.REGISTRY_API_KEY;
+    if (kept && (await keyWorks(router)) && (await keyWorks(specialist.REGISTRY_API_KEY!)) && (await keyWorks(hosting))) return;
     progress('creating the agents’ API keys');
     const adminToken = secrets.registry.ADMIN_TOKEN!;
+    const registryKey = (name: string) => bootstrapDevKey({ registryUrl: urls.registry, adminToken, name, permissions: ['read', 'write'] });
     storeAgentKeys(files, {
-      registry: await bootstrapDevKey({ registryUrl: urls.registry, adminToken, name: 'local agents', permissions: ['read', 'write'] }),
+      router: await registryKey('local router'),
+      specialist: await registryKey('local specialist'),
+      hosting: await registryKey('local hosting'),
       chat: await createChatKey(urls.registry, adminToken),
     });
   }

@@ -120,4 +120,16 @@ describe('upstream failures map to the API statuses', () => {
     expect(failure).toBeInstanceOf(OpenAI.InternalServerError);
     expect(failure).toMatchObject({ status: 500, code: 'upstream_auth_failed' });
   });
+
+  it.each([
+    ['no-model', 'does not exist'],
+    ['rate-limited', 'Too many requests'],
+    ['overloaded', 'Service unavailable'],
+  ])('does not pass the upstream’s error text to the caller (%s): a stable message, the detail in the log', async (scenario, upstreamText) => {
+    const response = await post('/chat/completions', key, { model: 'relay', messages: [{ role: 'user', content: `scenario: ${scenario}` }] });
+    expect(response.status).toBeGreaterThanOrEqual(400);
+    const { message } = await errorOf(response);
+    expect(message).not.toContain(upstreamText);
+    expect(message).not.toContain('upstream.test');
+  });
 });

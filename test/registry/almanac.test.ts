@@ -65,7 +65,7 @@ describe('almanac lookup (GET /v1/almanac/agents/{address})', () => {
     await registered(identity, key.key, { endpoints: [], url: 'https://only-url.example.com/webhook' });
     const found = await api(`/v1/almanac/agents/${identity.address}?prefix=test-agent`);
     expect(found.status).toBe(200);
-    expect(await json(found)).toMatchObject({ address: identity.address, endpoints: [{ url: 'https://only-url.example.com/webhook', weight: 1 }], status: 'active' });
+    expect(await json(found)).toMatchObject({ address: identity.address, endpoints: [{ url: 'https://only-url.example.com/webhook', weight: 1 }], status: 'active', registered: true });
     const unknown = await api(`/v1/almanac/agents/${freshIdentity().address}`);
     expect(unknown.status).toBe(404);
     expect(await json(unknown)).toEqual({ detail: 'agent not found' });
@@ -85,7 +85,7 @@ describe('older SDK forms', () => {
     });
     const almanac = await api('/v1/almanac/agents', { method: 'POST', json: attestation });
     expect(almanac.status).toBe(200);
-    expect(await json(almanac)).toMatchObject({ address: identity.address, endpoints: [{ url: 'https://old.example.com/submit', weight: 1 }] });
+    expect(await json(almanac)).toMatchObject({ address: identity.address, endpoints: [{ url: 'https://old.example.com/submit', weight: 1 }], registered: false });
     expect((await api('/v1/almanac/agents', { method: 'POST', json: attestation })).status).toBe(200);
     expect((await api('/v1/almanac/agents', { method: 'POST', json: { ...attestation, endpoints: [{ url: 'https://evil.example.com/submit', weight: 1 }] } })).status).toBe(401);
 

@@ -4,6 +4,7 @@ import worker from '../../workers/registry/src/index.ts';
 import { buildEnvelope, serializeEnvelope } from '../../lib/envelope/index.ts';
 import { createAttestation } from '../../lib/registry-client/index.ts';
 import type { AgentDetail } from '../../schemas/registry.ts';
+import { DAILY_INTERACTIONS_PER_PAIR } from '../../workers/registry/src/interactions/store.ts';
 import { api, freshIdentity, json, migrate, newKey, registered } from './helpers.ts';
 
 beforeAll(migrate);
@@ -14,6 +15,8 @@ async function agentPair() {
   const target = freshIdentity();
   const source = freshIdentity();
   await registered(target, key.key, { url: 'https://target.example.com/webhook' });
+  // Only interactions from agents registered under an account count.
+  await registered(source, (await newKey(['read', 'write'])).key, { url: 'https://source.example.com/webhook' });
   return { key, target, source };
 }
 
@@ -209,5 +212,30 @@ describe('POST /v2/agents/proxy/submit', () => {
     const stream = new Blob([huge]).stream();
     const chunked = await api('/v2/agents/proxy/submit', { method: 'POST', body: stream, duplex: 'half' } as RequestInit);
     expect(chunked.status).toBe(413);
+  });
+});
+
+describe('interaction counts cannot be inflated by throwaway identities', () => {
+  it('counts nothing from a source no account registered (counted: false)', async () => {
+    const { target } = await agentPair();
+    const throwaway = freshIdentity();
+    const response = await record(createAttestation(throwaway), { target: target.address, source: throwaway.address });
+    expect(response.status).toBe(200);
+    expect(await json(response)).toEqual({ counted: false, target: target.address, total_interactions: 0, recent_interactions: 0 });
+  });
+
+  it('counts nothing the target attests of itself', async () => {
+    const { target } = await agentPair();
+    const response = await record(createAttestation(target), { target: target.address, source: target.address });
+    expect(await json(response)).toMatchObject({ counted: false, total_interactions: 0 });
+  });
+
+  it(`counts at most ${DAILY_INTERACTIONS_PER_PAIR} interactions per source and target a day`, async () => {
+    const { target, source } = await agentPair();
+    const body = { target: target.address, source: source.address };
+    for (let i = 0; i < DAILY_INTERACTIONS_PER_PAIR; i++) expect(await json(await record(createAttestation(source), body))).toMatchObject({ counted: true });
+    const over = await record(createAttestation(source), body);
+    expect(over.status).toBe(200);
+    expect(await json(over)).toMatchObject({ counted: false, total_interactions: DAILY_INTERACTIONS_PER_PAIR });
   });
 });

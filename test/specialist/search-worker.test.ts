@@ -34,7 +34,7 @@ describe('the search worker', () => {
     const report = await searchCurrentInformation(d, 'NVIDIA revenue', [nvidia]);
     expect(report.provider).toBe('EDGAR full-text search');
     expect(report.results[0]).toMatchObject({ title: '10-K of NVIDIA CORP (NVDA) (CIK 0001045810), period ending 2025-01-26', date: '2025-02-26' });
-    expect(searchItem(report).content).toContain('Note: Tavily web search failed (Tavily answered 432); EDGAR full-text search used instead.');
+    expect(searchItem(report).content).toContain('Note: Tavily web search failed; EDGAR full-text search used instead.');
   });
 
   it('lists the newest filings first, linked to their documents on sec.gov', async () => {

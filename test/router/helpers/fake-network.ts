@@ -100,6 +100,7 @@ export function installFakeNetwork(specialistAddress: string): FakeNetwork {
         metadata: null,
         expiry: null,
         last_updated: new Date().toISOString(),
+        registered: true,
       };
       return Response.json(record);
     }

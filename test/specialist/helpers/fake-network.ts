@@ -28,6 +28,25 @@ export interface FakeNetwork {
   tavilyCalls: { query: string; authorization: string | null }[];
   tavily: () => Response;
   registrations: { url: string; readme: string; name: string }[];
+  /** The registry's almanac as the specialist looks senders up in it; the router is registered under an account. */
+  almanac: Map<string, AlmanacRecord>;
+  almanacLookups: string[];
+}
+
+/** An almanac record at the router's webhook; `registered: false` is an agent no account registered. */
+export function almanacRecord(address: string, registered = true): AlmanacRecord {
+  return {
+    address,
+    name: 'Router',
+    status: 'active',
+    url: ROUTER_WEBHOOK,
+    endpoints: [{ url: ROUTER_WEBHOOK, weight: 1 }],
+    protocols: [],
+    metadata: null,
+    expiry: null,
+    last_updated: new Date().toISOString(),
+    registered,
+  };
 }
 
 export function chatCompletion(message: { content: string | null; tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[] }): Response {
@@ -57,6 +76,8 @@ export function installFakeNetwork(): FakeNetwork {
     tavilyCalls: [],
     tavily: () => Response.json({ results: [] }),
     registrations: [],
+    almanac: new Map([[ROUTER.address, almanacRecord(ROUTER.address)]]),
+    almanacLookups: [],
   };
   const replay = new MemoryReplayGuard();
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
@@ -81,19 +102,11 @@ export function installFakeNetwork(): FakeNetwork {
       return network.tavily();
     }
     if (url.host === 'registry.test') {
-      if (request.method === 'GET' && url.pathname === `/v1/almanac/agents/${ROUTER.address}`) {
-        const record: AlmanacRecord = {
-          address: ROUTER.address,
-          name: 'Router',
-          status: 'active',
-          url: ROUTER_WEBHOOK,
-          endpoints: [{ url: ROUTER_WEBHOOK, weight: 1 }],
-          protocols: [],
-          metadata: null,
-          expiry: null,
-          last_updated: new Date().toISOString(),
-        };
-        return Response.json(record);
+      const almanac = /^\/v1\/almanac\/agents\/([^/]+)$/.exec(url.pathname);
+      if (request.method === 'GET' && almanac) {
+        network.almanacLookups.push(almanac[1]!);
+        const record = network.almanac.get(almanac[1]!);
+        return record ? Response.json(record) : Response.json({ detail: 'agent not found' }, { status: 404 });
       }
       if (request.method === 'GET' && url.pathname.startsWith('/v2/agents/')) return Response.json({});
       if (request.method === 'POST' && url.pathname === '/v2/agents') {

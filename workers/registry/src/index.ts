@@ -15,6 +15,7 @@ import { identityRoutes } from './identity/routes.ts';
 import { interactionRoutes } from './interactions/routes.ts';
 import { keyRoutes } from './keys/routes.ts';
 import { runScheduled } from './liveness/scheduled.ts';
+import { rateLimit } from './http/rate-limit.ts';
 import { searchRoutes } from './search/routes.ts';
 
 export { KeyService } from './keys/key-service.ts';
@@ -25,6 +26,7 @@ const identity = identityRoutes();
 // Before the registry's own middleware: the hosting Worker answers these in full (CORS included).
 app.all('/v1/hosting/*', speaksDetail, forwardToHosting);
 app.use('*', clientCors());
+app.use('*', rateLimit);
 app.get('/health', (c) => c.json(healthBody('registry')));
 app.route('/v1/keys', keyRoutes());
 app.route('/v1/search', searchRoutes());

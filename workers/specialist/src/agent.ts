@@ -4,6 +4,8 @@ import { ApiError } from '../../../lib/http/api-error.ts';
 import { analysisResultMessageSchema } from '../../../schemas/messages.ts';
 import { enqueueAnalysis } from './jobs/analysis-job.ts';
 import { SPECIALIST_README, SPECIALIST_TITLE } from './readme.ts';
+import { isRegisteredSender } from './senders/registered-senders.ts';
+import { senderRateLimiter, senderRatePerMinute } from './senders/sender-rate-limiter.ts';
 
 /** Specialist → sender: the analysis, in the session of the request. */
 export const AnalysisResult = model('AnalysisResult', analysisResultMessageSchema);
@@ -29,19 +31,39 @@ export const specialistAgent = defineAgent<SpecialistEnv>({
 });
 
 /**
+ * The specialist spends a chat key, EDGAR's rate budget and a paid web search: it works only for agents an
+ * account registered (not for identities made for the purpose), and for each at most its per-minute budget.
+ * Throws the refusal (a non-2xx, so the envelope's digest is released) when it may not.
+ */
+async function checkSender(env: SpecialistEnv, sender: string): Promise<void> {
+  let registered: boolean;
+  try {
+    registered = await isRegisteredSender(env.REGISTRY_URL, sender);
+  } catch (error) {
+    console.error(`specialist: could not check sender ${sender} with the registry`, error);
+    throw new ApiError({ status: 503, message: 'the sender could not be checked; send again later', headers: { 'retry-after': '30' }, cause: error });
+  }
+  if (!registered) throw new ApiError({ status: 403, message: 'sender is not an agent registered under an account' });
+  const wait = await senderRateLimiter(env.SENDER_RATE_LIMITER, sender).take(senderRatePerMinute(env.SENDER_REQUESTS_PER_MINUTE));
+  if (wait > 0) throw new ApiError({ status: 429, message: 'too many requests from this sender; send again later', headers: { 'retry-after': String(wait) } });
+}
+
+/**
  * POST /webhook (spec endpoint 7), after lib/agent verified the envelope (signature, target, expiry,
- * replay): any JSON object is taken, whatever its schema digest (the Python SDKs send their own), and
+ * replay) and the sender checked (registered under an account, within its rate): any JSON object is taken,
+ * whatever its schema digest (the Python SDKs send their own), and
  * `request` is checked here so that a missing one gets the spec's answer. The work is queued, so the
  * sender is answered at once and the analysis survives a restart.
  */
 specialistAgent.onPayload(z.looseObject({}), async (ctx, sender, payload) => {
+  await checkSender(ctx.env, sender);
   const request = typeof payload.request === 'string' ? payload.request.trim() : '';
   if (!request) throw new ApiError({ status: 400, message: 'No query provided' });
   try {
     await enqueueAnalysis(ctx.env.ANALYSIS_QUEUE, { sender, session: ctx.session, request, received_at: new Date().toISOString() });
   } catch (error) {
     console.error('specialist: could not queue the analysis', error);
-    throw new ApiError({ status: 500, message: `the analysis could not be queued: ${(error as Error).message}`, cause: error });
+    throw new ApiError({ status: 500, message: 'the analysis could not be queued', cause: error });
   }
   return { status: 'analysis_sent' };
 });

@@ -10,6 +10,7 @@ import { analyzeQuestion } from './team/supervisor.ts';
 
 export { ReplayLedger } from '../../../lib/agent/index.ts';
 export { EdgarRateLimiter } from './edgar/rate-limiter.ts';
+export { SenderRateLimiter } from './senders/sender-rate-limiter.ts';
 
 /** How long a direct reply may take before the answer goes to the outbox queue instead. */
 const DIRECT_REPLY_TIMEOUT_MS = 5_000;

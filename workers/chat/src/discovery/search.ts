@@ -32,14 +32,15 @@ export async function searchAgents(env: ChatEnv, token: string, searchText: stri
       ? await env.REGISTRY_API.fetch('https://registry.internal/v1/search/agents', init)
       : await fetch(`${env.REGISTRY_URL.replace(/\/+$/, '')}/v1/search/agents`, init);
     if (!response.ok) {
-      const detail = await response.text().catch(() => '');
-      return { agents: [], total: 0, error: `registry search answered ${response.status}: ${detail.slice(0, 300)}` };
+      console.error(`chat: registry search answered ${response.status}`, (await response.text().catch(() => '')).slice(0, 300));
+      return { agents: [], total: 0, error: `registry search answered ${response.status}` };
     }
     const page = searchPageSchema.safeParse(await response.json());
     if (!page.success) return { agents: [], total: 0, error: 'registry search answered a body that is not a search page' };
     const { agents, total } = page.data;
     return { agents, total, error: null };
   } catch (error) {
-    return { agents: [], total: 0, error: `registry search failed: ${(error as Error).message}` };
+    console.error('chat: registry search failed', error);
+    return { agents: [], total: 0, error: 'registry search failed' };
   }
 }

@@ -41,7 +41,9 @@ export function openAiCompatibleProvider(model: ServedModel, options: UpstreamOp
       } catch (error) {
         if (timeout.aborted) throw providerError(503, `the upstream for ${model.alias} did not answer within ${options.timeoutMs} ms`, 'upstream_timeout', 1);
         if (request.signal.aborted) throw error;
-        throw providerError(422, `model ${model.alias} is unavailable: its upstream cannot be reached (${(error as Error).message})`, 'model_unavailable');
+        // The fetch error names hosts and DNS failures: logged, not answered.
+        console.error(`chat: the upstream of ${model.alias} cannot be reached`, error);
+        throw providerError(422, `model ${model.alias} is unavailable: its upstream cannot be reached`, 'model_unavailable');
       }
       if (!response.ok || !response.body) {
         const detail = (await response.text().catch(() => '')).slice(0, 500);

@@ -65,5 +65,6 @@ export function toAlmanacRecord(row: AgentRow): AlmanacRecord {
     metadata: agentColumns.metadata(row.metadata),
     expiry: null,
     last_updated: row.last_updated,
+    registered: row.account_id !== null,
   };
 }

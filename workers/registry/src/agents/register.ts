@@ -74,7 +74,9 @@ export async function register(db: D1Database, accountId: string, request: Regis
   const taken = await handleTaken(db, request.handle, address);
   if (taken) return taken;
   const previous = await findAgent(db, address);
-  const state = applyUpdate(previous ? stateOf(previous) : emptyState(), {
+  // An attestation-only agent was kept unlisted; its first registration by an account lists it like a new one.
+  const base = previous?.account_id ? stateOf(previous) : { ...(previous ? stateOf(previous) : emptyState()), isPublic: true };
+  const state = applyUpdate(base, {
     name: request.name,
     handle: request.handle,
     url: request.url ?? request.endpoint,

@@ -19,9 +19,11 @@ export function agentRoutes() {
   const writeKey = requireKey('write');
 
   // An agent known only from an almanac attestation is not registered yet: 404 makes the SDK prove ownership.
+  // An unlisted agent (public: false) is its owner's business: other accounts get the same 404 as for no agent.
   app.get('/:address', lookupKey, validateDetail('param', addressParamSchema), async (c) => {
     const row = await findAgent(c.env.DB, c.req.valid('param').address);
     if (!row || row.account_id === null) throw new ApiError({ status: 404, message: 'agent not found' });
+    if (row.is_public !== 1 && row.account_id !== c.get('key').accountId) throw new ApiError({ status: 404, message: 'agent not found' });
     return c.json(toAgentDetail(row));
   });
 

@@ -82,6 +82,8 @@ export function almanacRoutes() {
     state.endpoints = attestation.endpoints;
     state.protocols = attestation.protocols;
     state.metadata = attestation.metadata ?? state.metadata;
+    // Nobody's agent is in nobody's listing: unlisted until an account registers it (POST /v2/agents).
+    if (!previous?.account_id) state.isPublic = false;
     await saveAgent(c.env.DB, address, previous?.account_id ?? null, state, previous, new Date().toISOString(), { attestationTimestamp: attestation.timestamp });
     const row = await findAgent(c.env.DB, address);
     return c.json(toAlmanacRecord(row!));

@@ -8,7 +8,7 @@ import type { DetailError } from '../../../../schemas/registry.ts';
  * The endpoints the Python SDKs call answer errors as `{detail}`: the SDK prints `detail` for 401, 406
  * and 409. Their sub-apps declare it with `speaksDetail`, so `onError` renders every error there this way.
  */
-const detailDialect: Dialect = (error): DetailError => ({ detail: error.message });
+export const detailDialect: Dialect = (error): DetailError => ({ detail: error.message });
 
 export const speaksDetail = speaks(detailDialect);
 

@@ -1,5 +1,5 @@
 import type { AgentRow } from '../agents/row.ts';
-import { sweepWindows, takeFromWindows, type WindowLimit } from '../limits/rate-windows.ts';
+import { sweepWindows } from '../limits/rate-windows.ts';
 
 /** Interactions counted per target agent; `recent` is the last RECENT_DAYS days, recomputed on each count and by the cron. */
 const RECENT_DAYS = 30;
@@ -8,16 +8,20 @@ function recentSince(now: Date): string {
   return new Date(now.getTime() - RECENT_DAYS * 24 * 60 * 60 * 1000).toISOString();
 }
 
-/** Interactions counted per source and target a day: throwaway identities cost nothing, so each pair's weight in ranking is capped. */
-const PAIR_DAILY_LIMIT: WindowLimit = { name: 'interaction-pair', limit: 10, windowSeconds: 24 * 60 * 60 };
+/** Interactions counted per source → target and UTC day: beyond it, talking more ranks nothing higher. */
+export const DAILY_INTERACTIONS_PER_PAIR = 10;
 
-export interface InteractionCounts {
+export interface InteractionCount {
   counted: boolean;
   total_interactions: number;
   recent_interactions: number;
 }
 
-/** Counts one interaction unless this source already reached its daily count for this target (then `counted: false`). */
+/**
+ * Counts an interaction when it can shape ranking honestly: its source is an agent an account registered
+ * (not an identity made for the purpose), not the target itself, and within the pair's daily cap. The
+ * insert is conditional, so concurrent counts cannot pass the cap together.
+ */
 export async function countInteraction(
   db: D1Database,
   target: string,
@@ -25,24 +29,29 @@ export async function countInteraction(
   sessionId: string | null,
   kind: 'attested' | 'proxy',
   now = new Date(),
-): Promise<InteractionCounts> {
-  const budget = await takeFromWindows(db, [{ limit: PAIR_DAILY_LIMIT, key: `${source}>${target}` }], now.getTime());
-  if (!budget.ok) {
-    const row = await db
-      .prepare('SELECT total_interactions, recent_interactions FROM agents WHERE address = ?')
-      .bind(target)
-      .first<Omit<InteractionCounts, 'counted'>>();
-    return { counted: false, total_interactions: row?.total_interactions ?? 0, recent_interactions: row?.recent_interactions ?? 0 };
-  }
+): Promise<InteractionCount> {
   const at = now.toISOString();
-  const [, , counts] = await db.batch<Pick<AgentRow, 'total_interactions' | 'recent_interactions'>>([
-    db.prepare('INSERT INTO interactions (target, source, session_id, kind, at) VALUES (?, ?, ?, ?, ?)').bind(target, source, sessionId, kind, at),
+  const dayStart = `${at.slice(0, 10)}T00:00:00.000Z`;
+  const inserted = await db
+    .prepare(
+      `INSERT INTO interactions (target, source, session_id, kind, at)
+       SELECT ?1, ?2, ?3, ?4, ?5
+       WHERE ?1 != ?2
+         AND EXISTS (SELECT 1 FROM agents WHERE address = ?2 AND account_id IS NOT NULL)
+         AND (SELECT count(*) FROM interactions WHERE target = ?1 AND at >= ?6 AND source = ?2) < ?7`,
+    )
+    .bind(target, source, sessionId, kind, at, dayStart, DAILY_INTERACTIONS_PER_PAIR)
+    .run();
+  const counted = inserted.meta.changes === 1;
+  const read = db.prepare('SELECT total_interactions, recent_interactions FROM agents WHERE address = ?').bind(target);
+  if (!counted) return { counted, ...((await read.first<Omit<InteractionCount, 'counted'>>()) ?? { total_interactions: 0, recent_interactions: 0 }) };
+  const [, counts] = await db.batch<Omit<InteractionCount, 'counted'>>([
     db
       .prepare('UPDATE agents SET total_interactions = total_interactions + 1, recent_interactions = (SELECT count(*) FROM interactions WHERE target = ?1 AND at >= ?2) WHERE address = ?1')
       .bind(target, recentSince(now)),
-    db.prepare('SELECT total_interactions, recent_interactions FROM agents WHERE address = ?').bind(target),
+    read,
   ]);
-  return { counted: true, ...(counts?.results[0] ?? { total_interactions: 0, recent_interactions: 0 }) };
+  return { counted, ...(counts?.results[0] ?? { total_interactions: 0, recent_interactions: 0 }) };
 }
 
 /** One-time tokens are remembered a day at most (envelopes and attestations are refused or forgotten by then). */

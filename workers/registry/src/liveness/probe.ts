@@ -39,9 +39,9 @@ async function probe(url: string, timeoutMs: number, policy: UrlPolicy): Promise
 
 export async function probeAgents(db: D1Database, options: ProbeOptions, now = new Date()): Promise<ProbeSummary> {
   const { results } = await db
-    // Only agents an account registered: an almanac-only agent is an anonymous write, and must not make the registry call anyone.
     .prepare(
-      `SELECT address, url, endpoints, is_active FROM agents WHERE is_active = 1 AND account_id IS NOT NULL AND (url IS NOT NULL OR endpoints != '[]')
+      `SELECT address, url, endpoints, is_active FROM agents
+       WHERE is_active = 1 AND account_id IS NOT NULL AND (url IS NOT NULL OR endpoints != '[]')
        ORDER BY last_probe_at IS NOT NULL, last_probe_at LIMIT ?`,
     )
     .bind(options.batch)

@@ -7,7 +7,7 @@ import { expandQuery } from './text/expand.ts';
 /**
  * Function search over search_functions (fed by triggers from agents.functions and agents.protocols):
  * the same text handling as agent search (prefixes, typos, synonyms, any word), bm25 over
- * name 8, description 4, parameters 2, agent name 2. Only functions of active agents are listed.
+ * name 8, description 4, parameters 2, agent name 2. Only functions of active, public agents are listed.
  */
 const FUNCTION_WEIGHTS = 'bm25(search_functions_fts, 8.0, 4.0, 2.0, 2.0)';
 

@@ -13,7 +13,6 @@ import {
 import { toAgentRecord } from '../agents/record.ts';
 import { searchAgents } from './agent-search.ts';
 import type { AgentSearchResult } from './agent-search-types.ts';
-import { takeFromWindows, type WindowLimit } from '../limits/rate-windows.ts';
 import { recordClick } from './clicks.ts';
 import { keyedRunner } from './keyed-runner.ts';
 import { searchFunctions } from './function-search.ts';
@@ -25,9 +24,6 @@ import { queryKey } from './text/tokenize.ts';
 import type { RegistryApp } from '../app.ts';
 import { requireKeyInBatch } from '../keys/batched-key.ts';
 import { requireKey } from '../keys/require-key.ts';
-
-/** Clicks weigh in ranking: one account's clicks on one agent count 20 times a day at most. */
-const CLICK_DAILY_LIMIT: WindowLimit = { name: 'click', limit: 20, windowSeconds: 24 * 60 * 60 };
 
 /** `/v1/search/*`: agent search, click feedback, function search. All need a key with read permission. */
 export function searchRoutes() {
@@ -67,17 +63,7 @@ export function searchRoutes() {
 
   app.post('/agents/click', readKey, validate('json', searchClickRequestSchema), async (c) => {
     const click = c.req.valid('json');
-    const budget = await takeFromWindows(c.env.DB, [{ limit: CLICK_DAILY_LIMIT, key: `${c.get('key').accountId}>${click.address}` }]);
-    if (!budget.ok) {
-      throw new ApiError({
-        status: 429,
-        message: `at most ${CLICK_DAILY_LIMIT.limit} clicks a day from one account on one agent`,
-        param: 'address',
-        code: 'click_limit',
-        headers: { 'retry-after': String(budget.retryAfterSeconds) },
-      });
-    }
-    const outcome = await recordClick(d1Runner(c.env.DB), click);
+    const outcome = await recordClick(d1Runner(c.env.DB), click, c.get('key').accountId);
     if (outcome.kind === 'unknown_search') throw new ApiError({
       status: 404,
       message: `no search with search_id ${click.search_id}`,

@@ -94,7 +94,7 @@ export async function syncEmbeddings(backend: SemanticBackend, runner: SqlRunner
   const stale = await runner.all<StaleAgent>({
     sql: `SELECT a.address, a.name, a.description, a.tags, a.readme, a.last_updated
           FROM agents a LEFT JOIN search_embeddings e ON e.address = a.address
-          WHERE e.address IS NULL OR e.source_updated IS NOT a.last_updated
+          WHERE a.account_id IS NOT NULL AND (e.address IS NULL OR e.source_updated IS NOT a.last_updated)
           ORDER BY a.last_updated LIMIT ?1`,
     params: [batch],
   });

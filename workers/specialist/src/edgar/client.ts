@@ -114,7 +114,8 @@ export class EdgarClient {
         signal: AbortSignal.timeout(TIMEOUT_MS),
       });
     } catch (error) {
-      throw new EdgarError(`${url} could not be reached: ${(error as Error).message}`, true);
+      console.error(`specialist: ${url} could not be reached`, error);
+      throw new EdgarError('SEC EDGAR could not be reached', true);
     }
     if (response.status === 404) {
       await response.body?.cancel();

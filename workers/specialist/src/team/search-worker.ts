@@ -32,14 +32,17 @@ export async function searchCurrentInformation(deps: SearchDeps, question: strin
     try {
       return { provider: 'Tavily web search', query, results: await tavilySearch(deps.tavilyApiKey, query, deps.fetch), problems };
     } catch (error) {
-      problems.push(`Tavily web search failed (${(error as Error).message}); EDGAR full-text search used instead`);
+      // The sender sees that the search failed, not why: fetch errors name hosts and DNS failures.
+      console.error('specialist: Tavily web search failed', error);
+      problems.push('Tavily web search failed; EDGAR full-text search used instead');
     }
   }
   const query = companies.length ? companies.map((c) => `"${c.title}"`).join(' OR ') : question;
   try {
     return { provider: 'EDGAR full-text search', query, results: await edgarFullTextSearch(deps.edgar, query), problems };
   } catch (error) {
-    problems.push(`EDGAR full-text search failed: ${(error as Error).message}`);
+    console.error('specialist: EDGAR full-text search failed', error);
+    problems.push('EDGAR full-text search failed');
     return { provider: 'EDGAR full-text search', query, results: [], problems };
   }
 }

@@ -1,0 +1,38 @@
+import { createMiddleware } from 'hono/factory';
+import { ApiError } from '../../../../lib/http/api-error.ts';
+import type { RegistryApp } from '../app.ts';
+import { detailDialect } from './detail.ts';
+
+/** Paths whose callers are the Python SDKs: their errors are `{detail}`; every other route answers the platform's error shape. */
+const SDK_PATHS = /^\/(v1\/almanac|v2\/agents|v1\/agents|v2\/identity|v1\/auth)(\/|$)/;
+/** The binding's period (Cloudflare allows 10 or 60 seconds): the wait a refused caller is told. */
+const PERIOD_SECONDS = '60';
+
+/** The key id of a well-formed `rdv_<id>_<secret>` bearer token (whether it is valid is the route's business). */
+function keyIdOf(authorization: string | undefined): string | null {
+  return /^Bearer\s+rdv_([0-9a-f]{16})_\S+$/i.exec(authorization ?? '')?.[1]?.toLowerCase() ?? null;
+}
+
+/**
+ * In front of every registry route (Cloudflare's Rate Limiting binding, generous limits): a keyed request
+ * counts against its key, an anonymous one against its client IP. A request without either (a service
+ * binding from another Worker of the platform) is not counted here.
+ */
+export const rateLimit = createMiddleware<RegistryApp>(async (c, next) => {
+  const keyId = keyIdOf(c.req.header('authorization'));
+  const ip = c.req.header('cf-connecting-ip');
+  const outcome = keyId
+    ? await c.env.KEY_RATE_LIMIT.limit({ key: `key:${keyId}` })
+    : ip
+      ? await c.env.ANONYMOUS_RATE_LIMIT.limit({ key: `ip:${ip}` })
+      : { success: true };
+  if (outcome.success) return next();
+  // Refused before any route's own dialect is set: the SDK paths get theirs here.
+  if (SDK_PATHS.test(c.req.path)) c.set('errorDialect', detailDialect);
+  throw new ApiError({
+    status: 429,
+    message: 'too many requests; retry after the time in retry-after',
+    code: 'rate_limited',
+    headers: { 'retry-after': PERIOD_SECONDS },
+  });
+});
