@@ -13,9 +13,14 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-// Bytes, not a string: fetch would label a string body text/plain by itself.
+// Bytes, not a string: fetch would label a string body text/plain by itself. Each call from a client of its
+// own, so send-request's per-client limit does not answer in place of the body check.
 const sender = (path: string) => (body: string, contentType: string | null) =>
-  SELF.fetch(`http://router.test${path}`, { method: 'POST', headers: withContentType(contentType), body: new TextEncoder().encode(body) });
+  SELF.fetch(`http://router.test${path}`, {
+    method: 'POST',
+    headers: withContentType(contentType, { 'cf-connecting-ip': `198.51.100.${Math.floor(Math.random() * 250)}-${crypto.randomUUID()}` }),
+    body: new TextEncoder().encode(body),
+  });
 
 /** The router's JSON endpoints read their bodies whatever the Content-Type says (issue 13: they were ignored). */
 describe('router: a JSON body is read whatever its Content-Type', () => {
