@@ -159,7 +159,7 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
         searches.push({ body: agentSearchRequestSchema.parse(request.postDataJSON()), response: request.response().then((r) => r?.json()) });
       }
     });
-    await page.getByRole('button', { name: 'Agents' }).click();
+    await page.getByRole('button', { name: 'Agents', exact: true }).click();
     expect(await page.getByLabel('API key (read permission)').inputValue()).toBe(apiKey);
     await page.getByText(`${DEMO_AGENTS.length} agents`).waitFor();
     await page.getByText('Page 1 of 2').waitFor();
@@ -219,7 +219,7 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
     expect(await readme.locator('style, form, input, button, iframe, img, [style], .shell-header').count()).toBe(0);
     expect(await readme.innerText()).toContain('Session expired: paste your admin token to continue.');
     expect(await page.locator('.shell').isVisible()).toBe(true);
-    expect(await page.getByRole('button', { name: 'Agents' }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: 'Agents', exact: true }).isVisible()).toBe(true);
     const source = readme.getByRole('link', { name: 'rate source' });
     expect(await source.getAttribute('href')).toBe('https://rates.example/fx');
     expect(await source.getAttribute('rel')).toBe('noopener noreferrer nofollow');
@@ -322,7 +322,7 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
     expect((await items.nth(1).locator('.markdown-plain').textContent())?.length).toBe(50_005);
     expect((await items.nth(2).innerText()).length).toBeGreaterThan(50_000);
     expect(await askPage.locator('.shell-header').isVisible()).toBe(true);
-    await askPage.getByRole('button', { name: 'Agents' }).click();
+    await askPage.getByRole('button', { name: 'Agents', exact: true }).click();
     await askPage.getByLabel('API key (read permission)').waitFor();
     await askPage.close();
   });
