@@ -21,7 +21,26 @@ export const OUTBOX_DLQ = 'rendezvous-hosting-outbox-dlq';
  * every envelope (signature, target, expiry, replay) and signs what the agent sends; the one catch-all
  * handler gives each verified message to the agent's code, which dispatches it by model and shape.
  */
-export async function platformAgent(env: HostingEnv, row: AgentRow): Promise<Agent<HostingEnv>> {
+export function platformAgent(env: HostingEnv, row: AgentRow): Promise<Agent<HostingEnv>> {
+  const key = [row.address, row.code_digest, row.name, row.readme, row.short_description].join('\u0000');
+  let agent = built.get(key);
+  if (!agent) {
+    agent = buildPlatformAgent(env, row);
+    agent.catch(() => built.delete(key));
+    if (built.size >= BUILT_MAX) built.delete(built.keys().next().value!);
+    built.set(key, agent);
+  }
+  return agent;
+}
+
+/**
+ * An isolate keeps the agents it built (opening the seed, declaring the app) for the rows they were built
+ * from: a message to a warm agent costs one D1 lookup before verification. A new digest or name builds anew.
+ */
+const built = new Map<string, Promise<Agent<HostingEnv>>>();
+const BUILT_MAX = 500;
+
+async function buildPlatformAgent(env: HostingEnv, row: AgentRow): Promise<Agent<HostingEnv>> {
   const seed = await open(env.HOSTING_SEED_KEY, row.sealed_seed);
   const agent = defineAgent<HostingEnv>({
     name: row.address,
