@@ -1,4 +1,4 @@
-import { defineAgent, model, ReplayLedger, StaticResolver } from '../../lib/agent/index.ts';
+import { defineAgent, model, type OutboundMessage, ReplayLedger, StaticResolver } from '../../lib/agent/index.ts';
 import { PING, PONG } from './echo-model.ts';
 
 export { ReplayLedger };
@@ -6,7 +6,7 @@ export { ReplayLedger };
 interface NativeEnv {
   SEED: string;
   REPLAY_LEDGER: DurableObjectNamespace<ReplayLedger>;
-  OUTBOX: Queue;
+  OUTBOX: Queue<OutboundMessage>;
 }
 
 const Ping = model(PING.name, PING.schema);
@@ -15,6 +15,8 @@ const Pong = model(PONG.name, PONG.schema);
 /** bench:hosting's native side: the hosted echo agent written as its own Worker with lib/agent. */
 const agent = defineAgent<NativeEnv>({
   name: 'bench-echo',
+  title: 'bench echo',
+  readme: '',
   settings: (env) => ({
     seed: env.SEED,
     webhookUrl: 'http://native.bench/webhook',
