@@ -77,7 +77,10 @@ function workers(hostingScript: string, nativeScript: string): WorkerOptions[] {
         REGISTRY_API_KEY: '',
       },
       d1Databases: { DB: 'hosting' },
-      durableObjects: { HOSTED_AGENT: { className: 'HostedAgent', useSQLite: true }, REPLAY_LEDGER: { className: 'ReplayLedger', useSQLite: true } },
+      durableObjects: {
+        HOSTED_AGENT: { className: 'HostedAgent', useSQLite: true },
+        REPLAY_LEDGER: { className: 'ReplayLedger', useSQLite: true },
+      },
       queueProducers: { HOSTING_OUTBOX: { queueName: 'bench-hosting-outbox' } },
       workerLoaders: { LOADER: {} },
       serviceBindings: { REGISTRY: { name: 'rendezvous-registry', entrypoint: 'KeyService' }, REGISTRY_API: 'rendezvous-registry' },
@@ -95,7 +98,8 @@ function workers(hostingScript: string, nativeScript: string): WorkerOptions[] {
   ];
 }
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
 const ms = (value: number) => `${value.toFixed(1)} ms`;
 
 const sender = Identity.fromSeed('bench hosting sender', 0);
@@ -106,16 +110,28 @@ let nonce = 0;
 /** One round trip: a signed Ping in, the signed Pong out of the same answer, checked as sendAndReceive checks it. */
 async function roundTrip(mf: Miniflare, worker: string, url: string, target: string): Promise<number> {
   const envelope = serializeEnvelope(
-    buildEnvelope({ sender, target, schemaDigest: pingDigest, payload: { text: 'bench' }, expires: Math.floor(Date.now() / 1000) + 600, nonce: ++nonce }),
+    buildEnvelope({
+      sender,
+      target,
+      schemaDigest: pingDigest,
+      payload: { text: 'bench' },
+      expires: Math.floor(Date.now() / 1000) + 600,
+      nonce: ++nonce,
+    }),
   );
   const fetcher = await mf.getWorker(worker);
   const started = performance.now();
-  const response = await fetcher.fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-uagents-connection': 'sync' }, body: envelope });
+  const response = await fetcher.fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-uagents-connection': 'sync' },
+    body: envelope,
+  });
   const text = await response.text();
   const elapsed = performance.now() - started;
   const reply = parseEnvelope(text);
   if (response.status !== 200 || !reply.ok) throw new Error(`${worker} answered ${response.status}: ${text.slice(0, 300)}`);
-  if (reply.envelope.sender !== target || reply.envelope.schema_digest !== pongDigest) throw new Error(`${worker}: the reply is not the agent's Pong`);
+  if (reply.envelope.sender !== target || reply.envelope.schema_digest !== pongDigest)
+    throw new Error(`${worker}: the reply is not the agent's Pong`);
   return elapsed;
 }
 
@@ -129,12 +145,20 @@ async function main() {
     bundle('workers/hosting/wrangler.toml', join(work, 'hosting')),
     bundle('bench/hosting-native/wrangler.toml', join(work, 'native')),
   ]);
-  const options = { host: '127.0.0.1', port: 0, cf: false, log: new Log(LogLevel.WARN), defaultPersistRoot: join(work, 'state'), workers: workers(hostingScript, nativeScript) };
+  const options = {
+    host: '127.0.0.1',
+    port: 0,
+    cf: false,
+    log: new Log(LogLevel.WARN),
+    defaultPersistRoot: join(work, 'state'),
+    workers: workers(hostingScript, nativeScript),
+  };
   const mf = new Miniflare(options);
   try {
     await mf.ready;
     const db = await mf.getD1Database('DB', 'rendezvous-hosting');
-    for (const migration of await readD1Migrations(join(ROOT, 'workers/hosting/migrations'))) await db.batch(migration.queries.map((query) => db.prepare(query)));
+    for (const migration of await readD1Migrations(join(ROOT, 'workers/hosting/migrations')))
+      await db.batch(migration.queries.map((query) => db.prepare(query)));
     const hosted = Identity.fromSeed(HOSTED_SEED, 0).address;
     const native = Identity.fromSeed(NATIVE_SEED, 0).address;
     const setCode = async (variant: number) => {
@@ -177,11 +201,16 @@ async function main() {
       summary('hosted, first load (new code)', firstHosted),
       summary('native, first load (restarted)', firstNative),
     ];
-    console.log(`bench:hosting — sendAndReceive round trip (signed Ping → signed Pong) in Miniflare (workerd), ${WARM} warm, ${FIRST_LOADS} first loads`);
-    for (const row of rows) console.log(`${row.label.padEnd(34)} p50 ${ms(row.p50).padStart(10)}  p99 ${ms(row.p99).padStart(10)}  (n=${row.n})`);
+    console.log(
+      `bench:hosting — sendAndReceive round trip (signed Ping → signed Pong) in Miniflare (workerd), ${WARM} warm, ${FIRST_LOADS} first loads`,
+    );
+    for (const row of rows)
+      console.log(`${row.label.padEnd(34)} p50 ${ms(row.p50).padStart(10)}  p99 ${ms(row.p99).padStart(10)}  (n=${row.n})`);
     const ratio = rows[0]!.p50 / rows[1]!.p50;
     const firstRatio = rows[2]!.p50 / rows[3]!.p50;
-    console.log(`warm ratio hosted/native (p50): ${ratio.toFixed(2)}× (target ≤ ${TARGET_RATIO}×) ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'}`);
+    console.log(
+      `warm ratio hosted/native (p50): ${ratio.toFixed(2)}× (target ≤ ${TARGET_RATIO}×) ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'}`,
+    );
     console.log(`first-load ratio hosted/native (p50): ${firstRatio.toFixed(2)}×`);
   } finally {
     await mf.dispose();

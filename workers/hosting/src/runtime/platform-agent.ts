@@ -25,8 +25,11 @@ export function platformAgent(env: HostingEnv, row: AgentRow): Promise<Agent<Hos
   const key = [row.address, row.code_digest, row.name, row.readme, row.short_description].join('\u0000');
   let agent = built.get(key);
   if (!agent) {
-    agent = buildPlatformAgent(env, row);
-    agent.catch(() => built.delete(key));
+    // A failed build (a seed that does not open) is not kept: the next message tries again.
+    agent = buildPlatformAgent(env, row).catch((error: unknown) => {
+      built.delete(key);
+      throw error;
+    });
     if (built.size >= BUILT_MAX) built.delete(built.keys().next().value!);
     built.set(key, agent);
   }
