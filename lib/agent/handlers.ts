@@ -2,25 +2,28 @@ import type { z } from 'zod';
 import type { Model } from './model.ts';
 import type { DeadLetterHandler, LifecycleHandler, MessageHandler } from './types.ts';
 
-/** Everything an agent declared, filled by defineAgent's methods at module load. */
-export interface HandlerTable<Env> {
-  typed: Map<string, { model: Model; handler: MessageHandler<Env, unknown> }>;
-  shapes: { shape: z.ZodType; handler: MessageHandler<Env, unknown> }[];
-  startup: LifecycleHandler<Env>[];
-  shutdown: LifecycleHandler<Env>[];
+/**
+ * Everything an agent declared, filled by defineAgent's methods at module load. The handler types are
+ * lib/agent's by default; hosted agents (workers/hosting) keep their own context's handlers in the same table.
+ */
+export interface HandlerTable<Env, Handler = MessageHandler<Env, unknown>, Lifecycle = LifecycleHandler<Env>> {
+  typed: Map<string, { model: Model; handler: Handler }>;
+  shapes: { shape: z.ZodType; handler: Handler }[];
+  startup: Lifecycle[];
+  shutdown: Lifecycle[];
   deadLetter: DeadLetterHandler<Env>[];
 }
 
-export function emptyHandlerTable<Env>(): HandlerTable<Env> {
+export function emptyHandlerTable<Env, Handler = MessageHandler<Env, unknown>, Lifecycle = LifecycleHandler<Env>>(): HandlerTable<Env, Handler, Lifecycle> {
   return { typed: new Map(), shapes: [], startup: [], shutdown: [], deadLetter: [] };
 }
 
-type Dispatch<Env> =
-  | { ok: true; handler: MessageHandler<Env, unknown>; message: unknown }
+type Dispatch<Handler> =
+  | { ok: true; handler: Handler; message: unknown }
   | { ok: false; code: 'unknown_schema' | 'invalid_payload'; message: string };
 
 /** Typed handlers by schema digest first; then shape handlers, in declaration order, by payload shape. */
-export function dispatch<Env>(table: HandlerTable<Env>, schemaDigest: string, payload: unknown): Dispatch<Env> {
+export function dispatch<Handler>(table: Pick<HandlerTable<unknown, Handler>, 'typed' | 'shapes'>, schemaDigest: string, payload: unknown): Dispatch<Handler> {
   const typed = table.typed.get(schemaDigest);
   if (typed) {
     const parsed = typed.model.schema.safeParse(payload);

@@ -135,4 +135,19 @@ export default agent;
     expect((await submit(JSON.stringify(forged))).status).toBe(401);
     expect((await SELF.fetch('http://hosting.test/v1/hosting/submit', { method: 'HEAD' })).status).toBe(200);
   });
+
+  it('refusals of the agent\'s code keep the platform\'s shape with the code senders read; the submit path\'s own are {detail}', async () => {
+    const { address } = await runningGreeter();
+    const sender = Identity.fromSeed('refused sender', 0);
+    const invalid = { error: { message: expect.stringMatching(/Greeting/), type: 'invalid_envelope', param: null, code: 'invalid_payload' } };
+    expect(await json(submit(envelopeText(sender, address, Greeting.digest, { text: 5 })), 400)).toEqual(invalid);
+    const unknown = await json<{ error: { type: string; code: string } }>(submit(envelopeText(sender, address, `model:${'0'.repeat(64)}`, { nope: 1 })), 400);
+    expect(unknown.error).toMatchObject({ type: 'invalid_envelope', code: 'unknown_schema' });
+    const forged = JSON.parse(envelopeText(sender, address, Greeting.digest, { text: 'x' })) as Record<string, unknown>;
+    forged.sender = Identity.fromSeed('someone else', 0).address;
+    expect((await json<{ error: { code: string } }>(submit(JSON.stringify(forged)), 401)).error.code).toBe('bad_signature');
+    const stranger = Identity.fromSeed('nobody hosts this', 0).address;
+    expect(await json(submit(envelopeText(sender, stranger, Greeting.digest, { text: 'x' })), 404)).toEqual({ detail: 'no hosted agent has this address' });
+    expect(await json(submit('not json'), 400)).toEqual({ detail: expect.any(String) });
+  });
 });

@@ -4,7 +4,8 @@ import { healthBody } from '../../../lib/http/health.ts';
 import { agentRoutes } from './agents/routes.ts';
 import type { HostingApp } from './app.ts';
 import { requireHostingKey, requireLoader } from './auth/require-key.ts';
-import { notFound, onError } from './http/detail.ts';
+import { notFound, onError } from '../../../lib/http/errors.ts';
+import { speaksHosting } from './http/detail.ts';
 import { consumeOutbox } from './runtime/outbox.ts';
 import { secretRoutes } from './secrets/routes.ts';
 import { storageRoutes } from './storage/routes.ts';
@@ -17,6 +18,7 @@ export { HostedAgent } from './runtime/hosted-agent.ts';
 const app = new Hono<HostingApp>();
 
 app.use('*', clientCors());
+app.use('/v1/hosting/*', speaksHosting);
 app.get('/health', (c) => c.json(healthBody('hosting', { loader: Boolean(c.env.LOADER) })));
 app.use('/v1/hosting/*', requireLoader);
 app.route('/v1/hosting/submit', submitRoutes());

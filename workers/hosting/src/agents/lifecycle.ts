@@ -1,3 +1,4 @@
+import type { AgentExecutionContext } from '../../../../lib/agent/index.ts';
 import { registerAgent, updateAgentStatus } from '../../../../lib/registry-client/index.ts';
 import { failureText, guestOf } from '../runtime/guest-loader.ts';
 import { hostedAgentStub } from '../runtime/hosted-agent.ts';
@@ -14,7 +15,7 @@ import { open } from './vault.ts';
 
 const system = (env: HostingEnv, address: string, level: 'info' | 'warn' | 'erro', entry: string) => hostedAgentStub(env, address).log(level, 'system', entry);
 
-export async function startAgent(env: HostingEnv, ctx: ExecutionContext, row: AgentRow): Promise<AgentRow> {
+export async function startAgent(env: HostingEnv, ctx: AgentExecutionContext, row: AgentRow): Promise<AgentRow> {
   const guest = guestOf(env, row);
   let periods: number[];
   try {

@@ -9,10 +9,11 @@ import {
   updateCodeSchema,
   updateHostedAgentSchema,
 } from '../../../../schemas/hosting.ts';
-import type { HostingApp } from '../app.ts';
+import type { HostingApp, HostingBindings } from '../app.ts';
 import { compile } from '../code/compile.ts';
 import { parseCode } from '../code/files.ts';
-import { detail, validate } from '../http/detail.ts';
+import { ApiError } from '../../../../lib/http/api-error.ts';
+import { ValidationRefusal, validateHosting } from '../http/detail.ts';
 import { hostedAgentStub } from '../runtime/hosted-agent.ts';
 import { deleteAgent, startAgent, stopAgent } from './lifecycle.ts';
 import { type AgentRow, toAgent, toSummary } from './records.ts';
@@ -20,6 +21,9 @@ import { findOwnAgent, insertAgent, listAgents, newAgentRow, setCode, setState, 
 import { newSeed, seal } from './vault.ts';
 
 const encoder = new TextEncoder();
+
+const agentNotFound = () => new ApiError({ status: 404, message: 'agent not found' });
+const codeTooLarge = () => new ApiError({ status: 413, message: `code is larger than ${HOSTED_CODE_MAX_BYTES} bytes` });
 
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', encoder.encode(text));
@@ -29,17 +33,16 @@ async function sha256Hex(text: string): Promise<string> {
 /** `/v1/hosting/agents`: create, list, read, update, delete, duplicate, code, start/stop/restart, logs. */
 export function agentRoutes() {
   const app = new Hono<HostingApp>();
-  const notFound = (c: Parameters<typeof detail>[0]) => detail(c, 404, 'agent not found');
 
   /** A fresh identity for a new agent: the seed is sealed at once and never leaves the platform. */
-  const createAgent = async (env: HostingEnv, accountId: string, input: Parameters<typeof newAgentRow>[3]): Promise<AgentRow> => {
+  const createAgent = async (env: HostingBindings, accountId: string, input: Parameters<typeof newAgentRow>[3]): Promise<AgentRow> => {
     const seed = newSeed();
     const row = newAgentRow(accountId, Identity.fromSeed(seed, 0).address, await seal(env.HOSTING_SEED_KEY, seed), input, new Date());
     await insertAgent(env.DB, row);
     return row;
   };
 
-  app.get('/', validate('query', hostedAgentListQuerySchema), async (c) => {
+  app.get('/', validateHosting('query', hostedAgentListQuerySchema), async (c) => {
     const query = c.req.valid('query');
     const offset = Math.max(0, Number.parseInt(query.cursor ?? '0', 10) || 0);
     const limit = query.limit ?? 50;
@@ -54,31 +57,32 @@ export function agentRoutes() {
     return c.json({ items: rows.slice(0, limit).map(toSummary), next_cursor: more ? String(offset + limit) : null });
   });
 
-  app.post('/', validate('json', newHostedAgentSchema), async (c) => c.json(toAgent(await createAgent(c.env, c.get('accountId'), c.req.valid('json')))));
+  app.post('/', validateHosting('json', newHostedAgentSchema), async (c) => c.json(toAgent(await createAgent(c.env, c.get('accountId'), c.req.valid('json')))));
 
   app.get('/:address', async (c) => {
     const row = await findOwnAgent(c.env.DB, c.get('accountId'), c.req.param('address'));
-    return row ? c.json(toAgent(row)) : notFound(c);
+    if (!row) throw agentNotFound();
+    return c.json(toAgent(row));
   });
 
-  app.put('/:address', validate('json', updateHostedAgentSchema), async (c) => {
+  app.put('/:address', validateHosting('json', updateHostedAgentSchema), async (c) => {
     const row = await findOwnAgent(c.env.DB, c.get('accountId'), c.req.param('address'));
-    if (!row) return notFound(c);
+    if (!row) throw agentNotFound();
     await updateAgent(c.env.DB, row.address, c.req.valid('json'));
     return c.json({});
   });
 
   app.delete('/:address', async (c) => {
     const row = await findOwnAgent(c.env.DB, c.get('accountId'), c.req.param('address'));
-    if (!row) return notFound(c);
+    if (!row) throw agentNotFound();
     await deleteAgent(c.env, row);
     return c.json({});
   });
 
   /** A new agent (its own identity) with the original's code; storage, secrets and logs are not copied. */
-  app.post('/:address/duplicate', validate('json', newHostedAgentSchema), async (c) => {
+  app.post('/:address/duplicate', validateHosting('json', newHostedAgentSchema), async (c) => {
     const original = await findOwnAgent(c.env.DB, c.get('accountId'), c.req.param('address'));
-    if (!original) return notFound(c);
+    if (!original) throw agentNotFound();
     const copy = await createAgent(c.env, c.get('accountId'), c.req.valid('json'));
     if (original.code !== null) await setCode(c.env.DB, copy.address, original.code, original.code_digest!, new Date());
     return c.json(toAgent((await findOwnAgent(c.env.DB, c.get('accountId'), copy.address))!));
@@ -86,7 +90,7 @@ export function agentRoutes() {
 
   app.get('/:address/code', async (c) => {
     const row = await findOwnAgent(c.env.DB, c.get('accountId'), c.req.param('address'));
-    if (!row) return notFound(c);
+    if (!row) throw agentNotFound();
     const body: AgentCode = { digest: row.code_digest, code: row.code, timestamp: row.code_update_timestamp };
     return c.json(body);
   });
@@ -94,15 +98,20 @@ export function agentRoutes() {
   app.put(
     '/:address/code',
     // The code string travels JSON-escaped: the body may be larger than the code it holds.
-    bodyLimit({ maxSize: HOSTED_CODE_MAX_BYTES * 2 + 1024, onError: (c) => detail(c, 413, `code is larger than ${HOSTED_CODE_MAX_BYTES} bytes`) }),
-    validate('json', updateCodeSchema),
+    bodyLimit({
+      maxSize: HOSTED_CODE_MAX_BYTES * 2 + 1024,
+      onError: () => {
+        throw codeTooLarge();
+      },
+    }),
+    validateHosting('json', updateCodeSchema),
     async (c) => {
       const row = await findOwnAgent(c.env.DB, c.get('accountId'), c.req.param('address'));
-      if (!row) return notFound(c);
+      if (!row) throw agentNotFound();
       const { code } = c.req.valid('json');
-      if (encoder.encode(code).length > HOSTED_CODE_MAX_BYTES) return detail(c, 413, `code is larger than ${HOSTED_CODE_MAX_BYTES} bytes`);
+      if (encoder.encode(code).length > HOSTED_CODE_MAX_BYTES) throw codeTooLarge();
       const parsed = parseCode(code);
-      if (!parsed.ok) return c.json(parsed.error, 422);
+      if (!parsed.ok) throw new ValidationRefusal(parsed.error.detail);
       const digest = await sha256Hex(code);
       await setCode(c.env.DB, row.address, code, digest, new Date());
       const compiled = compile(parsed.files);
@@ -114,7 +123,7 @@ export function agentRoutes() {
         await setState(c.env.DB, row.address, { compiled: false });
       } else if (row.running === 1) {
         // New code takes effect at once: the loader's cache id holds the digest.
-        await startAgent(c.env, c.executionCtx as unknown as ExecutionContext, updated);
+        await startAgent(c.env, c.executionCtx, updated);
       }
       return c.json({ digest });
     },
@@ -122,35 +131,35 @@ export function agentRoutes() {
 
   app.post('/:address/start', async (c) => {
     const row = await findOwnAgent(c.env.DB, c.get('accountId'), c.req.param('address'));
-    if (!row) return notFound(c);
-    if (row.code === null) return detail(c, 409, 'the agent has no code yet: PUT /v1/hosting/agents/{address}/code first');
-    return c.json(toAgent(await startAgent(c.env, c.executionCtx as unknown as ExecutionContext, row)));
+    if (!row) throw agentNotFound();
+    if (row.code === null) throw new ApiError({ status: 409, message: 'the agent has no code yet: PUT /v1/hosting/agents/{address}/code first' });
+    return c.json(toAgent(await startAgent(c.env, c.executionCtx, row)));
   });
 
   app.post('/:address/stop', async (c) => {
     const row = await findOwnAgent(c.env.DB, c.get('accountId'), c.req.param('address'));
-    if (!row) return notFound(c);
+    if (!row) throw agentNotFound();
     return c.json(toAgent(await stopAgent(c.env, row)));
   });
 
   /** An extension: Agentverse has none (its scripts stop, then start). */
   app.post('/:address/restart', async (c) => {
     const row = await findOwnAgent(c.env.DB, c.get('accountId'), c.req.param('address'));
-    if (!row) return notFound(c);
-    if (row.code === null) return detail(c, 409, 'the agent has no code yet: PUT /v1/hosting/agents/{address}/code first');
+    if (!row) throw agentNotFound();
+    if (row.code === null) throw new ApiError({ status: 409, message: 'the agent has no code yet: PUT /v1/hosting/agents/{address}/code first' });
     const stopped = await stopAgent(c.env, row);
-    return c.json(toAgent(await startAgent(c.env, c.executionCtx as unknown as ExecutionContext, stopped)));
+    return c.json(toAgent(await startAgent(c.env, c.executionCtx, stopped)));
   });
 
   app.get('/:address/logs/latest', async (c) => {
     const row = await findOwnAgent(c.env.DB, c.get('accountId'), c.req.param('address'));
-    if (!row) return notFound(c);
+    if (!row) throw agentNotFound();
     return c.json(await hostedAgentStub(c.env, row.address).latestLogs());
   });
 
   app.delete('/:address/logs', async (c) => {
     const row = await findOwnAgent(c.env.DB, c.get('accountId'), c.req.param('address'));
-    if (!row) return notFound(c);
+    if (!row) throw agentNotFound();
     await hostedAgentStub(c.env, row.address).clearLogs();
     return c.json({});
   });

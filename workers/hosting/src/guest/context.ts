@@ -20,8 +20,6 @@ export interface AgentLogger {
   error(...parts: unknown[]): void;
 }
 
-type ReplyPayload<Reply> = Reply extends Model<infer Schema> ? z.output<Schema> : unknown;
-
 /** A hosted agent's `ctx`: lib/agent's AgentContext (send, sendAndReceive) plus storage, secrets and a logger. */
 export interface HostedContext {
   readonly name: string;
@@ -30,12 +28,17 @@ export interface HostedContext {
   readonly secrets: { get(name: string): Promise<string | null> };
   readonly logger: AgentLogger;
   send(to: string, message: Message, options?: { session?: string }): Promise<void>;
-  sendAndReceive<Reply extends Model | undefined = undefined>(
-    to: string,
-    message: Message,
-    options?: { timeout?: number; response?: Reply; session?: string },
-  ): Promise<[ReceivedReply<ReplyPayload<Reply>> | null, DeliveryStatus]>;
+  /** With `response`, a reply that is not that model is refused (status `failed`) and its payload is typed. */
+  sendAndReceive<Schema extends z.ZodObject>(to: string, message: Message, options: ReceiveOptions & { response: Model<Schema> }): Promise<Received<z.output<Schema>>>;
+  sendAndReceive(to: string, message: Message, options?: ReceiveOptions): Promise<Received<unknown>>;
 }
+
+interface ReceiveOptions {
+  timeout?: number;
+  session?: string;
+}
+
+type Received<Payload> = [ReceivedReply<Payload> | null, DeliveryStatus];
 
 export interface HostedMessageContext extends HostedContext {
   readonly sender: string;
@@ -77,6 +80,22 @@ export function hostedContext(env: GuestEnv, name: string, defaultSession?: stri
   const flush = async () => {
     await Promise.all(pending.splice(0));
   };
+  function sendAndReceive<Schema extends z.ZodObject>(
+    to: string,
+    message: Message,
+    options: ReceiveOptions & { response: Model<Schema> },
+  ): Promise<Received<z.output<Schema>>>;
+  function sendAndReceive(to: string, message: Message, options?: ReceiveOptions): Promise<Received<unknown>>;
+  async function sendAndReceive(to: string, message: Message, options: ReceiveOptions & { response?: Model } = {}): Promise<Received<unknown>> {
+    const session = options.session ?? defaultSession ?? crypto.randomUUID();
+    const [reply, status] = await host.sendAndReceive(to, plainMessage(message), { session, timeout: options.timeout });
+    if (!reply || !options.response) return [reply, status];
+    const model = options.response;
+    if (reply.schemaDigest !== model.digest) return [null, { ...status, status: 'failed', detail: `the reply is not a ${model.title}` }];
+    const checked = model.schema.safeParse(reply.payload);
+    if (!checked.success) return [null, { ...status, status: 'failed', detail: `the reply does not match ${model.title}` }];
+    return [{ ...reply, payload: checked.data }, status];
+  }
   const ctx: HostedContext = {
     name,
     address: env.AGENT_ADDRESS,
@@ -90,16 +109,7 @@ export function hostedContext(env: GuestEnv, name: string, defaultSession?: stri
     secrets: { get: (secret) => host.secret(secret) },
     logger: { debug: log('debg'), info: log('info'), warning: log('warn'), warn: log('warn'), error: log('erro') },
     send: (to, message, options = {}) => host.send(to, plainMessage(message), options.session ?? defaultSession ?? crypto.randomUUID()),
-    sendAndReceive: async (to, message, options = {}) => {
-      const session = options.session ?? defaultSession ?? crypto.randomUUID();
-      const [reply, status] = await host.sendAndReceive(to, plainMessage(message), { session, timeout: options.timeout });
-      if (!reply || !options.response) return [reply, status] as never;
-      const model = options.response;
-      if (reply.schemaDigest !== model.digest) return [null, { ...status, status: 'failed', detail: `the reply is not a ${model.title}` }] as never;
-      const checked = model.schema.safeParse(reply.payload);
-      if (!checked.success) return [null, { ...status, status: 'failed', detail: `the reply does not match ${model.title}` }] as never;
-      return [{ ...reply, payload: checked.data }, status] as never;
-    },
+    sendAndReceive,
   };
   return { ctx, flush };
 }

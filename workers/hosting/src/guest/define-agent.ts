@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import { emptyHandlerTable, type HandlerTable } from '../../../../lib/agent/handlers.ts';
 import type { Model } from '../../../../lib/agent/model.ts';
-import type { MessageHandler } from '../../../../lib/agent/types.ts';
 import type { HostedContext, HostedMessageContext } from './context.ts';
 import { MIN_INTERVAL_SECONDS } from './protocol.ts';
 
@@ -25,8 +24,8 @@ export interface HostedAgentConfig {
  * plus onInterval. The handler table is lib/agent's, so dispatch is the same code as for Worker agents.
  */
 export class HostedAgentDefinition {
-  // lib/agent's table types handlers by its own context; the hosted context is passed to them instead.
-  readonly table: HandlerTable<unknown> = emptyHandlerTable<unknown>();
+  // lib/agent's table, holding handlers of the hosted context.
+  readonly table: HandlerTable<unknown, HostedHandler<unknown>, HostedLifecycleHandler> = emptyHandlerTable();
   readonly intervals: { period: number; handler: HostedLifecycleHandler }[] = [];
 
   constructor(readonly config: HostedAgentConfig) {}
@@ -37,22 +36,22 @@ export class HostedAgentDefinition {
 
   onMessage<Schema extends z.ZodObject>(model: Model<Schema>, handler: HostedHandler<z.output<Schema>>): this {
     if (this.table.typed.has(model.digest)) throw new Error(`agent ${this.name}: a handler for ${model.title} (${model.digest}) is declared already`);
-    this.table.typed.set(model.digest, { model, handler: handler as unknown as MessageHandler<unknown, unknown> });
+    this.table.typed.set(model.digest, { model, handler: handler as HostedHandler<unknown> });
     return this;
   }
 
   onPayload<Shape extends z.ZodType>(shape: Shape, handler: HostedHandler<z.output<Shape>>): this {
-    this.table.shapes.push({ shape, handler: handler as unknown as MessageHandler<unknown, unknown> });
+    this.table.shapes.push({ shape, handler: handler as HostedHandler<unknown> });
     return this;
   }
 
   onStartup(handler: HostedLifecycleHandler): this {
-    this.table.startup.push(handler as never);
+    this.table.startup.push(handler);
     return this;
   }
 
   onShutdown(handler: HostedLifecycleHandler): this {
-    this.table.shutdown.push(handler as never);
+    this.table.shutdown.push(handler);
     return this;
   }
 

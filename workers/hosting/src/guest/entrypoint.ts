@@ -51,7 +51,7 @@ export function hostedEntrypoint(exported: unknown) {
         },
       };
       try {
-        const result = await (route.handler as unknown as (c: HostedMessageContext, s: string, m: unknown) => unknown)(ctx, message.sender, route.message);
+        const result = await route.handler(ctx, message.sender, route.message);
         return { ok: true, result: result && typeof result === 'object' ? (JSON.parse(JSON.stringify(result)) as Record<string, unknown>) : null, reply };
       } catch (error) {
         await this.logFailure(`message handler failed (schema ${message.schemaDigest} from ${message.sender})`, error);
@@ -62,11 +62,11 @@ export function hostedEntrypoint(exported: unknown) {
     }
 
     async startup(): Promise<void> {
-      await this.runAll('startup', agent.table.startup as never);
+      await this.runAll('startup', agent.table.startup);
     }
 
     async shutdown(): Promise<void> {
-      await this.runAll('shutdown', agent.table.shutdown as never);
+      await this.runAll('shutdown', agent.table.shutdown);
     }
 
     async interval(index: number): Promise<void> {

@@ -34,6 +34,9 @@ export interface GuestCalls {
   interval(index: number): Promise<void>;
 }
 
+/** GuestCalls as the host's binding to the guest's entrypoint is typed (`getEntrypoint<GuestContract>`). */
+export interface GuestContract extends Rpc.WorkerEntrypointBranded, GuestCalls {}
+
 export interface HostCalls {
   send(to: string, message: Message, session: string): Promise<void>;
   sendAndReceive(to: string, message: Message, options: { session: string; timeout?: number }): Promise<[ReceivedReply | null, DeliveryStatus]>;

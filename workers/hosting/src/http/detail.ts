@@ -1,47 +1,47 @@
-import { zValidator } from '@hono/zod-validator';
-import type { Context, ValidationTargets } from 'hono';
-import { HTTPException } from 'hono/http-exception';
-import type { ContentfulStatusCode } from 'hono/utils/http-status';
-import type { ZodError, ZodType } from 'zod';
+import type { ZodType } from 'zod';
+import type { $ZodError } from 'zod/v4/core';
+import { ApiError } from '../../../../lib/http/api-error.ts';
+import { type Dialect, speaks } from '../../../../lib/http/errors.ts';
+import { type Refusals, validate } from '../../../../lib/http/validate.ts';
 import type { DetailError } from '../../../../schemas/registry.ts';
 import type { ValidationError } from '../../../../schemas/hosting.ts';
 
-/** The hosting API answers errors as Agentverse does (FastAPI): `{detail: text}`. */
-export function detail(c: Context, status: ContentfulStatusCode, message: string) {
-  const body: DetailError = { detail: message };
-  return c.json(body, status);
-}
+type Issue = ValidationError['detail'][number];
 
-const LOCATION: Partial<Record<keyof ValidationTargets, string>> = { json: 'body', param: 'path', query: 'query' };
-
-/** A zod error as FastAPI's 422 body: one `{loc, msg, type}` per issue, `loc` starting with body/path/query. */
-export function validationBody(target: keyof ValidationTargets, error: ZodError): ValidationError {
-  return {
-    detail: error.issues.map((issue) => ({
-      loc: [LOCATION[target] ?? target, ...issue.path.map((part) => (typeof part === 'number' ? part : String(part)))],
-      msg: issue.message,
-      type: issue.code,
-    })),
-  };
-}
-
-/** `@hono/zod-validator` answering 422 `{detail:[{loc,msg,type}]}`, which Agentverse clients parse. */
-export function validate<Target extends keyof ValidationTargets, Schema extends ZodType>(target: Target, schema: Schema) {
-  return zValidator(target, schema, (result, c) => {
-    if (!result.success) return c.json(validationBody(target, result.error as unknown as ZodError), 422);
-  });
-}
-
-/** A body that is not JSON is a 422 as FastAPI answers it; anything unexpected is a logged 500 without internals. */
-export function onError(error: Error, c: Context) {
-  if (error instanceof HTTPException) {
-    const status = error.status === 400 ? 422 : (error.status as ContentfulStatusCode);
-    return detail(c, status, error.message || 'request failed');
+/** FastAPI's 422: the request's fields at fault, each as `{loc, msg, type}` (what Agentverse clients parse). */
+export class ValidationRefusal extends ApiError {
+  constructor(readonly issues: Issue[]) {
+    super({ status: 422, message: issues.map((issue) => issue.msg).join('; ') || 'invalid request' });
   }
-  console.error('unhandled error', error);
-  return detail(c, 500, 'internal error');
 }
 
-export function notFound(c: Context) {
-  return detail(c, 404, `no route for ${c.req.method} ${new URL(c.req.url).pathname}`);
+/**
+ * The hosting API answers errors as Agentverse does (FastAPI): `{detail: text}`, and a validation error
+ * `{detail: [{loc, msg, type}]}`.
+ */
+const hostingDialect: Dialect = (error): DetailError | ValidationError =>
+  error instanceof ValidationRefusal ? { detail: error.issues } : { detail: error.message };
+
+export const speaksHosting = speaks(hostingDialect);
+
+const LOCATION = { json: 'body', param: 'path', query: 'query' } as const;
+
+/** A zod error as FastAPI's issues: `loc` starting with body/path/query. */
+function issuesOf(target: keyof typeof LOCATION, error: $ZodError): Issue[] {
+  return error.issues.map((issue) => ({
+    loc: [LOCATION[target], ...issue.path.map((part) => (typeof part === 'number' ? part : String(part)))],
+    msg: issue.message,
+    type: issue.code,
+  }));
+}
+
+/** A body that is not JSON is a 422 as FastAPI answers it. */
+const hostingRefusals: Refusals = {
+  invalid: (error, target) => new ValidationRefusal(issuesOf(target, error)),
+  malformed: () => new ApiError({ status: 422, message: 'Malformed JSON in request body' }),
+};
+
+/** lib/http's validator answering 422 `{detail:[{loc,msg,type}]}`, which Agentverse clients parse. */
+export function validateHosting<Target extends keyof typeof LOCATION, Schema extends ZodType<object>>(target: Target, schema: Schema) {
+  return validate(target, schema, hostingRefusals);
 }

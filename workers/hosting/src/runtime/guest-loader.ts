@@ -1,7 +1,7 @@
 import GUEST_SDK from '../../dist/guest-sdk.txt';
 import { compile } from '../code/compile.ts';
 import { parseCode } from '../code/files.ts';
-import type { GuestCalls } from '../guest/protocol.ts';
+import type { GuestContract } from '../guest/protocol.ts';
 import type { AgentRow } from '../agents/records.ts';
 import { agentBindings } from './exports.ts';
 
@@ -18,7 +18,7 @@ export class GuestLoadError extends Error {
  * The hosted agent's Dynamic Worker. The cache id holds the code digest: new code takes effect at once,
  * and the same code is served from the loaded isolate. The code is compiled only when not cached.
  */
-export function guestOf(env: Pick<HostingEnv, 'LOADER'>, agent: Pick<AgentRow, 'address' | 'code' | 'code_digest'>): GuestCalls {
+export function guestOf(env: Pick<HostingEnv, 'LOADER'>, agent: Pick<AgentRow, 'address' | 'code' | 'code_digest'>): Service<GuestContract> {
   const { address, code } = agent;
   if (code === null) throw new GuestLoadError('the agent has no code yet');
   const stub = env.LOADER.get(`${address}:${agent.code_digest}`, () => {
@@ -46,7 +46,7 @@ export default { fetch: () => new Response('a hosted agent receives messages at 
       limits: LIMITS,
     };
   });
-  return stub.getEntrypoint('Agent') as unknown as GuestCalls;
+  return stub.getEntrypoint<GuestContract>('Agent');
 }
 
 /** The text of a failure to load or run guest code, for the agent's logs. */

@@ -79,7 +79,9 @@ export class HostedAgent extends DurableObject<HostingEnv> {
     this.sql.exec('INSERT OR REPLACE INTO meta (k, v) VALUES (?, ?)', 'address', address);
     this.sql.exec('DELETE FROM intervals');
     const now = Date.now();
-    periods.forEach((period, index) => this.sql.exec('INSERT INTO intervals (idx, period_ms, due) VALUES (?, ?, ?)', index, period * 1000, now + period * 1000));
+    for (const [index, period] of periods.entries()) {
+      this.sql.exec('INSERT INTO intervals (idx, period_ms, due) VALUES (?, ?, ?)', index, period * 1000, now + period * 1000);
+    }
     await this.armAlarm();
   }
 
@@ -97,7 +99,7 @@ export class HostedAgent extends DurableObject<HostingEnv> {
   override async alarm(): Promise<void> {
     const address = this.sql.exec<{ v: string }>("SELECT v FROM meta WHERE k = 'address'").toArray()[0]?.v;
     const agent = address ? await findAgent(this.env.DB, address) : null;
-    if (!agent || agent.running !== 1) {
+    if (agent?.running !== 1) {
       this.sql.exec('DELETE FROM intervals');
       return;
     }

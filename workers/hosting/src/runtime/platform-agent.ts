@@ -2,10 +2,16 @@ import { z } from 'zod';
 import { type Agent, defineAgent } from '../../../../lib/agent/index.ts';
 import { ApiError } from '../../../../lib/http/api-error.ts';
 import type { AgentRow } from '../agents/records.ts';
+import type { GuestAnswer, IncomingMessage } from '../guest/protocol.ts';
 import { open } from '../agents/vault.ts';
 import { failureText, guestOf } from './guest-loader.ts';
 import { hostedAgentStub } from './hosted-agent.ts';
 import { platformFetch, SUBMIT_PATH, submitUrl } from './platform-fetch.ts';
+
+/** One message to the agent's code, its answer as the protocol states it (RPC's types lose the unknown payload's branch). */
+async function askGuest(env: HostingEnv, row: AgentRow, message: IncomingMessage): Promise<GuestAnswer> {
+  return await guestOf(env, row).message(message);
+}
 
 export const OUTBOX_DLQ = 'rendezvous-hosting-outbox-dlq';
 
@@ -15,7 +21,29 @@ export const OUTBOX_DLQ = 'rendezvous-hosting-outbox-dlq';
  * every envelope (signature, target, expiry, replay) and signs what the agent sends; the one catch-all
  * handler gives each verified message to the agent's code, which dispatches it by model and shape.
  */
-export async function platformAgent(env: HostingEnv, row: AgentRow): Promise<Agent<HostingEnv>> {
+export function platformAgent(env: HostingEnv, row: AgentRow): Promise<Agent<HostingEnv>> {
+  const key = [row.address, row.code_digest, row.name, row.readme, row.short_description].join('\u0000');
+  let agent = built.get(key);
+  if (!agent) {
+    // A failed build (a seed that does not open) is not kept: the next message tries again.
+    agent = buildPlatformAgent(env, row).catch((error: unknown) => {
+      built.delete(key);
+      throw error;
+    });
+    if (built.size >= BUILT_MAX) built.delete(built.keys().next().value!);
+    built.set(key, agent);
+  }
+  return agent;
+}
+
+/**
+ * An isolate keeps the agents it built (opening the seed, declaring the app) for the rows they were built
+ * from: a message to a warm agent costs one D1 lookup before verification. A new digest or name builds anew.
+ */
+const built = new Map<string, Promise<Agent<HostingEnv>>>();
+const BUILT_MAX = 500;
+
+async function buildPlatformAgent(env: HostingEnv, row: AgentRow): Promise<Agent<HostingEnv>> {
   const seed = await open(env.HOSTING_SEED_KEY, row.sealed_seed);
   const agent = defineAgent<HostingEnv>({
     name: row.address,
@@ -35,12 +63,12 @@ export async function platformAgent(env: HostingEnv, row: AgentRow): Promise<Age
     }),
   });
   agent.onPayload(z.unknown(), async (ctx, sender, payload) => {
-    const answer = await guestOf(env, row)
-      .message({ sender, session: ctx.session, schemaDigest: ctx.envelope.schema_digest, payload })
-      .catch((error: unknown) => {
+    const answer = await askGuest(env, row, { sender, session: ctx.session, schemaDigest: ctx.envelope.schema_digest, payload }).catch(
+      (error: unknown): GuestAnswer => {
         ctx.executionCtx.waitUntil(hostedAgentStub(env, row.address).log('erro', 'system', `the agent's code could not run: ${failureText(error)}`));
-        return { ok: false, code: 'handler_failed', message: failureText(error) } as const;
-      });
+        return { ok: false, code: 'handler_failed', message: failureText(error) };
+      },
+    );
     if (!answer.ok) {
       // The sender's mistake: refused as lib/agent refuses it. A failed handler: 500, so the sender retries.
       if (answer.code === 'handler_failed') throw new Error(`hosted agent ${row.address}: ${answer.message}`);

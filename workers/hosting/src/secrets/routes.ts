@@ -3,7 +3,8 @@ import { secretCreateSchema, secretNameSchema, type Secret } from '../../../../s
 import { findOwnAgent } from '../agents/store.ts';
 import { seal } from '../agents/vault.ts';
 import type { HostingApp } from '../app.ts';
-import { detail, validate } from '../http/detail.ts';
+import { ApiError } from '../../../../lib/http/api-error.ts';
+import { ValidationRefusal, validateHosting } from '../http/detail.ts';
 
 /** A secret's value is never shown again after it is set. */
 const MASK = '********';
@@ -34,10 +35,10 @@ export function secretRoutes() {
     return c.json({ secrets: results.map(listed) });
   });
 
-  app.post('/secrets', validate('json', secretCreateSchema), async (c) => {
+  app.post('/secrets', validateHosting('json', secretCreateSchema), async (c) => {
     const input = c.req.valid('json');
     const row = await own(c, input.address);
-    if (!row) return detail(c, 404, 'agent not found');
+    if (!row) throw new ApiError({ status: 404, message: 'agent not found' });
     const timestamp = new Date().toISOString();
     await c.env.DB.prepare('INSERT OR REPLACE INTO hosted_secrets (address, name, sealed_value, timestamp) VALUES (?1, ?2, ?3, ?4)')
       .bind(row.address, input.name, await seal(c.env.HOSTING_SEED_KEY, input.secret), timestamp)
@@ -47,18 +48,18 @@ export function secretRoutes() {
 
   app.get('/:address/secrets', async (c) => {
     const row = await own(c, c.req.param('address'));
-    if (!row) return detail(c, 404, 'agent not found');
+    if (!row) throw new ApiError({ status: 404, message: 'agent not found' });
     const { results } = await c.env.DB.prepare('SELECT address, name, timestamp FROM hosted_secrets WHERE address = ?1 ORDER BY name').bind(row.address).all<SecretRow>();
     return c.json({ secrets: results.map(listed) });
   });
 
   app.delete('/secrets/:address/:name', async (c) => {
     const name = secretNameSchema.safeParse(c.req.param('name'));
-    if (!name.success) return c.json({ detail: [{ loc: ['path', 'name'], msg: name.error.issues[0]!.message, type: 'value_error' }] }, 422);
+    if (!name.success) throw new ValidationRefusal([{ loc: ['path', 'name'], msg: name.error.issues[0]!.message, type: 'value_error' }]);
     const row = await own(c, c.req.param('address'));
-    if (!row) return detail(c, 404, 'agent not found');
+    if (!row) throw new ApiError({ status: 404, message: 'agent not found' });
     const result = await c.env.DB.prepare('DELETE FROM hosted_secrets WHERE address = ?1 AND name = ?2').bind(row.address, name.data).run();
-    if (result.meta.changes === 0) return detail(c, 404, `no secret ${name.data}`);
+    if (result.meta.changes === 0) throw new ApiError({ status: 404, message: `no secret ${name.data}` });
     return c.json({});
   });
 

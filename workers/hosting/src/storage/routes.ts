@@ -2,7 +2,8 @@ import { type Context, Hono } from 'hono';
 import { putStorageSchema, type StorageItem, storageKeySchema } from '../../../../schemas/hosting.ts';
 import { findOwnAgent } from '../agents/store.ts';
 import type { HostingApp } from '../app.ts';
-import { detail, validate } from '../http/detail.ts';
+import { ApiError } from '../../../../lib/http/api-error.ts';
+import { validateHosting } from '../http/detail.ts';
 import { hostedAgentStub } from '../runtime/hosted-agent.ts';
 
 /** `/v1/hosting/agents/{address}/storage`: the same data the agent's code reads and writes as `ctx.storage`. */
@@ -18,26 +19,26 @@ export function storageRoutes() {
 
   app.get('/:address/storage', async (c) => {
     const row = await own(c);
-    if (!row) return detail(c, 404, 'agent not found');
+    if (!row) throw new ApiError({ status: 404, message: 'agent not found' });
     return c.json(await hostedAgentStub(c.env, row.address).storagePage(c.req.query('cursor') ?? null));
   });
 
   app.get('/:address/storage/:key', async (c) => {
     const row = await own(c);
-    if (!row) return detail(c, 404, 'agent not found');
+    if (!row) throw new ApiError({ status: 404, message: 'agent not found' });
     const key = keyOf(c);
-    if (key === null) return detail(c, 422, 'a storage key is 1 to 512 characters');
+    if (key === null) throw new ApiError({ status: 422, message: 'a storage key is 1 to 512 characters' });
     const value = await hostedAgentStub(c.env, row.address).storageGet(key);
-    if (value === null) return detail(c, 404, `no storage item ${JSON.stringify(key)}`);
+    if (value === null) throw new ApiError({ status: 404, message: `no storage item ${JSON.stringify(key)}` });
     const item: StorageItem = { key, value };
     return c.json(item);
   });
 
-  app.put('/:address/storage/:key', validate('json', putStorageSchema), async (c) => {
+  app.put('/:address/storage/:key', validateHosting('json', putStorageSchema), async (c) => {
     const row = await own(c);
-    if (!row) return detail(c, 404, 'agent not found');
+    if (!row) throw new ApiError({ status: 404, message: 'agent not found' });
     const key = keyOf(c);
-    if (key === null) return detail(c, 422, 'a storage key is 1 to 512 characters');
+    if (key === null) throw new ApiError({ status: 422, message: 'a storage key is 1 to 512 characters' });
     const { value } = c.req.valid('json');
     await hostedAgentStub(c.env, row.address).storageSet(key, value);
     const item: StorageItem = { key, value };
@@ -46,10 +47,10 @@ export function storageRoutes() {
 
   app.delete('/:address/storage/:key', async (c) => {
     const row = await own(c);
-    if (!row) return detail(c, 404, 'agent not found');
+    if (!row) throw new ApiError({ status: 404, message: 'agent not found' });
     const key = keyOf(c);
-    if (key === null) return detail(c, 422, 'a storage key is 1 to 512 characters');
-    if (!(await hostedAgentStub(c.env, row.address).storageDelete(key))) return detail(c, 404, `no storage item ${JSON.stringify(key)}`);
+    if (key === null) throw new ApiError({ status: 422, message: 'a storage key is 1 to 512 characters' });
+    if (!(await hostedAgentStub(c.env, row.address).storageDelete(key))) throw new ApiError({ status: 404, message: `no storage item ${JSON.stringify(key)}` });
     return c.json({});
   });
 

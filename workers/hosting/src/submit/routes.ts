@@ -2,7 +2,8 @@ import { Hono } from 'hono';
 import { parseEnvelope } from '../../../../lib/envelope/index.ts';
 import { findAgent } from '../agents/store.ts';
 import type { HostingApp } from '../app.ts';
-import { detail } from '../http/detail.ts';
+import { ApiError } from '../../../../lib/http/api-error.ts';
+import { onError } from '../../../../lib/http/errors.ts';
 import { platformAgent } from '../runtime/platform-agent.ts';
 
 const ENVELOPE_MAX_BYTES = 1024 * 1024;
@@ -21,18 +22,20 @@ export function submitRoutes() {
 
   app.post('/', async (c) => {
     const text = await c.req.text();
-    if (text.length > ENVELOPE_MAX_BYTES) return detail(c, 413, 'envelope is larger than 1 MiB');
+    if (text.length > ENVELOPE_MAX_BYTES) throw new ApiError({ status: 413, message: 'envelope is larger than 1 MiB' });
     const parsed = parseEnvelope(text);
-    if (!parsed.ok) return detail(c, 400, parsed.message);
+    if (!parsed.ok) throw new ApiError({ status: 400, message: parsed.message });
     const row = await findAgent(c.env.DB, parsed.envelope.target);
-    if (!row) return detail(c, 404, 'no hosted agent has this address');
+    if (!row) throw new ApiError({ status: 404, message: 'no hosted agent has this address' });
     if (row.running !== 1) {
       c.header('retry-after', String(STOPPED_RETRY_AFTER_SECONDS));
-      return detail(c, 503, 'this hosted agent is stopped; send again later');
+      throw new ApiError({ status: 503, message: 'this hosted agent is stopped; send again later' });
     }
     const agent = await platformAgent(c.env, row);
     const forwarded = new Request(c.req.url, { method: 'POST', headers: c.req.raw.headers, body: text });
-    return agent.fetch(forwarded, c.env, c.executionCtx as unknown as ExecutionContext);
+    // The agent's webhook answers as lib/agent's do everywhere: its refusals in the platform's shape, whose
+    // `code` the sender's runtime reads (a new app per agent, so its onError is set on it alone).
+    return agent.app.onError(onError).fetch(forwarded, c.env, c.executionCtx);
   });
 
   return app;
