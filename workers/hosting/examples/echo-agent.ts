@@ -19,7 +19,7 @@ agent.onMessage(Greeting, async (ctx, sender, message) => {
 });
 
 // Plain JSON by shape, whatever the schema digest (what the Python fetchai SDK sends).
-agent.onPayload(z.object({ request: z.string() }), async (ctx, _sender, payload) => {
+agent.onPayload(z.object({ request: z.string() }), async (_ctx, _sender, payload) => {
   return { answer: `echo: ${payload.request}` };
 });
 

@@ -15,7 +15,7 @@ export function detail(c: Context, status: ContentfulStatusCode, message: string
 const LOCATION: Partial<Record<keyof ValidationTargets, string>> = { json: 'body', param: 'path', query: 'query' };
 
 /** A zod error as FastAPI's 422 body: one `{loc, msg, type}` per issue, `loc` starting with body/path/query. */
-export function validationBody(target: keyof ValidationTargets, error: ZodError): ValidationError {
+function validationBody(target: keyof ValidationTargets, error: ZodError): ValidationError {
   return {
     detail: error.issues.map((issue) => ({
       loc: [LOCATION[target] ?? target, ...issue.path.map((part) => (typeof part === 'number' ? part : String(part)))],

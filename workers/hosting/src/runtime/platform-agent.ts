@@ -7,7 +7,7 @@ import { failureText, guestOf } from './guest-loader.ts';
 import { hostedAgentStub } from './hosted-agent.ts';
 import { platformFetch, SUBMIT_PATH, submitUrl } from './platform-fetch.ts';
 
-export const OUTBOX_DLQ = 'rendezvous-hosting-outbox-dlq';
+const OUTBOX_DLQ = 'rendezvous-hosting-outbox-dlq';
 
 /**
  * A hosted agent as lib/agent sees it: the platform's identity for it (the seed opened from the vault),
