@@ -4,9 +4,17 @@
 import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
-const projects = ['workers/registry', 'workers/chat', 'workers/router', 'workers/specialist', 'test/agent-runtime', 'pages', '.'].map(
-  (folder) => `${folder}/tsconfig.json`,
-);
+const projects = [
+  'workers/registry',
+  'workers/chat',
+  'workers/router',
+  'workers/specialist',
+  'workers/hosting',
+  'workers/hosting/examples',
+  'test/agent-runtime',
+  'pages',
+  '.',
+].map((folder) => `${folder}/tsconfig.json`);
 
 export default defineConfig(
   {

@@ -30,7 +30,7 @@ async function json<T>(url: string, schema: z.ZodType<T>, init?: RequestInit): P
   return schema.parse(await response.json());
 }
 
-const post = (url: string, body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+const post = (body: unknown) => ({ method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
 async function waitForEvents(url: string, count: number, timeoutMs: number): Promise<{ at: number }[]> {
   const deadline = Date.now() + timeoutMs;
@@ -86,7 +86,7 @@ async function main() {
   ];
   try {
     for (const service of processes) await waitForHttp(service, '/test/alice/address');
-    const send = (count: number) => json(`${url('alice')}/test/alice/send`, z.object({ session: z.string(), started: z.number(), ms: z.number() }), post(`${url('alice')}/test/alice/send`, { to: addresses.bob, text: 'bench', count }));
+    const send = (count: number) => json(`${url('alice')}/test/alice/send`, z.object({ session: z.string(), started: z.number(), ms: z.number() }), post({ to: addresses.bob, text: 'bench', count }));
     const arrivals = (session: string) => `${url('bob')}/test/events?agent=bob&kind=received&session=${session}`;
     const replies = (session: string) => `${url('alice')}/test/events?agent=alice&kind=received&session=${session}`;
 
@@ -105,7 +105,7 @@ async function main() {
     const roundTrips: number[] = [];
     for (let i = 0; i < ROUND_TRIPS; i++) {
       const started = performance.now();
-      const result = await json(`${url('alice')}/test/alice/send-and-receive`, z.object({ status: z.object({ status: z.string() }) }), post(`${url('alice')}/test/alice/send-and-receive`, { to: addresses.bob, text: 'rt', seq: i }));
+      const result = await json(`${url('alice')}/test/alice/send-and-receive`, z.object({ status: z.object({ status: z.string() }) }), post({ to: addresses.bob, text: 'rt', seq: i }));
       if (result.status.status !== 'delivered') throw new Error(`round trip ${i} failed`);
       roundTrips.push(performance.now() - started);
     }

@@ -6,14 +6,19 @@ export function sqliteRunner(db: Database.Database): SqlRunner {
   const cache = new Map<string, Database.Statement>();
   const prepare = (sql: string) => {
     let statement = cache.get(sql);
-    if (!statement) cache.set(sql, (statement = db.prepare(sql)));
+    if (!statement) {
+      statement = db.prepare(sql);
+      cache.set(sql, statement);
+    }
     return statement;
   };
   // better-sqlite3 binds numbered placeholders (?1, ?2) by name: { 1: …, 2: … }.
   const run = ({ sql, params }: SqlStatement): unknown[] => {
     const statement = prepare(sql);
     const named = Object.fromEntries(params.map((value, i) => [i + 1, value]));
-    return statement.reader ? statement.all(named) : (statement.run(named), []);
+    if (statement.reader) return statement.all(named);
+    statement.run(named);
+    return [];
   };
   return {
     async all<Row>(statement: SqlStatement) {

@@ -10,12 +10,12 @@ import { z } from 'zod';
  * CHAT_MAX_BODY_BYTES before it is read.
  */
 export const CHAT_MAX_BODY_BYTES = 4 * 1024 * 1024;
-export const CHAT_MAX_MESSAGES = 1000;
-export const CHAT_MAX_CONTENT_CHARS = 500_000;
-export const CHAT_MAX_TOOL_DESCRIPTION_CHARS = 20_000;
+const CHAT_MAX_MESSAGES = 1000;
+const CHAT_MAX_CONTENT_CHARS = 500_000;
+const CHAT_MAX_TOOL_DESCRIPTION_CHARS = 20_000;
 
 /** Message content: a string, or OpenAI's array of text parts (the SDKs send either). */
-export const MessageContent = z.union([
+const MessageContent = z.union([
   z.string().max(CHAT_MAX_CONTENT_CHARS),
   z
     .array(z.object({ type: z.literal('text'), text: z.string() }).loose())

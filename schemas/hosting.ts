@@ -34,7 +34,7 @@ export const updateHostedAgentSchema = z
   .meta({ title: 'UpdateAgent' });
 export type UpdateHostedAgent = z.infer<typeof updateHostedAgentSchema>;
 
-export const hostedAgentSummarySchema = z
+const hostedAgentSummarySchema = z
   .object({
     name: z.string(),
     address: z.string(),
@@ -98,7 +98,7 @@ export const agentCodeSchema = z
   .meta({ title: 'AgentCode' });
 export type AgentCode = z.infer<typeof agentCodeSchema>;
 
-export const LOG_LEVELS = ['trce', 'debg', 'info', 'warn', 'erro'] as const;
+const LOG_LEVELS = ['trce', 'debg', 'info', 'warn', 'erro'] as const;
 export const logLevelSchema = z.enum(LOG_LEVELS);
 export type LogLevel = z.infer<typeof logLevelSchema>;
 
@@ -113,7 +113,7 @@ export const agentLogSchema = z
 export type AgentLog = z.infer<typeof agentLogSchema>;
 
 export const storageKeySchema = z.string().min(1).max(512);
-export const storageItemSchema = z.object({ key: z.string(), value: z.string() }).meta({ title: 'StorageItem' });
+const storageItemSchema = z.object({ key: z.string(), value: z.string() }).meta({ title: 'StorageItem' });
 export type StorageItem = z.infer<typeof storageItemSchema>;
 export const storagePageSchema = z.object({ items: z.array(storageItemSchema), next_cursor: z.string().nullable() }).meta({ title: 'StoragePage' });
 export type StoragePage = z.infer<typeof storagePageSchema>;
@@ -129,7 +129,7 @@ export type Secret = z.infer<typeof secretSchema>;
 export const secretListSchema = z.object({ secrets: z.array(secretSchema.extend({ address: z.string() })) }).meta({ title: 'SecretList' });
 
 /** FastAPI's validation error (422): what Agentverse clients parse. */
-export const validationErrorSchema = z
+const validationErrorSchema = z
   .object({ detail: z.array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string() })) })
   .meta({ title: 'ValidationError' });
 export type ValidationError = z.infer<typeof validationErrorSchema>;

@@ -5,7 +5,7 @@ import { agentFunctionSchema, agentRecordSchema } from './search.ts';
  * GET /v2/agents: the agents of the calling key's account. An operator's Worker (the router) uses it to tell
  * its own agents from other tenants' lookalikes, and to see which of them declare the payload it sends.
  */
-export const ownAgentSchema = z
+const ownAgentSchema = z
   .object({
     address: z.string(),
     name: z.string(),

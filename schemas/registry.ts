@@ -33,7 +33,7 @@ const webhookUrlSchema = z
     }
   }, 'must be an absolute http(s) URL');
 
-export const agentEndpointSchema = z.object({ url: webhookUrlSchema, weight: z.number().int().min(0).max(1_000_000).default(1) });
+const agentEndpointSchema = z.object({ url: webhookUrlSchema, weight: z.number().int().min(0).max(1_000_000).default(1) });
 export type AgentEndpoint = z.infer<typeof agentEndpointSchema>;
 
 const handleSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/, '1-40 letters, digits, _ or -, starting with a letter or digit');
@@ -152,7 +152,7 @@ export type DomainTag = z.infer<typeof domainTagSchema>;
 export type AgentFunction = z.infer<typeof agentFunctionSchema>;
 
 /** What the registry read from a README, and what it could not accept (an invalid badge colour). */
-export const readmeAnalysisSchema = z
+const readmeAnalysisSchema = z
   .object({
     tags: z.array(z.string()),
     domain_tags: z.array(domainTagSchema),
@@ -168,7 +168,7 @@ export type ReadmeAnalysis = z.infer<typeof readmeAnalysisSchema>;
 export const endpointRecordSchema = z.object({ url: z.string(), weight: z.number().int() });
 
 /** The profile as records carry it: every field present. */
-export const profileRecordSchema = z.object({
+const profileRecordSchema = z.object({
   description: z.string(),
   avatar_url: z.string().nullable(),
   banner_url: z.string().nullable(),

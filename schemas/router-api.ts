@@ -19,10 +19,10 @@ export const requestSentSchema = z.object({ status: z.literal('request_sent'), r
 export const getResponseQuerySchema = z.object({ request_id: requestIdSchema.optional() });
 
 /** GET /api/get-response 200 answer: the specialist's analysis, or `{status:'waiting'}` while there is none. */
-export const getResponseSchema = z.union([waitingSchema, analysisResultMessageSchema]);
+const getResponseSchema = z.union([waitingSchema, analysisResultMessageSchema]);
 
 /** POST /webhook 200 answer. */
-export const webhookAcceptedSchema = z.object({ status: z.literal('success') });
+const webhookAcceptedSchema = z.object({ status: z.literal('success') });
 
 export type RequestSent = z.infer<typeof requestSentSchema>;
 export type GetResponseBody = z.infer<typeof getResponseSchema>;

@@ -27,7 +27,7 @@ export const protocolDigestSchema = z.string().regex(/^proto:[0-9a-f]{64}$/, 'mu
 
 const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((value) => value ?? undefined).optional();
 
-export const searchFiltersSchema = z
+const searchFiltersSchema = z
   .object({
     state: optional(z.array(z.enum(AGENT_STATES)).max(AGENT_STATES.length * 2)),
     category: optional(z.array(z.enum(AGENT_CATEGORIES)).max(10)),
@@ -80,7 +80,7 @@ export const functionSearchRequestSchema = z
   })
   .meta({ title: 'FunctionSearchRequest' });
 
-export const functionParameterSchema = z
+const functionParameterSchema = z
   .object({ name: z.string(), description: z.string(), required: z.boolean() })
   .meta({ title: 'FunctionParameter' });
 
@@ -127,7 +127,7 @@ export const agentSearchResponseSchema = z
   .object({ agents: z.array(agentRecordSchema), ...envelopeShape })
   .meta({ title: 'AgentSearchResponse' });
 
-export const functionRecordSchema = z
+const functionRecordSchema = z
   .object({
     id: z.string(),
     name: z.string(),

@@ -20,19 +20,22 @@ function parseIndex(text: string): number {
   return index;
 }
 
-let values;
-try {
-  ({ values } = parseArgs({
-    options: {
-      seed: { type: 'string' },
-      index: { type: 'string', default: '0' },
-      json: { type: 'boolean', default: false },
-      help: { type: 'boolean', short: 'h', default: false },
-    },
-  }));
-} catch (error) {
-  fail((error as Error).message);
+function parseOptions() {
+  try {
+    return parseArgs({
+      options: {
+        seed: { type: 'string' },
+        index: { type: 'string', default: '0' },
+        json: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }).values;
+  } catch (error) {
+    return fail((error as Error).message);
+  }
 }
+
+const values = parseOptions();
 
 if (values.help) {
   console.log(`${USAGE}\n\nPrints the agent address (agent1…) and compressed public key of a seed and index (default 0).`);

@@ -1,15 +1,9 @@
 import { policyFetch } from '../net/index.ts';
 import type { BoundAgent } from './bound.ts';
+import type { DeliveryFailureCode } from './delivery-failure.ts';
 
 /** The uAgents header asking the receiver to answer with its reply envelope in the HTTP response. */
 export const SYNC_HEADER = 'x-uagents-connection';
-
-/**
- * Why a delivery did not get through, as a code safe to show anyone (no URL, no receiver's text):
- * `unresolvable` (no endpoint known), `url_refused` (the URL policy), `no_answer` (connection failed),
- * `timeout`, `http_<status>` (the receiver answered with that status).
- */
-export type DeliveryFailureCode = 'unresolvable' | 'url_refused' | 'no_answer' | 'timeout' | `http_${number}`;
 
 export type Delivery =
   | { kind: 'delivered'; endpoint: string; status: number; body: string; duplicate: boolean }

@@ -1,7 +1,7 @@
 export { ReplayLedger } from '../envelope/replay-ledger.ts';
 export { defineAgent, serveAgents, type Agent, type AgentConfig } from './define-agent.ts';
 export type { AgentExecutionContext } from './execution.ts';
-export type { DeliveryFailureCode } from './delivery.ts';
+export type { DeliveryFailureCode } from './delivery-failure.ts';
 export { model, rawMessage, type Message, type Model } from './model.ts';
 export { outboundMessageSchema, type OutboundMessage } from './outbound-message.ts';
 export { AlmanacResolver, StaticResolver, UnknownAgentError, type EndpointResolver } from './resolver.ts';

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { ReplayLedger } from '../envelope/replay-ledger.ts';
 import type { Envelope } from '../../schemas/envelope.ts';
 import type { AgentExecutionContext } from './execution.ts';
-import type { DeliveryFailureCode } from './delivery.ts';
+import type { DeliveryFailureCode } from './delivery-failure.ts';
 import type { Message, Model } from './model.ts';
 import type { OutboundMessage } from './outbound-message.ts';
 import type { EndpointResolver } from './resolver.ts';

@@ -8,6 +8,7 @@ import type { BoundAgent } from './bound.ts';
 import { messageContext, type SyncReply } from './context.ts';
 import { SYNC_HEADER } from './delivery.ts';
 import { dispatch, type HandlerTable } from './handlers.ts';
+import type { HandlerResult } from './types.ts';
 
 /**
  * A refused envelope is the sender's mistake (or an attack): a 4xx naming the reason, never a 500. Refusals
@@ -63,7 +64,7 @@ export async function handleWebhook<Env>(c: Context, agent: BoundAgent<Env>, tab
     throw envelopeRefusal(STATUS_OF[route.code], route.message, route.code);
   }
   const syncReply: SyncReply | null = c.req.header(SYNC_HEADER) === 'sync' ? { envelope: null } : null;
-  let result;
+  let result: HandlerResult;
   try {
     result = await route.handler(messageContext(agent, envelope, syncReply), envelope.sender, route.message);
   } catch (error) {

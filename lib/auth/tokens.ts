@@ -7,7 +7,7 @@ import { base64urlnopad } from '@scure/base';
  * API key tokens: `rdv_<id>_<secret>`, `id` 16 hex digits (finds the row), `secret` 32 random bytes in
  * base64url. Only sha256(secret) is stored: a 256-bit random secret needs no slow hash.
  */
-export const KEY_TOKEN_PREFIX = 'rdv_';
+const KEY_TOKEN_PREFIX = 'rdv_';
 const TOKEN_PATTERN = /^rdv_([0-9a-f]{16})_([A-Za-z0-9_-]{43})$/;
 
 /** Whether text is shaped like a key id (the `<id>` of a token). */

@@ -5,7 +5,7 @@ import { envelopeDigest } from './digest.ts';
 import { parseJsonExact, stringifyJsonExact } from './json.ts';
 import { compactAsciiJson } from './python-json.ts';
 
-export const ENVELOPE_VERSION = 1;
+const ENVELOPE_VERSION = 1;
 
 export interface EnvelopeInput {
   sender: Identity;

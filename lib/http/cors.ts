@@ -14,7 +14,7 @@ const EXPOSED = [
 ];
 
 /** `ALLOWED_ORIGINS`: comma-separated origins, or `*` for any. */
-export function allowedOrigin(origin: string, allowed: string | undefined): string | null {
+function allowedOrigin(origin: string, allowed: string | undefined): string | null {
   const list = (allowed ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
   if (list.includes('*')) return origin || '*';
   return list.includes(origin) ? origin : null;

@@ -27,7 +27,9 @@ export function speaks(dialect: Dialect) {
 /** Answers `error` in the dialect of the request's route. */
 function renderError(c: Context, error: ApiError): Response {
   const dialect = c.get('errorDialect') ?? platformDialect;
-  error.headers.forEach((value, name) => c.header(name, value));
+  error.headers.forEach((value, name) => {
+    c.header(name, value);
+  });
   return c.json(dialect(error), error.status);
 }
 

@@ -1,7 +1,7 @@
 import { bech32 } from '@scure/base';
 import { ADDRESS_PREFIX, parseAddress } from '../../schemas/address.ts';
 
-export { ADDRESS_PREFIX, isValidAddress } from '../../schemas/address.ts';
+export { isValidAddress } from '../../schemas/address.ts';
 
 export class AddressError extends Error {
   override name = 'AddressError';

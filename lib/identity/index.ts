@@ -1,4 +1,4 @@
-export { ADDRESS_PREFIX, AddressError, decodeAddress, encodeAddress, isValidAddress } from './address.ts';
+export { AddressError, decodeAddress, encodeAddress, isValidAddress } from './address.ts';
 export { Identity, IdentityError, MAX_IDENTITY_INDEX } from './identity.ts';
-export { decodeSignature, encodeSignature, SIGNATURE_PREFIX, verifyDigest } from './signature.ts';
+export { decodeSignature, verifyDigest } from './signature.ts';
 export { verificationKey } from './verification-key.ts';

@@ -3,7 +3,7 @@ import { bech32Decode, bech32Encode } from './address.ts';
 import { verificationKey } from './verification-key.ts';
 
 /** Bech32 prefix of signatures, as in uagents-core. */
-export const SIGNATURE_PREFIX = 'sig';
+const SIGNATURE_PREFIX = 'sig';
 const SIGNATURE_LENGTH = 64;
 
 export function encodeSignature(compact: Uint8Array): string {

@@ -55,10 +55,11 @@ function operation(route: RouteDescriptor, components: SchemaComponents): JsonSc
 export function openApiDocument(info: ApiInfo, routes: readonly RouteDescriptor[], served: readonly HonoRoute[], serverUrl: string): JsonSchema {
   const components = new SchemaComponents();
   const paths: Record<string, Record<string, JsonSchema>> = {};
-  for (const route of routes) (paths[route.path] ??= {})[route.method] = operation(route, components);
+  for (const route of routes) paths[route.path] = { ...paths[route.path], [route.method]: operation(route, components) };
   for (const { method, path } of servedOperations(served)) {
     if (paths[path]?.[method]) continue;
-    (paths[path] ??= {})[method] = { summary: 'Undocumented route', 'x-undocumented': true, responses: { default: { description: 'not documented' } } };
+    const undocumented = { summary: 'Undocumented route', 'x-undocumented': true, responses: { default: { description: 'not documented' } } };
+    paths[path] = { ...paths[path], [method]: undocumented };
   }
   const tags = [...new Set(routes.map((route) => route.tag))].map((name) => ({ name }));
   return {

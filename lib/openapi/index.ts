@@ -1,4 +1,3 @@
-export { apiDocs, DOCS_PATH, OPENAPI_PATH } from './hono.ts';
-export { openApiDocument } from './document.ts';
+export { apiDocs } from './hono.ts';
 export { SERVICE_ROUTES } from './service-routes.ts';
-export type { ApiInfo, HttpMethod, ResponseDescriptor, RouteAuth, RouteDescriptor } from './route.ts';
+export type { ApiInfo, ResponseDescriptor, RouteDescriptor } from './route.ts';

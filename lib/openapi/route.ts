@@ -3,7 +3,7 @@ import type { ZodType } from 'zod';
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 
 /** How a route authenticates: a bearer API key (or the admin token), an agent's signed attestation, or not at all. */
-export type RouteAuth = 'bearer' | 'agent' | 'none';
+type RouteAuth = 'bearer' | 'agent' | 'none';
 
 export interface ResponseDescriptor {
   description: string;

@@ -160,7 +160,7 @@ function quarterFrame(start: string, end: string): string {
 function write(path: string, value: unknown): void {
   const file = join(root, path);
   mkdirSync(join(file, '..'), { recursive: true });
-  writeFileSync(file, JSON.stringify(value) + '\n');
+  writeFileSync(file, `${JSON.stringify(value)}\n`);
 }
 
 const tickerRows: { cik_str: number; ticker: string; title: string }[] = [];
@@ -171,8 +171,10 @@ write('files/company_tickers.json', Object.fromEntries(tickerRows.map((row, i) =
 for (const c of companies) {
   const facts: Record<string, { label: string; description: string; units: Record<string, Fact[]> }> = {};
   const add = (concept: string, unit: string, fact: Fact) => {
-    const entry = (facts[concept] ??= { label: LABELS[concept]![0], description: LABELS[concept]![1], units: {} });
-    (entry.units[unit] ??= []).push(fact);
+    facts[concept] ??= { label: LABELS[concept]![0], description: LABELS[concept]![1], units: {} };
+    const units = facts[concept]!.units;
+    units[unit] ??= [];
+    units[unit]!.push(fact);
   };
   const fieldConcepts: Record<string, string | undefined> = { rev: c.concepts.rev, ni: 'NetIncomeLoss', gp: 'GrossProfit', cost: c.concepts.cost, op: 'OperatingIncomeLoss', ocf: 'NetCashProvidedByUsedInOperatingActivities', capex: c.concepts.capex };
   for (const k of c.tenKs) {

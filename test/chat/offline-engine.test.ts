@@ -59,7 +59,7 @@ describe('the offline engine', () => {
   });
 
   it('honours max_tokens with finish_reason length and counts exactly that many tokens', async () => {
-    const reply = await say('echo: ' + 'many words here '.repeat(40), { max_tokens: 30 });
+    const reply = await say(`echo: ${'many words here '.repeat(40)}`, { max_tokens: 30 });
     expect(reply.choices[0]!.finish_reason).toBe('length');
     expect(reply.usage!.completion_tokens).toBe(30);
   });

@@ -4,7 +4,7 @@ import llamacppThinkOpen from './fixtures/llamacpp-think-open.sse?raw';
 import ollamaThink from './fixtures/ollama-think.sse?raw';
 import openAiToolCalls from './fixtures/openai-tool-calls.sse?raw';
 import vllmReasoning from './fixtures/vllm-reasoning.sse?raw';
-import { createKey, openai, post, upstream } from './helpers.ts';
+import { createKey, openai, upstream } from './helpers.ts';
 
 let key: string;
 beforeAll(async () => {

@@ -1,6 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { extname, join, normalize } from 'node:path';
@@ -43,7 +43,7 @@ describe('the client’s production build under its own headers', () => {
       Object.assign(process.env, saved);
     }
     headers = readHeadersFile(await readFile(join(outDir, '_headers'), 'utf8'));
-    server = createServer(async (request, response) => {
+    const serve = async (request: IncomingMessage, response: ServerResponse) => {
       const path = normalize(new URL(request.url!, 'http://site').pathname).replace(/^(\.\.[/\\])+/, '');
       const file = path === '/' ? '/index.html' : path;
       try {
@@ -52,7 +52,8 @@ describe('the client’s production build under its own headers', () => {
       } catch {
         response.writeHead(404, headers).end();
       }
-    });
+    };
+    server = createServer((request, response) => void serve(request, response));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     site = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     browser = await launchBrowser();

@@ -12,6 +12,7 @@ import { secretsFiles } from '../../scripts/stack/secrets.ts';
 import { ROOT } from '../../scripts/stack/stack.ts';
 import { createTempStack, type TempStack } from './helpers/temp-stack.ts';
 
+// biome-ignore lint/suspicious/noExplicitAny: a JSON document walked by path; the assertions check its shape, not the compiler.
 type Json = Record<string, any>;
 
 /** A sample request for one documented operation, and the documented status it must get. */
@@ -26,6 +27,7 @@ interface Sample {
 }
 
 /** `$ref`s into components replaced by the schemas they name, so one schema can be checked on its own. */
+// biome-ignore lint/suspicious/noExplicitAny: any JSON value, handed to z.fromJSONSchema as a schema.
 function inline(schema: unknown, components: Json): any {
   if (Array.isArray(schema)) return schema.map((item) => inline(item, components));
   if (!schema || typeof schema !== 'object') return schema;

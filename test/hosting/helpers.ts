@@ -4,7 +4,7 @@ import { createAccount, createKey } from '../../workers/registry/src/keys/store.
 import type { Permission } from '../../schemas/keys.ts';
 import type { AgentLog, HostedAgent } from '../../schemas/hosting.ts';
 
-export const BASE = 'http://hosting.test';
+const BASE = 'http://hosting.test';
 
 /** A new account with one key (the hosting permission unless told otherwise); returns the key's token. */
 export async function accountKey(permissions: Permission[] = ['hosting']): Promise<string> {
@@ -43,7 +43,7 @@ export async function start(key: string, address: string): Promise<HostedAgent> 
   return json<HostedAgent>(call(key, 'POST', `/v1/hosting/agents/${address}/start`));
 }
 
-export async function logs(key: string, address: string): Promise<AgentLog[]> {
+async function logs(key: string, address: string): Promise<AgentLog[]> {
   return json<AgentLog[]>(call(key, 'GET', `/v1/hosting/agents/${address}/logs/latest`));
 }
 

@@ -61,7 +61,7 @@ export default agent;
   it('answers plain JSON payloads by shape, whatever the schema digest', async () => {
     const { address } = await runningGreeter();
     const sender = Identity.fromSeed('shape sender', 0);
-    const response = await submit(envelopeText(sender, address, 'model:' + '0'.repeat(64), { request: 'four' }));
+    const response = await submit(envelopeText(sender, address, `model:${'0'.repeat(64)}`, { request: 'four' }));
     expect(await json(response)).toEqual({ status: 'received', length: 4 });
   });
 
@@ -120,7 +120,7 @@ export default agent;
     });
     await start(key, agent.address);
     const sender = Identity.fromSeed('fragile sender', 0);
-    const digest = 'model:' + '1'.repeat(64);
+    const digest = `model:${'1'.repeat(64)}`;
     expect((await submit(envelopeText(sender, agent.address, digest, { fail: true }))).status).toBe(500);
     expect((await logLine(key, agent.address, 'handler exploded')).log_level).toBe('erro');
     expect(await json(submit(envelopeText(sender, agent.address, digest, { fail: false })))).toEqual({ fine: true });

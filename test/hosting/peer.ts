@@ -2,7 +2,7 @@ import { createExecutionContext, env } from 'cloudflare:test';
 import { z } from 'zod';
 import { defineAgent, model } from '../../lib/agent/index.ts';
 import { buildEnvelope, serializeEnvelope } from '../../lib/envelope/index.ts';
-import { Identity } from '../../lib/identity/index.ts';
+import type { Identity } from '../../lib/identity/index.ts';
 
 /** The greeter's models, declared again on the TypeScript side: same titles and fields, same digests. */
 export const Greeting = model('Greeting', z.object({ text: z.string() }));
@@ -12,7 +12,7 @@ export const Reply = model('Reply', z.object({ text: z.string(), count: z.number
  * A TypeScript agent (lib/agent) outside the platform: it resolves hosted agents through the registry's
  * almanac and reaches them at the registry's submit URL, as any agent on the network does.
  */
-export const peer = defineAgent<Cloudflare.Env>({
+const peer = defineAgent<Cloudflare.Env>({
   name: 'ts-peer',
   title: 'TypeScript peer',
   readme: '# TypeScript peer\n',

@@ -6,9 +6,9 @@ import { markdownToHtml, MAX_BLOCK_NESTING, RENDER_LIMIT } from '../../pages/src
 /** Other parties' Markdown (READMEs, agents' answers) becomes HTML within fixed costs and never throws (the DOM sanitiser is tested in the browser: test/e2e/screens.test.ts). */
 describe('the client’s Markdown renderer on hostile text', () => {
   it.each([
-    ['50 000 “>” (nested block quotes)', '>'.repeat(50_000) + ' token?'],
-    ['50 000 “- ” (nested list items)', '- '.repeat(50_000) + 'x'],
-    ['nested ordered lists and quotes mixed', '> 1. '.repeat(20_000) + 'x'],
+    ['50 000 “>” (nested block quotes)', `${'>'.repeat(50_000)} token?`],
+    ['50 000 “- ” (nested list items)', `${'- '.repeat(50_000)}x`],
+    ['nested ordered lists and quotes mixed', `${'> 1. '.repeat(20_000)}x`],
   ])('%s: shown as escaped plain text with a note, instead of overflowing marked’s stack', (_, text) => {
     const rendered = markdownToHtml(`<form>\n${text}`);
     expect(rendered.notices).toContain(`Shown as plain text: its Markdown nests deeper than ${MAX_BLOCK_NESTING} levels.`);
@@ -25,7 +25,7 @@ describe('the client’s Markdown renderer on hostile text', () => {
   });
 
   it('nesting up to the limit still renders as Markdown', () => {
-    const rendered = markdownToHtml('> '.repeat(MAX_BLOCK_NESTING) + 'deep');
+    const rendered = markdownToHtml(`${'> '.repeat(MAX_BLOCK_NESTING)}deep`);
     expect(rendered.notices).toEqual([]);
     expect(rendered.html.match(/<blockquote>/g)).toHaveLength(MAX_BLOCK_NESTING);
   });

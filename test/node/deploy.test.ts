@@ -74,7 +74,7 @@ describe.each(WORKERS)('$name Worker', ({ name, config, agent }) => {
     expect(production.compatibility_date).toBe(local.compatibility_date);
   });
 
-  it('in production, refuses private and loopback webhook URLs' + (agent ? ', and sends agent messages over the public internet' : ''), () => {
+  it(`in production, refuses private and loopback webhook URLs${agent ? ', and sends agent messages over the public internet' : ''}`, () => {
     const production = readConfig(config, 'production');
     expect(production.vars.ALLOW_PRIVATE_URLS ?? 'false').toBe('false');
     if (agent) expect(production.compatibility_flags).toContain('global_fetch_strictly_public');

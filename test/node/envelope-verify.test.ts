@@ -35,7 +35,12 @@ describe('verifyEnvelope: each refusal has its reason', () => {
   it('a digest is remembered until the envelope expires, but never longer than the replay window (24 h)', async () => {
     const now = 1_795_000_000;
     const claims: number[] = [];
-    const replay = { claim: async (_digest: string, until: number) => (claims.push(until), 'claimed' as const) };
+    const replay = {
+      claim: async (_digest: string, until: number) => {
+        claims.push(until);
+        return 'claimed' as const;
+      },
+    };
     for (const expires of [BigInt(now + 60), BigInt(now + REPLAY_WINDOW_SECONDS + 1), 2n ** 40n, 2n ** 64n - 1n, null]) {
       expect(await verifyEnvelope(aliceToBob({ expires }), options({ nowSeconds: now, replay }))).toMatchObject({ ok: true });
     }

@@ -51,7 +51,7 @@ const ENDPOINTS: { method: string; path: (address: string) => string; template?:
 
 const weird = fc.oneof(
   fc.string({ maxLength: 80 }),
-  fc.constantFrom('', ' ', '%00', '%2e%2e', '..%2f..', 'agent1', 'agent1' + 'q'.repeat(200), '🌱', '<script>', "' OR 1=1 --", 'null', '[]', '{}'),
+  fc.constantFrom('', ' ', '%00', '%2e%2e', '..%2f..', 'agent1', `agent1${'q'.repeat(200)}`, '🌱', '<script>', "' OR 1=1 --", 'null', '[]', '{}'),
   fc.stringMatching(/^[a-z0-9]{1,70}$/),
 );
 

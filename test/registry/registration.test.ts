@@ -4,7 +4,7 @@ import { Identity } from '../../lib/identity/index.ts';
 import type { AgentDetail, RegistrationResponse } from '../../schemas/registry.ts';
 import { PYTHON_CHALLENGE_SIGNATURE, HELLO_0, HELLO_5, PRIMARY, UNICODE } from './fixtures/vectors.ts';
 import { CHALLENGE_TTL_MS, MAX_OPEN_CHALLENGES } from '../../workers/registry/src/identity/ownership.ts';
-import { api, freshIdentity, json, migrate, newKey, prove, registered, registrationBody, statusUpdate } from './helpers.ts';
+import { api, freshIdentity, json, migrate, newKey, registered, registrationBody, statusUpdate } from './helpers.ts';
 
 beforeAll(migrate);
 

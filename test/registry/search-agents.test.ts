@@ -72,8 +72,8 @@ describe('POST /v1/search/agents: keys', () => {
 
   it('answers a bad key before a bad body (401), and a good key with the 400', async () => {
     const body = { filters: { state: ['asleep'] } };
-    expect((await post('/v1/search/agents', 'rdv_0123456789abcdef_' + 'x'.repeat(43), body)).status).toBe(401);
-    expect((await post('/v1/search/agents', 'rdv_0123456789abcdef_' + 'x'.repeat(43), '{"search_text": ', { raw: true })).status).toBe(401);
+    expect((await post('/v1/search/agents', `rdv_0123456789abcdef_${'x'.repeat(43)}`, body)).status).toBe(401);
+    expect((await post('/v1/search/agents', `rdv_0123456789abcdef_${'x'.repeat(43)}`, '{"search_text": ', { raw: true })).status).toBe(401);
     const writer = await accountWithKey(env.DB, ['write']);
     expect((await post('/v1/search/agents', writer.token, body)).status).toBe(403);
     expect((await post('/v1/search/agents', token, body)).status).toBe(400);

@@ -63,7 +63,7 @@ describe('search relevance', () => {
       const page = await searchAgents(token, { search_text: query, limit: 10 });
       const grades = page.agents.map((found) => gradeOf(byAddress.get(found.address)!, rules));
       const top = Math.max(...rules.map((rule) => rule.grade));
-      const firstTop = grades.findIndex((grade) => grade === top);
+      const firstTop = grades.indexOf(top);
       const ideal = listed.map((agent) => gradeOf(agent, rules)).sort((a, b) => b - a).slice(0, 10);
       results.push({ query, kind, rr: firstTop < 0 ? 0 : 1 / (firstTop + 1), ndcg: dcg(grades) / dcg(ideal) });
     }

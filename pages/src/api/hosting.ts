@@ -20,7 +20,6 @@ import { bearer, requestJson } from './http.ts';
 /** The hosting API under the registry's base URL (it forwards /v1/hosting to the hosting Worker). */
 const BASE = `${REGISTRY_URL}/v1/hosting`;
 const agentUrl = (address: string) => `${BASE}/agents/${encodeURIComponent(address)}`;
-const empty = z.object({});
 
 export async function listHosted(token: string): Promise<HostedAgentSummary[]> {
   return (await requestJson(`${BASE}/agents`, { headers: bearer(token) }, hostedAgentPageSchema)).items;
@@ -32,10 +31,6 @@ export function createHosted(token: string, name: string, readme: string): Promi
 
 export function getHosted(token: string, address: string): Promise<HostedAgent> {
   return requestJson(agentUrl(address), { headers: bearer(token) }, hostedAgentSchema);
-}
-
-export async function deleteHosted(token: string, address: string): Promise<void> {
-  await requestJson(agentUrl(address), { method: 'DELETE', headers: bearer(token) }, empty);
 }
 
 export function getCode(token: string, address: string): Promise<AgentCode> {

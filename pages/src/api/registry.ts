@@ -12,7 +12,7 @@ import {
 } from '../../../schemas/keys.ts';
 import { agentDetailSchema, type AgentDetail } from '../../../schemas/registry.ts';
 import {
-  agentSearchRequestSchema,
+  type agentSearchRequestSchema,
   agentSearchResponseSchema,
   searchClickResponseSchema,
   type AgentSearchResponse,

@@ -1,9 +1,9 @@
-import { AGENT_CATEGORIES, AGENT_STATES, AGENT_TYPES, SEARCH_DIRECTIONS, SEARCH_SORTS, type SearchFilters } from '../../../schemas/search.ts';
+import { AGENT_CATEGORIES, AGENT_STATES, AGENT_TYPES, type SEARCH_DIRECTIONS, SEARCH_SORTS, type SearchFilters } from '../../../schemas/search.ts';
 import type { AgentSearchInput } from '../api/registry.ts';
 
-export { AGENT_CATEGORIES, AGENT_STATES, AGENT_TYPES, SEARCH_DIRECTIONS, SEARCH_SORTS };
+export { AGENT_CATEGORIES, AGENT_STATES, AGENT_TYPES, SEARCH_SORTS };
 
-export const PAGE_SIZE = 10;
+const PAGE_SIZE = 10;
 
 /** What the user set in the explorer's controls. */
 export interface SearchQuery {

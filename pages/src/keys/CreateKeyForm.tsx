@@ -47,7 +47,7 @@ export function CreateKeyForm(props: { token: string; onCreated: (key: CreatedKe
   }
 
   return (
-    <form class="ui-panel keys-create" onSubmit={submit}>
+    <form class="ui-panel keys-create" onSubmit={(event) => void submit(event)}>
       <h2>Create a key</h2>
       <div class="ui-row">
         <label class="ui-field keys-name">

@@ -36,7 +36,7 @@ export function KeyLimitsEditor(props: { limits: KeyLimits | null; onSave: (limi
   }
 
   return (
-    <form class="keys-limits-editor" noValidate onSubmit={save} onKeyDown={(event) => {
+    <form class="keys-limits-editor" noValidate onSubmit={(event) => void save(event)} onKeyDown={(event) => {
         if (event.key === 'Escape') props.onCancel();
       }}>
       <For each={LIMIT_FIELDS}>

@@ -23,7 +23,7 @@ const PROFILE: Config = {
 /** Classes the text may use: code languages and the badges the README renderer makes; never the app's own layout classes. */
 const ALLOWED_CLASS = /^(?:language-[\w-]{1,40}|ui-tag|readme-badge|domain|broken|markdown-plain)$/;
 
-export const LINK_REL = 'noopener noreferrer nofollow';
+const LINK_REL = 'noopener noreferrer nofollow';
 
 /** One purifier for other parties' content, so its hooks touch nothing else. */
 const purifier = DOMPurify(window);

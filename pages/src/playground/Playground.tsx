@@ -29,7 +29,11 @@ export function Playground() {
 
   const streaming = () => turns.some((turn) => turn.role === 'assistant' && turn.streaming);
   const updateReply = (index: number, change: (turn: AssistantTurn) => AssistantTurn) =>
-    setTurns(produce((all) => void (all[index] = change(all[index] as AssistantTurn))));
+    setTurns(
+      produce((all) => {
+        all[index] = change(all[index] as AssistantTurn);
+      }),
+    );
 
   async function send(event: SubmitEvent) {
     event.preventDefault();
@@ -114,7 +118,7 @@ export function Playground() {
             }
           </For>
         </div>
-        <form class="playground-input" onSubmit={send}>
+        <form class="playground-input" onSubmit={(event) => void send(event)}>
           <textarea
             class="ui-textarea"
             rows={2}

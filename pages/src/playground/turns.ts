@@ -14,7 +14,7 @@ export interface AssistantTurn {
   error: string | null;
 }
 
-export interface UserTurn {
+interface UserTurn {
   role: 'user';
   content: string;
 }

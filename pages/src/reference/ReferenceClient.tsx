@@ -35,7 +35,7 @@ export function ReferenceClient() {
     setTurns(turns.length, { id, question: text, askedAt: Date.now(), state: 'sending' });
     setQuestion('');
     let api: Awaited<ReturnType<typeof routerApi>>;
-    let sent;
+    let sent: Awaited<ReturnType<typeof api.sendRequest>>;
     try {
       api = await routerApi();
       sent = await api.sendRequest(text);
@@ -103,7 +103,7 @@ export function ReferenceClient() {
           )}
         </For>
       </div>
-      <form class="ask" onSubmit={ask}>
+      <form class="ask" onSubmit={(event) => void ask(event)}>
         <textarea
           name="question"
           rows={2}

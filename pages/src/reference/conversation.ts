@@ -14,7 +14,5 @@ export type Turn = {
   | { state: 'timeout'; requestId: string }
 );
 
-export type TurnState = Turn['state'];
-
 /** Distributes a state change over the turn's fixed fields. */
 export type TurnUpdate = Turn extends infer T ? (T extends Turn ? Omit<T, 'id' | 'question' | 'askedAt'> : never) : never;

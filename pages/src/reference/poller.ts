@@ -67,9 +67,9 @@ export function createPoller(limits: PollLimits = POLL_LIMITS) {
       }
       if (ended) return;
       if (outcome.kind !== 'waiting') return finish(outcome);
-      nextPoll = setTimeout(tick, limits.intervalMs);
+      nextPoll = setTimeout(() => void tick(), limits.intervalMs);
     };
-    nextPoll = setTimeout(tick, limits.intervalMs);
+    nextPoll = setTimeout(() => void tick(), limits.intervalMs);
     stopCurrent = end;
   }
 

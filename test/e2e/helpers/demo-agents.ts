@@ -10,7 +10,7 @@ interface DemoAgent {
 
 const badge = 'https://img.shields.io/badge';
 
-export const WEATHER_AGENT: DemoAgent = {
+const WEATHER_AGENT: DemoAgent = {
   seed: 'demo weather agent seed',
   title: 'Weather forecaster',
   url: 'https://weather.demo.example/webhook',
@@ -45,7 +45,7 @@ Gives the current weather and a three-day forecast for any city, from public met
  * app (a style sheet, a full-window overlay, a form with a password input), with a tracking image and a frame:
  * the explorer must render it inert and keep only its text.
  */
-export const HOSTILE_AGENT: DemoAgent = {
+const HOSTILE_AGENT: DemoAgent = {
   seed: 'demo hostile agent seed',
   title: 'Currency converter',
   url: 'https://fx.demo.example/webhook',

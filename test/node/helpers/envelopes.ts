@@ -8,7 +8,7 @@ export const mallory = Identity.fromSeed('envelope tests mallory', 0);
 
 export const REQUEST_DIGEST = 'model:59e3c8304bb68c45e7d3381ee2f5636ac7d7c0c76525fca1554e28ea1017cf0c';
 /** An hour from now, in unix seconds. */
-export const inAnHour = () => BigInt(Math.floor(Date.now() / 1000) + 3600);
+const inAnHour = () => BigInt(Math.floor(Date.now() / 1000) + 3600);
 
 /** Alice → Bob, signed, with every optional field set unless overridden. */
 export function aliceToBob(overrides: Partial<EnvelopeInput> = {}): Envelope {

@@ -13,7 +13,7 @@ const readVectorText = (name: string): string => readFileSync(resolve(VECTORS_DI
 
 const hex = z.string().regex(/^[0-9a-f]+$/);
 
-export const identityVectorSchema = z.object({
+const identityVectorSchema = z.object({
   seed: z.string(),
   index: z.number().int(),
   private_key_hex: hex.length(64),
@@ -22,7 +22,7 @@ export const identityVectorSchema = z.object({
 });
 
 /** Entries to reject carry no seed, index or s_is_high. */
-export const signatureVectorSchema = z.object({
+const signatureVectorSchema = z.object({
   address: z.string(),
   seed: z.string().optional(),
   index: z.number().int().optional(),
@@ -37,7 +37,7 @@ export const signatureVectorSchema = z.object({
 
 const u64 = z.union([z.number().int(), z.bigint()]).nullable();
 /** An envelope exactly as the vector file holds it (its field order is the wire order). */
-export const vectorEnvelopeSchema = z.object({
+const vectorEnvelopeSchema = z.object({
   version: z.number().int(),
   sender: z.string(),
   target: z.string(),

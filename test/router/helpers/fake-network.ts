@@ -4,7 +4,7 @@ import type { Envelope } from '../../../schemas/envelope.ts';
 import type { AlmanacRecord } from '../../../schemas/registry.ts';
 import { registrationResponse, type Registration } from './fake-registry.ts';
 
-export const SPECIALIST_WEBHOOK = 'http://specialist.test/webhook';
+const SPECIALIST_WEBHOOK = 'http://specialist.test/webhook';
 
 export interface FakeNetwork {
   /** Addresses the fake registry's search returns, in order. */

@@ -8,7 +8,7 @@ import { EDGAR_FILES, fullTextSearch } from './edgar-dataset.ts';
 
 /** The router, as the specialist's tests play it: the sender of requests and the receiver of analyses. */
 export const ROUTER = Identity.fromSeed('router-dev-seed', 0);
-export const ROUTER_WEBHOOK = 'http://router.test/webhook';
+const ROUTER_WEBHOOK = 'http://router.test/webhook';
 
 export interface ChatCall {
   body: { model: string; messages: { role: string; content: string }[]; tools?: { function: { name: string } }[] };

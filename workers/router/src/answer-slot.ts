@@ -2,7 +2,7 @@ import { DurableObject } from 'cloudflare:workers';
 import type { AnalysisResultMessage } from '../../../schemas/messages.ts';
 
 /** An agent the request was offered to that did not take it, and why (a code safe to show anyone). */
-export interface PassedOver {
+interface PassedOver {
   agent: string;
   reason: string;
   at: number;

@@ -6,11 +6,11 @@ import { answerSlot, answerTtlMs } from './slots.ts';
  * Agents offered one request at most: a crowd of dead candidates must not keep the user waiting. Five, not
  * three: before the negative cache knows them, a burst of users all meet the same dead lookalikes first.
  */
-export const MAX_CANDIDATES = 5;
+const MAX_CANDIDATES = 5;
 /** How long one agent has to acknowledge the request (with lib/agent's retries inside it) while others remain. */
-export const ACK_TIMEOUT_MS = 4_000;
+const ACK_TIMEOUT_MS = 4_000;
 /** The last candidate gets longer: there is no one to move on to, and a busy agent is not a dead one. */
-export const LAST_ACK_TIMEOUT_MS = 20_000;
+const LAST_ACK_TIMEOUT_MS = 20_000;
 
 export type Handover = { ok: true; agent: string } | { ok: false; failure: string };
 

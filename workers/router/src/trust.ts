@@ -21,7 +21,7 @@ async function ownAgents(env: RouterEnv): Promise<OwnAgent[]> {
 }
 
 /** TRUSTED_AGENTS: addresses separated by commas or white space. */
-export function configuredAgents(env: RouterEnv): string[] {
+function configuredAgents(env: RouterEnv): string[] {
   return (env.TRUSTED_AGENTS ?? '').split(/[\s,]+/).filter(Boolean);
 }
 

@@ -6,7 +6,7 @@ import type { ChatBindings } from '../env.ts';
 import type { MeterKeyCheck } from '../limits/key-meter.ts';
 import { meterFor } from '../limits/meter.ts';
 
-export interface CallerKey {
+interface CallerKey {
   keyId: string;
   accountId: string;
   token: string;

@@ -21,7 +21,7 @@ export function toProviderMessages(messages: ChatCompletionRequest['messages']):
         return message.tool_calls?.length
           ? { role: 'assistant', content: text(message.content), tool_calls: message.tool_calls }
           : { role: 'assistant', content: text(message.content) };
-      case 'tool':
+      default: // 'tool'
         return { role: 'tool', content: text(message.content), tool_call_id: message.tool_call_id };
     }
   });

@@ -24,7 +24,8 @@ export class CompletionTally {
         this.content = '';
         break;
       case 'tool_call': {
-        const call = (this.calls[event.index] ??= { id: '', name: '', arguments: '' });
+        this.calls[event.index] ??= { id: '', name: '', arguments: '' };
+        const call = this.calls[event.index]!;
         if (event.id) call.id = event.id;
         if (event.name) call.name += event.name;
         call.arguments += event.arguments;

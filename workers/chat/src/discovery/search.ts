@@ -6,7 +6,7 @@ import { agentRecordSchema } from '../../../../schemas/search.ts';
  * README at registration (the README itself is never parsed here).
  */
 const foundAgentSchema = agentRecordSchema.pick({ address: true, name: true, status: true, description: true, tags: true, use_cases: true, functions: true });
-export type FoundAgent = z.infer<typeof foundAgentSchema>;
+type FoundAgent = z.infer<typeof foundAgentSchema>;
 const searchPageSchema = z.object({ agents: z.array(foundAgentSchema), total: z.number().int() });
 
 interface SearchOutcome {

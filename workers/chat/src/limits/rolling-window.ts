@@ -42,7 +42,10 @@ export class RollingWindow {
     }
     if (used + tokens > limits.tokensPerMinute) {
       let freed = 0;
-      const freeing = this.entries.find((entry) => (freed += entry.tokens) >= used + tokens - limits.tokensPerMinute)!;
+      const freeing = this.entries.find((entry) => {
+        freed += entry.tokens;
+        return freed >= used + tokens - limits.tokensPerMinute;
+      })!;
       return { ok: false, limit: 'tokens', retryAfterMs: freeing.at + WINDOW_MS - now, state: this.state(limits, now) };
     }
     const reservation = crypto.randomUUID();

@@ -2,14 +2,14 @@ import { z } from 'zod';
 import { type CodeFile, codeFileSchema, HOSTED_LANGUAGES, type ValidationError } from '../../../../schemas/hosting.ts';
 
 /** Module names the platform gives every hosted agent; uploaded files may not take them. */
-export const RESERVED_MODULES = ['rendezvous/agent', 'zod', '__rendezvous_main.js'];
+const RESERVED_MODULES = ['rendezvous/agent', 'zod', '__rendezvous_main.js'];
 
 /** Files tried, in order, as the agent's main module; otherwise the first file. */
 const MAIN_CANDIDATES = ['agent.ts', 'agent.js', 'main.ts', 'main.js', 'index.ts', 'index.js'];
 
 const MAX_FILES = 50;
 
-export type Language = (typeof HOSTED_LANGUAGES)[number];
+type Language = (typeof HOSTED_LANGUAGES)[number];
 
 export interface SourceFile {
   name: string;

@@ -10,7 +10,7 @@ const MAIN_MODULE = '__rendezvous_main.js';
 /** Per invocation of a hosted agent: CPU time and subrequests, where the runtime enforces them. */
 const LIMITS = { cpuMs: 5_000, subRequests: 50 };
 
-export class GuestLoadError extends Error {
+class GuestLoadError extends Error {
   override name = 'GuestLoadError';
 }
 

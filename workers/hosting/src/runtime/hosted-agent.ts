@@ -4,7 +4,7 @@ import { findAgent } from '../agents/store.ts';
 import { failureText, guestOf } from './guest-loader.ts';
 
 /** Log lines kept per agent; older lines are dropped as new ones come. */
-export const LOG_BUFFER_LINES = 1000;
+const LOG_BUFFER_LINES = 1000;
 /** Longest log line kept (longer ones are cut). */
 const LOG_ENTRY_MAX_CHARS = 8 * 1024;
 /** Lines GET …/logs/latest returns. */

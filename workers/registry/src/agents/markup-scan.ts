@@ -35,7 +35,7 @@ function occurrences(haystack: string, needle: string): number[] {
   return found;
 }
 
-export interface ElementMatch {
+interface ElementMatch {
   start: number;
   end: number;
   inner: string;
@@ -45,7 +45,7 @@ export interface ElementMatch {
  * Each `<tag>…</tag>` (case-insensitive, attributes allowed, `</tag >` too), matched as the lazy regex
  * `<tag(\s[^>]*)?>([\s\S]*?)</tag\s*>` would: the first closing tag after each opening one, no overlaps.
  */
-export function elementMatches(text: string, tag: string): ElementMatch[] {
+function elementMatches(text: string, tag: string): ElementMatch[] {
   const lower = asciiLower(text);
   const name = tag.toLowerCase();
   const nextGt = forwardFinder(text, (code) => code === 62);

@@ -41,7 +41,7 @@ export interface AgentRow {
  * The columns of the wire's agent record (record.ts). Search pages select these and nothing else (not the
  * stored profile, metadata or endpoints), so D1 ships no more than the response carries.
  */
-export const AGENT_RECORD_COLUMNS = [
+const AGENT_RECORD_COLUMNS = [
   'address',
   'name',
   'readme',

@@ -6,7 +6,7 @@ import { type AuthenticatedKey, authenticate } from './authenticate.ts';
 import { keyRefusal } from './require-key.ts';
 
 /** Who manages keys: the deployment's admin (ADMIN_TOKEN) or a key of an account with the `keys` permission. */
-export type KeyManager = { kind: 'admin' } | ({ kind: 'account' } & AuthenticatedKey);
+type KeyManager = { kind: 'admin' } | ({ kind: 'account' } & AuthenticatedKey);
 
 export type KeyManagerApp = { Bindings: RegistryBindings; Variables: { manager: KeyManager } };
 

@@ -9,7 +9,7 @@ import { accountExists, createAccount, createKey, listKeys, liveKeyExists, revok
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** Live keys an account may hold: enough for every agent and person, few enough that minting cannot multiply limits. */
-export const MAX_KEYS_PER_ACCOUNT = 25;
+const MAX_KEYS_PER_ACCOUNT = 25;
 
 /**
  * `/v1/keys`: create (the secret is shown once), list, rename or change limits, revoke. The admin token manages every account and

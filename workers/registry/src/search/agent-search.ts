@@ -6,7 +6,7 @@ import { textStatements, type TextPlan, type TextStatements } from './agent-text
 import { RERANK_WINDOW } from './ranking.ts';
 import { rerank } from './rerank.ts';
 import type { SemanticHit } from './semantic.ts';
-import type { SemanticSource } from './semantic-source.ts';
+import type { SemanticSource } from './semantic-source-types.ts';
 import type { SqlRunner, SqlStatement } from './sql-runner.ts';
 import { SqlParams } from './sql-params.ts';
 import { expandPlanned, plainQueryApplies, plainQueryGuard, planQuery, type ExpandedQuery, type ExpandOptions, type QueryPlan } from './text/expand.ts';
@@ -80,7 +80,7 @@ async function lexicalSearch(runner: SqlRunner, input: AgentSearchInput, plan: Q
   }
   const lookupRows = results.slice(0, plan.lookups.length);
   const query = await expandPlanned(runner, plan, lookupRows, options);
-  if (plainQueryApplies(plan, lookupRows) && query.match === plan.plain.match) return finish(runner, input, query, speculative, results.slice(plan.lookups.length), mode);
+  if (plainQueryApplies(plan, lookupRows) && query.match === plan.plain.match) return finish(runner, query, speculative, results.slice(plan.lookups.length), mode);
   return textSearch(runner, input, query, { mode, match: query.match });
 }
 
@@ -108,7 +108,7 @@ async function textSearch(runner: SqlRunner, input: AgentSearchInput, query: Exp
     if (isFtsSyntaxError(error)) return { rows: [], total: 0, mode: plan.mode };
     throw error;
   }
-  return finish(runner, input, query, prepared, results, plan.mode);
+  return finish(runner, query, prepared, results, plan.mode);
 }
 
 /** The statements a search runs in its batch: the page, and the count unless the page's rows carry it. */
@@ -122,7 +122,7 @@ function isFtsSyntaxError(error: unknown): boolean {
 }
 
 /** The result from the batch's rows (searchBatch's statements, in order). */
-async function finish(runner: SqlRunner, input: AgentSearchInput, query: ExpandedQuery, prepared: PreparedSearch, results: unknown[][], mode: SearchMode): Promise<AgentSearchResult> {
+async function finish(runner: SqlRunner, query: ExpandedQuery, prepared: PreparedSearch, results: unknown[][], mode: SearchMode): Promise<AgentSearchResult> {
   const { window, reranking } = prepared;
   const pageRows = results[results.length - 1] as AgentHit[];
   const total = prepared.countInPage ? await totalFromPage(runner, prepared, pageRows) : ((results[0] as { total: number }[])[0]?.total ?? 0);

@@ -8,7 +8,7 @@ import type { SqlParams } from './sql-params.ts';
  * Reciprocal-rank fusion was measured first and lost (docs/decisions.md): it gives an agent ranked fifth by a
  * single stray word as much as the best lexical match, so a weak semantic list outvoted exact keywords.
  */
-export const SEMANTIC_WEIGHT = 2;
+const SEMANTIC_WEIGHT = 2;
 
 /** CTEs `lex`, `sem` and `cand` after `hits (rid, text_score)`, and the fused score over `l` (lex) and `s` (sem). */
 export function fusionSql(semantic: readonly SemanticHit[], params: SqlParams): { ctes: string; score: string } {

@@ -7,7 +7,7 @@
  */
 
 /** bm25 weight per column of search_agents_fts, in its column order. Title and tags above description above README. */
-export const COLUMN_WEIGHTS = {
+const COLUMN_WEIGHTS = {
   name: 10,
   tags: 6,
   description: 4,
@@ -19,17 +19,17 @@ export const COLUMN_WEIGHTS = {
   listing: 0,
 } as const;
 
-export const CLICK_WEIGHT = 1;
-export const CLICK_HALF = 3;
-export const POPULARITY_WEIGHT = 0.15;
-export const POPULARITY_HALF = 500;
-export const FEATURED_WEIGHT = 0.1;
+const CLICK_WEIGHT = 1;
+const CLICK_HALF = 3;
+const POPULARITY_WEIGHT = 0.15;
+const POPULARITY_HALF = 500;
+const FEATURED_WEIGHT = 0.1;
 /**
  * An agent whose last liveness probe failed (liveness/probe.ts) keeps a third of its score: found, but below
  * agents that answer, for everyone. The registry's own verdict, not callers' reports, which anyone could forge.
  * Unprobed agents (no verdict yet) are not demoted.
  */
-export const UNREACHABLE_FACTOR = 0.35;
+const UNREACHABLE_FACTOR = 0.35;
 
 /** Stage 2 (rerank: true) rescores this many of the best stage-1 hits. */
 export const RERANK_WINDOW = 50;

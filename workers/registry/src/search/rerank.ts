@@ -30,7 +30,7 @@ function matchesWord(candidates: readonly string[], forms: readonly string[]): b
   return candidates.some((word) => forms.some((form) => word === form || (form.length >= 3 && word.startsWith(form))));
 }
 
-export function rerankScore(candidate: RerankCandidate, query: ExpandedQuery): number {
+function rerankScore(candidate: RerankCandidate, query: ExpandedQuery): number {
   const title = words(candidate.name);
   const tagWords = agentColumns.tags(candidate.tags).flatMap((tag) => words(tag));
   const covered = query.groups.filter((group) => matchesWord(title, [group.word, ...group.alternatives])).length;

@@ -12,7 +12,6 @@ import {
 } from '../../../../schemas/search.ts';
 import { toAgentRecord } from '../agents/record.ts';
 import { searchAgents } from './agent-search.ts';
-import type { AgentSearchResult } from './agent-search-types.ts';
 import { recordClick } from './clicks.ts';
 import { keyedRunner } from './keyed-runner.ts';
 import { searchFunctions } from './function-search.ts';

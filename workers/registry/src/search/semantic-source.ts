@@ -1,19 +1,6 @@
 import { conceptSource } from './concepts/concept-source.ts';
-import { semanticBackend, semanticHits, type SemanticBackend, type SemanticBindings, type SemanticHit } from './semantic.ts';
-import type { SqlRunner } from './sql-runner.ts';
-
-/**
- * Where hybrid search gets its semantic ranking: Workers AI embeddings with Vectorize where both are bound
- * (deployed), else the concept model shipped in code (concepts/). Either list is fused with the lexical
- * ranking by the same reciprocal-rank fusion (agent-text-sql.ts), so both paths share ranking and tests.
- */
-export interface SemanticSource {
-  /** Also the `x-semantic-source` response header. */
-  kind: 'vectorize' | 'concepts';
-  hits(runner: SqlRunner, text: string): Promise<SemanticHit[]>;
-  /** The Vectorize backend, whose index the request then brings up to date. */
-  backend?: SemanticBackend;
-}
+import { semanticBackend, semanticHits, type SemanticBindings } from './semantic.ts';
+import type { SemanticSource } from './semantic-source-types.ts';
 
 export function semanticSource(env: SemanticBindings): SemanticSource {
   const backend = semanticBackend(env);

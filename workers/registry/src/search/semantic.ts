@@ -9,21 +9,21 @@ import type { SqlRunner } from './sql-runner.ts';
  * tests can pass stand-ins.
  */
 
-export const EMBEDDING_MODEL = '@cf/baai/bge-small-en-v1.5';
+const EMBEDDING_MODEL = '@cf/baai/bge-small-en-v1.5';
 /** Neighbours asked of Vectorize (its limit without returned values/metadata is 100). */
-export const SEMANTIC_TOP_K = 50;
+const SEMANTIC_TOP_K = 50;
 /** Cosine similarity under which a neighbour is not a hit (bge-small puts unrelated texts below ~0.5). */
-export const SEMANTIC_MIN_SIMILARITY = 0.55;
+const SEMANTIC_MIN_SIMILARITY = 0.55;
 /** Agents (re)embedded per background sync; bounded so one request's waitUntil stays short. */
-export const EMBED_BATCH = 25;
+const EMBED_BATCH = 25;
 /** Characters of an agent's text embedded (the model reads 512 tokens). */
 const EMBED_TEXT_CHARS = 2000;
 
-export interface EmbeddingRunner {
+interface EmbeddingRunner {
   run(model: string, input: { text: string[] }): Promise<{ data?: number[][] } | unknown>;
 }
 
-export interface VectorIndex {
+interface VectorIndex {
   query(vector: number[], options: { topK: number }): Promise<{ matches: { id: string; score: number }[] }>;
   upsert(vectors: { id: string; values: number[] }[]): Promise<unknown>;
   deleteByIds(ids: string[]): Promise<unknown>;
@@ -53,7 +53,7 @@ async function embed(backend: SemanticBackend, texts: string[]): Promise<number[
 }
 
 /** Vectorize ids are at most 64 bytes; an address is 65 characters, so the id is its sha-256. */
-export async function vectorId(address: string): Promise<string> {
+async function vectorId(address: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(address));
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, '0')).join('');
 }

@@ -3,7 +3,7 @@ import { ApiError } from '../../../../lib/http/api-error.ts';
 import { validate } from '../../../../lib/http/validate.ts';
 import { type RequestSent, sendRequestBodySchema } from '../../../../schemas/router-api.ts';
 import { RequestMessage, routerIn } from '../agent.ts';
-import { discoverCandidates } from '../discovery.ts';
+import { type Discovery, discoverCandidates } from '../discovery.ts';
 import { handOver } from '../failover.ts';
 import { RegistryError } from '../registry.ts';
 import { sendRequestLimit } from '../send-limit.ts';
@@ -16,7 +16,7 @@ import { sendRequestLimit } from '../send-limit.ts';
 export const sendRequestRoute = new Hono<{ Bindings: RouterEnv }>().post('/', sendRequestLimit, validate('json', sendRequestBodySchema), async (c) => {
   const { input } = c.req.valid('json');
   const agent = routerIn(c);
-  let found;
+  let found: Discovery;
   try {
     found = await discoverCandidates(c.env, agent.address);
   } catch (error) {

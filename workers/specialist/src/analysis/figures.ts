@@ -3,7 +3,7 @@ import { dedupeByFiscalYear, fiscalYearNamer, isAnnual, type AnnualFact } from '
 import { METRIC_INFO, REPORTED, type Metric, type ReportedMetric } from './metrics.ts';
 
 /** Where a reported figure came from. */
-export interface FactSource {
+interface FactSource {
   concept: string;
   accn: string;
   form: string;

@@ -10,7 +10,7 @@ export const companyTickersSchema = z.record(z.string(), z.object({ cik_str: z.n
 export type CompanyTickers = z.infer<typeof companyTickersSchema>;
 
 /** One XBRL fact as `api/xbrl/companyfacts` lists it: `fy`/`fp`/`form` describe the filing, `start`/`end` the period. */
-export const xbrlFactSchema = z
+const xbrlFactSchema = z
   .object({
     start: z.string().optional(),
     end: z.string(),

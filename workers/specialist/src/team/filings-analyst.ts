@@ -85,7 +85,7 @@ export function filingsItem(outcome: FilingsOutcome): AnalysisItem {
   if (!outcome.ok) return { role: 'filings', name: FILINGS_ANALYST, content: `No figures: ${outcome.reason}.` };
   const report = outcome.report;
   const metrics = shownMetrics(report.metrics);
-  const yearEnd = report.fiscalYearEnd ? ` Fiscal years end in ${MONTHS[Number(report.fiscalYearEnd.slice(0, 2)) - 1] ?? 'month ' + report.fiscalYearEnd.slice(0, 2)}.` : '';
+  const yearEnd = report.fiscalYearEnd ? ` Fiscal years end in ${MONTHS[Number(report.fiscalYearEnd.slice(0, 2)) - 1] ?? `month ${report.fiscalYearEnd.slice(0, 2)}`}.` : '';
   const lines = [
     `${report.name} (${report.company.ticker}, CIK ${paddedCik(report.company.cik)}), from SEC EDGAR XBRL company facts; one figure per fiscal year, the latest filed when several filings report it.${yearEnd}`,
     '',

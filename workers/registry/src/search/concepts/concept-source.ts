@@ -1,5 +1,5 @@
 import type { SemanticHit } from '../semantic.ts';
-import type { SemanticSource } from '../semantic-source.ts';
+import type { SemanticSource } from '../semantic-source-types.ts';
 import type { SqlRunner } from '../sql-runner.ts';
 import { quoteFts } from '../text/fts-query.ts';
 import { agentVector, conceptTerms, cosine, queryConcepts, type AgentText } from './concept-vectors.ts';
@@ -11,11 +11,11 @@ import { agentVector, conceptTerms, cosine, queryConcepts, type AgentText } from
  */
 
 /** Candidates read per query: enough to hold every agent of a concept in a mid-sized registry. */
-export const CONCEPT_CANDIDATES = 200;
+const CONCEPT_CANDIDATES = 200;
 /** Hits handed to fusion, as many as Vectorize is asked for. */
-export const CONCEPT_TOP_K = 50;
+const CONCEPT_TOP_K = 50;
 /** Cosine under which an agent shares too little of the request's meaning to count. */
-export const CONCEPT_MIN_SIMILARITY = 0.2;
+const CONCEPT_MIN_SIMILARITY = 0.2;
 
 interface CandidateRow extends AgentText {
   address: string;

@@ -87,7 +87,7 @@ export function queryConcepts(text: string): QueryConcepts {
 }
 
 /** Weight of each field of an agent's text in its vector; the title and description say most about what it does. */
-export const FIELD_WEIGHTS = { name: 3, tags: 2, description: 3, use_cases: 1.5, functions: 1, readme: 0.5 } as const;
+const FIELD_WEIGHTS = { name: 3, tags: 2, description: 3, use_cases: 1.5, functions: 1, readme: 0.5 } as const;
 
 export type AgentText = Record<keyof typeof FIELD_WEIGHTS, string>;
 

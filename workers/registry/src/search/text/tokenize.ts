@@ -5,9 +5,9 @@
  */
 
 /** Words searched per query; the rest of a very long text is ignored. */
-export const SEARCH_TERMS_MAX = 32;
+const SEARCH_TERMS_MAX = 32;
 /** Longer "words" (base64 blobs, pasted hashes) cannot be in the index; an agent address (65 chars) can. */
-export const SEARCH_TERM_MAX_CHARS = 100;
+const SEARCH_TERM_MAX_CHARS = 100;
 
 export function normalizeText(text: string): string {
   return text.toLowerCase().normalize('NFKD').replace(/\p{M}+/gu, '');

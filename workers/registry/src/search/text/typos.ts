@@ -9,9 +9,9 @@
  */
 
 /** Words shorter than this are not corrected: one edit away from almost anything. */
-export const TYPO_MIN_CHARS = 4;
+const TYPO_MIN_CHARS = 4;
 /** Longer words are rare typing errors and would make large neighbourhoods. */
-export const TYPO_MAX_CHARS = 20;
+const TYPO_MAX_CHARS = 20;
 /** Corrections kept per word, most frequent first. */
 export const TYPO_CANDIDATES_MAX = 3;
 
