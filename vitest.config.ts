@@ -54,7 +54,10 @@ const REGISTRY_RATE_LIMITS = {
 /** Bundles a Worker with wrangler (as deploy would) for use as an auxiliary worker in a test project. */
 function bundleWorker(configPath: string, name: string): string {
   const outdir = path.resolve(`node_modules/.cache/rendezvous-test/${name}`);
-  execFileSync('npx', ['wrangler', 'deploy', '--dry-run', '--outdir', outdir, '-c', configPath], { stdio: 'pipe', env: { ...process.env, WRANGLER_SEND_METRICS: 'false' } });
+  execFileSync('npx', ['wrangler', 'deploy', '--dry-run', '--outdir', outdir, '-c', configPath], {
+    stdio: 'pipe',
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+  });
   return `${outdir}/index.js`;
 }
 
@@ -99,7 +102,12 @@ function chatProject() {
               // Key deletions reach the chat Worker under test (the pool names it after the project).
               serviceBindings: { CHAT_KEYS: { name: 'vitest-pool-workers-runner-chat', entrypoint: 'KeyRevocations' } },
             },
-            { name: 'fake-upstream', modules: true, scriptPath: bundleWorker('test/chat/fake-upstream/wrangler.toml', 'fake-upstream'), compatibilityDate: '2026-04-20' },
+            {
+              name: 'fake-upstream',
+              modules: true,
+              scriptPath: bundleWorker('test/chat/fake-upstream/wrangler.toml', 'fake-upstream'),
+              compatibilityDate: '2026-04-20',
+            },
           ],
         },
       })),
@@ -119,7 +127,10 @@ function agentRuntimeProject() {
       cloudflareTest(async () => ({
         wrangler: { configPath: './test/agent-runtime/wrangler.toml' },
         miniflare: {
-          bindings: { TEST_MIGRATIONS: await readD1Migrations('workers/registry/migrations'), REGISTRY_API_KEY: AGENT_RUNTIME_REGISTRY_KEY },
+          bindings: {
+            TEST_MIGRATIONS: await readD1Migrations('workers/registry/migrations'),
+            REGISTRY_API_KEY: AGENT_RUNTIME_REGISTRY_KEY,
+          },
           d1Databases: { REGISTRY_DB: registryDb },
           workers: [
             {
@@ -135,7 +146,12 @@ function agentRuntimeProject() {
         },
       })),
     ],
-    test: { name: 'agent-runtime', include: ['test/agent-runtime/**/*.test.ts'], setupFiles: ['./test/agent-runtime/setup.ts'], testTimeout: 60_000 },
+    test: {
+      name: 'agent-runtime',
+      include: ['test/agent-runtime/**/*.test.ts'],
+      setupFiles: ['./test/agent-runtime/setup.ts'],
+      testTimeout: 60_000,
+    },
   });
 }
 
@@ -199,12 +215,18 @@ export default defineConfig({
   test: {
     projects: [
       // Private URLs allowed, as in local development (scripts/stack). One key runs thousands of searches in seconds (search-fuzz): its limit is raised here; the anonymous one is as deployed.
-      workerProject('registry', './wrangler.toml', { ADMIN_TOKEN: 'test-admin-token', ALLOW_PRIVATE_URLS: 'true' }, [CHAT_STAND_IN, HOSTING_STAND_IN], {
-        ratelimits: {
-          KEY_RATE_LIMIT: { simple: { limit: 1_000_000, period: 60 } },
-          ANONYMOUS_RATE_LIMIT: { simple: { limit: 300, period: 60 } },
+      workerProject(
+        'registry',
+        './wrangler.toml',
+        { ADMIN_TOKEN: 'test-admin-token', ALLOW_PRIVATE_URLS: 'true' },
+        [CHAT_STAND_IN, HOSTING_STAND_IN],
+        {
+          ratelimits: {
+            KEY_RATE_LIMIT: { simple: { limit: 1_000_000, period: 60 } },
+            ANONYMOUS_RATE_LIMIT: { simple: { limit: 300, period: 60 } },
+          },
         },
-      }),
+      ),
       chatProject(),
       // DISCOVERY_CACHE_SECONDS 0: each test registers its own agents and must see them at once.
       workerProject('router', './workers/router/wrangler.toml', {
@@ -241,7 +263,16 @@ export default defineConfig({
       agentRuntimeProject(),
       hostingProject(),
       defineProject({ test: { name: 'node', include: ['test/node/**/*.test.ts'], environment: 'node' } }),
-      defineProject({ test: { name: 'e2e', include: ['test/e2e/**/*.test.ts'], environment: 'node', testTimeout: 120_000, hookTimeout: 180_000, fileParallelism: false } }),
+      defineProject({
+        test: {
+          name: 'e2e',
+          include: ['test/e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 120_000,
+          hookTimeout: 180_000,
+          fileParallelism: false,
+        },
+      }),
     ],
   },
 });

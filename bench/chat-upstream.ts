@@ -49,7 +49,9 @@ export function startFakeUpstream(port: number): Promise<{ server: Server; stats
         if (response.destroyed) return;
         if (sent === options.tokens) {
           response.write(chunk({}, 'stop'));
-          response.write(`data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1767225600, model: 'bench-model', choices: [], usage: { prompt_tokens: 12, completion_tokens: options.tokens, total_tokens: 12 + options.tokens } })}\n\n`);
+          response.write(
+            `data: ${JSON.stringify({ id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: 1767225600, model: 'bench-model', choices: [], usage: { prompt_tokens: 12, completion_tokens: options.tokens, total_tokens: 12 + options.tokens } })}\n\n`,
+          );
           done = true;
           stats.finished++;
           response.end('data: [DONE]\n\n');

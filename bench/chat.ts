@@ -24,12 +24,22 @@ import { startFakeUpstream } from './chat-upstream.ts';
  * does not have (docs/decisions.md, "bench:chat measures the Worker, not wrangler dev").
  */
 const ROOT = resolve(import.meta.dirname, '..');
-const PORTS = { upstream: 9611, registry: 9612, chat: 9613, relay: 9614, registryInspector: 9622, chatInspector: 9623, relayInspector: 9624 };
+const PORTS = {
+  upstream: 9611,
+  registry: 9612,
+  chat: 9613,
+  relay: 9614,
+  registryInspector: 9622,
+  chatInspector: 9623,
+  relayInspector: 9624,
+};
 const ADMIN_TOKEN = 'bench-admin-token';
 type StackName = 'registry' | 'chat' | 'relay';
 const RUNTIMES = {
-  miniflare: 'workerd via Miniflare, the registry, chat and relay Workers in one process, each on its own socket (no dev proxy; service bindings in-process, as on the edge)',
-  'wrangler-dev': 'wrangler dev, one process per Worker (its local proxy in front of each; service bindings cross processes: local-development costs the edge does not have)',
+  miniflare:
+    'workerd via Miniflare, the registry, chat and relay Workers in one process, each on its own socket (no dev proxy; service bindings in-process, as on the edge)',
+  'wrangler-dev':
+    'wrangler dev, one process per Worker (its local proxy in front of each; service bindings cross processes: local-development costs the edge does not have)',
 };
 const RUNTIME = (process.env.BENCH_CHAT_RUNTIME ?? 'miniflare') as keyof typeof RUNTIMES;
 if (!(RUNTIME in RUNTIMES)) throw new Error(`BENCH_CHAT_RUNTIME: one of ${Object.keys(RUNTIMES).join(', ')}`);
@@ -37,7 +47,8 @@ const TTFT_RUNS = Number(process.env.BENCH_TTFT_RUNS ?? 300);
 const STREAM_TOKENS = Number(process.env.BENCH_STREAM_TOKENS ?? 1000);
 const STREAM_RUNS = Number(process.env.BENCH_STREAM_RUNS ?? 5);
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
 
 interface Measured {
   firstTokenMs: number;
@@ -50,7 +61,11 @@ async function measure(url: string, key: string | null, model: string): Promise<
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (key) headers.authorization = `Bearer ${key}`;
   const started = performance.now();
-  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify({ model, messages: [{ role: 'user', content: 'stream please' }], stream: true }) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers,
+    body: JSON.stringify({ model, messages: [{ role: 'user', content: 'stream please' }], stream: true }),
+  });
   if (!response.ok || !response.body) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
   const decoder = new TextDecoder();
   let firstAt = 0;
@@ -80,15 +95,40 @@ async function series(runs: number, run: () => Promise<Measured>): Promise<Measu
 async function startWranglerDevStack(work: string, upstreamUrl: string, chatVars: Record<string, string>): Promise<Stack<StackName>> {
   const envFile = join(work, 'empty.env');
   writeFileSync(envFile, '');
-  execFileSync(join(ROOT, 'node_modules/.bin/wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', work, '--config', 'wrangler.toml'], {
-    cwd: ROOT,
-    stdio: 'ignore',
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' },
-  });
+  execFileSync(
+    join(ROOT, 'node_modules/.bin/wrangler'),
+    ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', work, '--config', 'wrangler.toml'],
+    {
+      cwd: ROOT,
+      stdio: 'ignore',
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' },
+    },
+  );
   const common = { root: ROOT, persistDir: work, envFile, logDir: work };
-  const registry = wranglerDev({ ...common, name: 'registry', config: 'wrangler.toml', port: PORTS.registry, inspectorPort: PORTS.registryInspector, vars: { ADMIN_TOKEN } });
-  const chat = wranglerDev({ ...common, name: 'chat', config: 'workers/chat/wrangler.toml', port: PORTS.chat, inspectorPort: PORTS.chatInspector, vars: chatVars });
-  const relay = wranglerDev({ ...common, name: 'relay', config: 'bench/chat-relay/wrangler.toml', port: PORTS.relay, inspectorPort: PORTS.relayInspector, vars: { UPSTREAM_URL: upstreamUrl } });
+  const registry = wranglerDev({
+    ...common,
+    name: 'registry',
+    config: 'wrangler.toml',
+    port: PORTS.registry,
+    inspectorPort: PORTS.registryInspector,
+    vars: { ADMIN_TOKEN },
+  });
+  const chat = wranglerDev({
+    ...common,
+    name: 'chat',
+    config: 'workers/chat/wrangler.toml',
+    port: PORTS.chat,
+    inspectorPort: PORTS.chatInspector,
+    vars: chatVars,
+  });
+  const relay = wranglerDev({
+    ...common,
+    name: 'relay',
+    config: 'bench/chat-relay/wrangler.toml',
+    port: PORTS.relay,
+    inspectorPort: PORTS.relayInspector,
+    vars: { UPSTREAM_URL: upstreamUrl },
+  });
   const stop = async () => {
     await relay.stop();
     await chat.stop();
@@ -168,22 +208,42 @@ async function main() {
       if (results.some((r) => r.tokens !== STREAM_TOKENS)) throw new Error('a stream lost tokens');
       return results.reduce((sum, r) => sum + r.tokens, 0) / (results.reduce((sum, r) => sum + r.streamMs, 0) / 1000);
     };
-    const paced = { direct: await rate(direct(shapes.paced)), through: await rate(through(shapes.paced)), relayed: await rate(relayed(shapes.paced)) };
+    const paced = {
+      direct: await rate(direct(shapes.paced)),
+      through: await rate(through(shapes.paced)),
+      relayed: await rate(relayed(shapes.paced)),
+    };
     const unpaced = { direct: await rate(direct(shapes.unpaced)), through: await rate(through(shapes.unpaced)) };
     const share = paced.through / paced.direct;
 
     const ms = (value: number) => `${value.toFixed(2)} ms`;
-    console.log(`chat Worker vs the same upstream direct; ${TTFT_RUNS} first-token runs, ${STREAM_RUNS} streams of ${STREAM_TOKENS} tokens per figure`);
+    console.log(
+      `chat Worker vs the same upstream direct; ${TTFT_RUNS} first-token runs, ${STREAM_RUNS} streams of ${STREAM_TOKENS} tokens per figure`,
+    );
     console.log(`runtime (BENCH_CHAT_RUNTIME=${RUNTIME}): ${RUNTIMES[RUNTIME]}`);
     console.log(`time to first token   direct  p50 ${ms(percentile(ttft.direct, 50))}  p90 ${ms(percentile(ttft.direct, 90))}`);
     console.log(`                      worker  p50 ${ms(percentile(ttft.through, 50))}  p90 ${ms(percentile(ttft.through, 90))}`);
-    console.log(`                      added   p50 ${ms(added50)}  p90 ${ms(added90)}    target < 2 ms at p50: ${added50 < 2 ? 'PASS' : 'FAIL'}`);
-    console.log(`                      of which the local runtime's round-trip floor (GET /health vs the upstream) p50 ${ms(floor50)}; the Worker's own work p50 ${ms(added50 - floor50)}`);
-    console.log(`                      a Worker that only relays the stream (bench/chat-relay) adds p50 ${ms(relay50)}: the chat Worker adds p50 ${ms(added50 - relay50)} beyond it`);
-    console.log(`throughput, paced     direct ${paced.direct.toFixed(0)} tok/s  worker ${paced.through.toFixed(0)} tok/s  = ${(share * 100).toFixed(1)} %    target >= 95 %: ${share >= 0.95 ? 'PASS' : 'FAIL'}`);
-    console.log(`                      a Worker that only relays the stream ${paced.relayed.toFixed(0)} tok/s  = ${((paced.relayed / paced.direct) * 100).toFixed(1)} %`);
-    console.log(`throughput, unpaced   direct ${unpaced.direct.toFixed(0)} tok/s  worker ${unpaced.through.toFixed(0)} tok/s  = ${((unpaced.through / unpaced.direct) * 100).toFixed(1)} %    (local runtime's per-chunk cost; informational)`);
-    console.log(`upstream streams opened ${upstream.stats.opened}, finished ${upstream.stats.finished}, cut by a client ${upstream.stats.aborted}`);
+    console.log(
+      `                      added   p50 ${ms(added50)}  p90 ${ms(added90)}    target < 2 ms at p50: ${added50 < 2 ? 'PASS' : 'FAIL'}`,
+    );
+    console.log(
+      `                      of which the local runtime's round-trip floor (GET /health vs the upstream) p50 ${ms(floor50)}; the Worker's own work p50 ${ms(added50 - floor50)}`,
+    );
+    console.log(
+      `                      a Worker that only relays the stream (bench/chat-relay) adds p50 ${ms(relay50)}: the chat Worker adds p50 ${ms(added50 - relay50)} beyond it`,
+    );
+    console.log(
+      `throughput, paced     direct ${paced.direct.toFixed(0)} tok/s  worker ${paced.through.toFixed(0)} tok/s  = ${(share * 100).toFixed(1)} %    target >= 95 %: ${share >= 0.95 ? 'PASS' : 'FAIL'}`,
+    );
+    console.log(
+      `                      a Worker that only relays the stream ${paced.relayed.toFixed(0)} tok/s  = ${((paced.relayed / paced.direct) * 100).toFixed(1)} %`,
+    );
+    console.log(
+      `throughput, unpaced   direct ${unpaced.direct.toFixed(0)} tok/s  worker ${unpaced.through.toFixed(0)} tok/s  = ${((unpaced.through / unpaced.direct) * 100).toFixed(1)} %    (local runtime's per-chunk cost; informational)`,
+    );
+    console.log(
+      `upstream streams opened ${upstream.stats.opened}, finished ${upstream.stats.finished}, cut by a client ${upstream.stats.aborted}`,
+    );
     process.exitCode = added50 < 2 && share >= 0.95 ? 0 : 1;
   } finally {
     await stack?.stop();

@@ -73,6 +73,8 @@ const firstGzip = [...firstScreen].reduce((sum, chunk) => sum + gzipKb(chunk.cod
 const totalGzip = chunks.reduce((sum, chunk) => sum + gzipKb(chunk.code), 0);
 const pass = firstGzip <= TARGET_GZIP_KB;
 const verdict = pass ? 'PASS' : 'FAIL';
-console.log(`\nfirst screen's JavaScript: ${firstScreen.size} chunks, ${firstGzip.toFixed(2)} kB gzipped (target ≤ ${TARGET_GZIP_KB} kB): ${verdict}`);
+console.log(
+  `\nfirst screen's JavaScript: ${firstScreen.size} chunks, ${firstGzip.toFixed(2)} kB gzipped (target ≤ ${TARGET_GZIP_KB} kB): ${verdict}`,
+);
 console.log(`all JavaScript: ${chunks.length} chunks, ${totalGzip.toFixed(2)} kB gzipped`);
 if (!pass) process.exitCode = 1;

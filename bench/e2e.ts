@@ -60,7 +60,8 @@ async function user(routerUrl: string, index: number): Promise<Outcome> {
     if (!response.ok) return { ok: false, reason: `get-response ${response.status}: ${(await response.text()).slice(0, 200)}` };
     const answer = analysisResultMessageSchema.safeParse(await response.json());
     if (!answer.success) continue;
-    if (!JSON.stringify(answer.data).includes(`(${ticker})`)) return { ok: false, reason: `answer does not name ${ticker}: not the asker’s own` };
+    if (!JSON.stringify(answer.data).includes(`(${ticker})`))
+      return { ok: false, reason: `answer does not name ${ticker}: not the asker’s own` };
     break;
   }
   const seen = Date.now();
@@ -93,7 +94,15 @@ async function round(routerUrl: string, users: number, offset: number) {
   const summary = samples.length ? summarise(samples) : null;
   const span = samples.length ? Math.max(...samples.map((s) => s.filed)) - Math.min(...samples.map((s) => s.start)) : Number.NaN;
   const edgar = edgarRequests(started, Date.now());
-  return { users, answered: samples.length, failed: failures.length, failures: [...new Set(failures)].slice(0, 5), answersPerSecond: (samples.length / span) * 1000, edgar, summary };
+  return {
+    users,
+    answered: samples.length,
+    failed: failures.length,
+    failures: [...new Set(failures)].slice(0, 5),
+    answersPerSecond: (samples.length / span) * 1000,
+    edgar,
+    summary,
+  };
 }
 
 function report(label: string, result: Awaited<ReturnType<typeof round>>) {
@@ -102,7 +111,9 @@ function report(label: string, result: Awaited<ReturnType<typeof round>>) {
   for (const reason of result.failures) console.log(`  failure: ${reason}`);
   if (result.edgar !== null) {
     const least = result.edgar / 9;
-    console.log(`  EDGAR: ${result.edgar} requests to the data server; at the SEC's pace (9/s configured, 10/s allowed) that alone takes ≥ ${least.toFixed(1)} s`);
+    console.log(
+      `  EDGAR: ${result.edgar} requests to the data server; at the SEC's pace (9/s configured, 10/s allowed) that alone takes ≥ ${least.toFixed(1)} s`,
+    );
   }
   if (!result.summary) return;
   const { available, total, hops } = result.summary;
@@ -110,7 +121,9 @@ function report(label: string, result: Awaited<ReturnType<typeof round>>) {
   console.log(`  send → answer seen by client  p50 ${ms(total.p50)}   p99 ${ms(total.p99)}   (client polls every ${pollMs} ms)`);
   for (const hop of HOPS) {
     const figures = hops[hop.key];
-    console.log(`    ${hop.label.padEnd(46)} p50 ${ms(figures.p50)}  p99 ${ms(figures.p99)}  ${(figures.share * 100).toFixed(1).padStart(5)} % of mean`);
+    console.log(
+      `    ${hop.label.padEnd(46)} p50 ${ms(figures.p50)}  p99 ${ms(figures.p99)}  ${(figures.share * 100).toFixed(1).padStart(5)} % of mean`,
+    );
   }
 }
 
@@ -121,7 +134,12 @@ try {
   if (!routerUrl) {
     dir = mkdtempSync(join(tmpdir(), 'rendezvous-bench-'));
     console.log('starting the stack (registry, chat, EDGAR data, specialist, router)…');
-    stack = await startStack({ client: false, persistDir: join(dir, 'state'), secretsDir: join(dir, 'secrets'), logDir: join(dir, 'logs') });
+    stack = await startStack({
+      client: false,
+      persistDir: join(dir, 'state'),
+      secretsDir: join(dir, 'secrets'),
+      logDir: join(dir, 'logs'),
+    });
     routerUrl = stack.urls.router;
   }
   const results = [];

@@ -1,7 +1,15 @@
 import { secp256k1 } from '@noble/curves/secp256k1.js';
 import { hexToBytes } from '@noble/hashes/utils.js';
 import { z } from 'zod';
-import { buildEnvelope, envelopeDigest, MemoryReplayGuard, parseEnvelope, schemaDigest, serializeEnvelope, verifyEnvelope } from '../lib/envelope/index.ts';
+import {
+  buildEnvelope,
+  envelopeDigest,
+  MemoryReplayGuard,
+  parseEnvelope,
+  schemaDigest,
+  serializeEnvelope,
+  verifyEnvelope,
+} from '../lib/envelope/index.ts';
 import { Identity } from '../lib/identity/index.ts';
 
 /**
@@ -56,7 +64,8 @@ function rawBatch(batch: number): number {
   for (let seq = batch * BATCH; seq < (batch + 1) * BATCH; seq++) {
     const messageDigest = digests[seq]!;
     const signature = secp256k1.sign(messageDigest, senderPrivateKey, { prehash: false });
-    if (!secp256k1.verify(signature, messageDigest, sender.publicKey, { prehash: false, lowS: false })) throw new Error('raw verify failed');
+    if (!secp256k1.verify(signature, messageDigest, sender.publicKey, { prehash: false, lowS: false }))
+      throw new Error('raw verify failed');
   }
   return performance.now() - started;
 }
@@ -97,8 +106,14 @@ const overhead = (median(ratios) - 1) * 100;
 const pass = overhead <= TARGET_OVERHEAD_PERCENT;
 
 console.log(`bench:envelope — ${MESSAGES} messages in ${BATCHES} interleaved batches of ${BATCH}, Node ${process.version}`);
-console.log(`  raw secp256k1 sign+verify   ${opsPerSecond(rawMs).toFixed(0).padStart(7)} ops/s  (${((rawMs / MESSAGES) * 1000).toFixed(1)} µs/op)`);
-console.log(`  envelope build→wire→verify  ${opsPerSecond(envelopeMs).toFixed(0).padStart(7)} ops/s  (${((envelopeMs / MESSAGES) * 1000).toFixed(1)} µs/op)`);
-console.log(`  envelope overhead           ${overhead.toFixed(1)}% (median of ${BATCHES} batch pairs; totals: ${((envelopeMs / rawMs - 1) * 100).toFixed(1)}%)`);
+console.log(
+  `  raw secp256k1 sign+verify   ${opsPerSecond(rawMs).toFixed(0).padStart(7)} ops/s  (${((rawMs / MESSAGES) * 1000).toFixed(1)} µs/op)`,
+);
+console.log(
+  `  envelope build→wire→verify  ${opsPerSecond(envelopeMs).toFixed(0).padStart(7)} ops/s  (${((envelopeMs / MESSAGES) * 1000).toFixed(1)} µs/op)`,
+);
+console.log(
+  `  envelope overhead           ${overhead.toFixed(1)}% (median of ${BATCHES} batch pairs; totals: ${((envelopeMs / rawMs - 1) * 100).toFixed(1)}%)`,
+);
 console.log(`  target ≤ ${TARGET_OVERHEAD_PERCENT}%: ${pass ? 'PASS' : 'FAIL'}`);
 if (!pass) process.exitCode = 1;

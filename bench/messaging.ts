@@ -42,7 +42,8 @@ async function waitForEvents(url: string, count: number, timeoutMs: number): Pro
   }
 }
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
+const percentile = (values: number[], p: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((p / 100) * values.length))]!;
 
 /** Verification CPU per envelope in this process (workerd hides CPU time from the Worker's own clocks). */
 function verificationCost(runs: number) {
@@ -50,7 +51,16 @@ function verificationCost(runs: number) {
   const bob = Identity.fromSeed(SEEDS.bob, 0);
   const digest = schemaDigest('Ping', z.object({ text: z.string(), seq: z.number().int().default(0) }));
   const bodies = Array.from({ length: runs }, (_, seq) =>
-    serializeEnvelope(buildEnvelope({ sender: alice, target: bob.address, schemaDigest: digest, payload: { text: 'bench', seq }, expires: Math.floor(Date.now() / 1000) + 3600, nonce: BigInt(seq) })),
+    serializeEnvelope(
+      buildEnvelope({
+        sender: alice,
+        target: bob.address,
+        schemaDigest: digest,
+        payload: { text: 'bench', seq },
+        expires: Math.floor(Date.now() / 1000) + 3600,
+        nonce: BigInt(seq),
+      }),
+    ),
   );
   const guard = new MemoryReplayGuard();
   return (async () => {
@@ -63,7 +73,8 @@ function verificationCost(runs: number) {
     }
     const verifyMs = (performance.now() - started) / runs;
     const signStarted = performance.now();
-    for (let seq = 0; seq < runs; seq++) buildEnvelope({ sender: alice, target: bob.address, schemaDigest: digest, payload: { text: 'bench', seq }, nonce: BigInt(seq) });
+    for (let seq = 0; seq < runs; seq++)
+      buildEnvelope({ sender: alice, target: bob.address, schemaDigest: digest, payload: { text: 'bench', seq }, nonce: BigInt(seq) });
     return { verifyMs, signMs: (performance.now() - signStarted) / runs };
   })();
 }
@@ -86,7 +97,12 @@ async function main() {
   ];
   try {
     for (const service of processes) await waitForHttp(service, '/test/alice/address');
-    const send = (count: number) => json(`${url('alice')}/test/alice/send`, z.object({ session: z.string(), started: z.number(), ms: z.number() }), post({ to: addresses.bob, text: 'bench', count }));
+    const send = (count: number) =>
+      json(
+        `${url('alice')}/test/alice/send`,
+        z.object({ session: z.string(), started: z.number(), ms: z.number() }),
+        post({ to: addresses.bob, text: 'bench', count }),
+      );
     const arrivals = (session: string) => `${url('bob')}/test/events?agent=bob&kind=received&session=${session}`;
     const replies = (session: string) => `${url('alice')}/test/events?agent=alice&kind=received&session=${session}`;
 
@@ -105,7 +121,11 @@ async function main() {
     const roundTrips: number[] = [];
     for (let i = 0; i < ROUND_TRIPS; i++) {
       const started = performance.now();
-      const result = await json(`${url('alice')}/test/alice/send-and-receive`, z.object({ status: z.object({ status: z.string() }) }), post({ to: addresses.bob, text: 'rt', seq: i }));
+      const result = await json(
+        `${url('alice')}/test/alice/send-and-receive`,
+        z.object({ status: z.object({ status: z.string() }) }),
+        post({ to: addresses.bob, text: 'rt', seq: i }),
+      );
       if (result.status.status !== 'delivered') throw new Error(`round trip ${i} failed`);
       roundTrips.push(performance.now() - started);
     }
@@ -113,12 +133,24 @@ async function main() {
     const oneWayPerSecond = BURST / ((lastArrival - burst.started) / 1000);
     const cost = await verificationCost(500);
     const perMessageMs = 1000 / oneWayPerSecond;
-    console.log(`bench:messaging — two wrangler dev processes of the lib/agent fixture (local), ${BURST} messages, ${ROUND_TRIPS} round trips`);
-    console.log(`  queued send (alice → outbox → bob's handler): ${oneWayPerSecond.toFixed(0)} msg/s one way (enqueue of ${BURST} took ${burst.ms} ms; last arrival after ${((lastArrival - burst.started) / 1000).toFixed(2)} s), duplicates seen by the handler: ${duplicates}`);
-    console.log(`  with bob's Pong replies back to alice:        ${((2 * BURST) / ((lastReply - burst.started) / 1000)).toFixed(0)} msg/s both ways (${BURST} round trips done after ${((lastReply - burst.started) / 1000).toFixed(2)} s)`);
-    console.log(`  sendAndReceive (direct, sync reply):          p50 ${percentile(roundTrips, 50).toFixed(1)} ms, p90 ${percentile(roundTrips, 90).toFixed(1)} ms, ${(1000 / (roundTrips.reduce((a, b) => a + b, 0) / roundTrips.length)).toFixed(0)} round trips/s sequential`);
-    console.log(`  envelope verification (parse + sig + checks, Node, no ledger I/O): ${(cost.verifyMs * 1000).toFixed(0)} µs/msg = ${((cost.verifyMs / perMessageMs) * 100).toFixed(1)} % of the ${perMessageMs.toFixed(2)} ms per message at the queued rate; signing: ${(cost.signMs * 1000).toFixed(0)} µs/msg`);
-    console.log(`  (each round trip verifies twice: bob verifies the Ping, alice the Pong; the replay-ledger claim is one Durable Object call per message on top)`);
+    console.log(
+      `bench:messaging — two wrangler dev processes of the lib/agent fixture (local), ${BURST} messages, ${ROUND_TRIPS} round trips`,
+    );
+    console.log(
+      `  queued send (alice → outbox → bob's handler): ${oneWayPerSecond.toFixed(0)} msg/s one way (enqueue of ${BURST} took ${burst.ms} ms; last arrival after ${((lastArrival - burst.started) / 1000).toFixed(2)} s), duplicates seen by the handler: ${duplicates}`,
+    );
+    console.log(
+      `  with bob's Pong replies back to alice:        ${((2 * BURST) / ((lastReply - burst.started) / 1000)).toFixed(0)} msg/s both ways (${BURST} round trips done after ${((lastReply - burst.started) / 1000).toFixed(2)} s)`,
+    );
+    console.log(
+      `  sendAndReceive (direct, sync reply):          p50 ${percentile(roundTrips, 50).toFixed(1)} ms, p90 ${percentile(roundTrips, 90).toFixed(1)} ms, ${(1000 / (roundTrips.reduce((a, b) => a + b, 0) / roundTrips.length)).toFixed(0)} round trips/s sequential`,
+    );
+    console.log(
+      `  envelope verification (parse + sig + checks, Node, no ledger I/O): ${(cost.verifyMs * 1000).toFixed(0)} µs/msg = ${((cost.verifyMs / perMessageMs) * 100).toFixed(1)} % of the ${perMessageMs.toFixed(2)} ms per message at the queued rate; signing: ${(cost.signMs * 1000).toFixed(0)} µs/msg`,
+    );
+    console.log(
+      `  (each round trip verifies twice: bob verifies the Ping, alice the Pong; the replay-ledger claim is one Durable Object call per message on top)`,
+    );
   } finally {
     for (const service of processes) await service.stop();
     rmSync(work, { recursive: true, force: true });

@@ -65,7 +65,9 @@ async function bundle(root: string, config: string, outdir: string): Promise<str
 /** A Worker's Miniflare options from its wrangler config: vars, D1, Durable Objects (SQLite-backed as migrated), service bindings. */
 function workerOptions(root: string, { config, port, vars = {} }: StackWorker, scriptPath: string): WorkerOptions {
   const worker = readConfig(root, config);
-  const sqliteClasses = new Set(worker.migrations.flatMap((migration: { new_sqlite_classes?: string[] }) => migration.new_sqlite_classes ?? []));
+  const sqliteClasses = new Set(
+    worker.migrations.flatMap((migration: { new_sqlite_classes?: string[] }) => migration.new_sqlite_classes ?? []),
+  );
   return {
     name: worker.name!,
     modules: true,
@@ -74,11 +76,24 @@ function workerOptions(root: string, { config, port, vars = {} }: StackWorker, s
     compatibilityDate: worker.compatibility_date,
     compatibilityFlags: worker.compatibility_flags,
     bindings: { ...(worker.vars as Record<string, string>), ...vars },
-    d1Databases: Object.fromEntries(worker.d1_databases.map((database: { binding: string; database_id?: string }) => [database.binding, database.database_id ?? database.binding])),
-    durableObjects: Object.fromEntries(
-      worker.durable_objects.bindings.map((binding: { name: string; class_name: string; script_name?: string }) => [binding.name, { className: binding.class_name, scriptName: binding.script_name, useSQLite: sqliteClasses.has(binding.class_name) }]),
+    d1Databases: Object.fromEntries(
+      worker.d1_databases.map((database: { binding: string; database_id?: string }) => [
+        database.binding,
+        database.database_id ?? database.binding,
+      ]),
     ),
-    serviceBindings: Object.fromEntries((worker.services ?? []).map((service: { binding: string; service: string; entrypoint?: string }) => [service.binding, service.entrypoint ? { name: service.service, entrypoint: service.entrypoint } : service.service])),
+    durableObjects: Object.fromEntries(
+      worker.durable_objects.bindings.map((binding: { name: string; class_name: string; script_name?: string }) => [
+        binding.name,
+        { className: binding.class_name, scriptName: binding.script_name, useSQLite: sqliteClasses.has(binding.class_name) },
+      ]),
+    ),
+    serviceBindings: Object.fromEntries(
+      (worker.services ?? []).map((service: { binding: string; service: string; entrypoint?: string }) => [
+        service.binding,
+        service.entrypoint ? { name: service.service, entrypoint: service.entrypoint } : service.service,
+      ]),
+    ),
     unsafeDirectSockets: [{ host: '127.0.0.1', port }],
   };
 }
@@ -105,7 +120,12 @@ export async function startMiniflareStack<Name extends string>(options: Miniflar
   });
   try {
     await mf.ready;
-    if (!persistTo) await migrate(mf, root, names.map((name) => workers[name].config));
+    if (!persistTo)
+      await migrate(
+        mf,
+        root,
+        names.map((name) => workers[name].config),
+      );
   } catch (error) {
     await mf.dispose();
     throw error;

@@ -136,7 +136,11 @@ function miniSearchRanker(): Ranker {
     searchOptions: { prefix: true, fuzzy: 0.2, boost: { name: 2 } },
   });
   index.addAll(agents);
-  return async (text) => index.search(text).slice(0, PAGE).map((result) => String(result.id));
+  return async (text) =>
+    index
+      .search(text)
+      .slice(0, PAGE)
+      .map((result) => String(result.id));
 }
 
 const { rankers, stop } = RUNTIME === 'miniflare' ? await workerRankers() : await sqliteRankers();
@@ -153,7 +157,8 @@ try {
     const { queries, mrr, hit1 } = heldOut.overall;
     console.log(`  held-out natural (${queries}, not in the targets)  MRR ${mrr.toFixed(3)}  hit@1 ${hit1.toFixed(3)}`);
     if (VERBOSE) {
-      for (const miss of evaluation.misses) console.log(`    miss ${miss.kind}: "${miss.query}" rank ${miss.rank || '-'} (first: ${miss.first ?? 'none'})`);
+      for (const miss of evaluation.misses)
+        console.log(`    miss ${miss.kind}: "${miss.query}" rank ${miss.rank || '-'} (first: ${miss.first ?? 'none'})`);
     }
     console.log('');
   }

@@ -6,5 +6,8 @@ import { generateAgents } from '../test/registry/fixtures/corpus/generate.ts';
  * Run: npx tsx bench/search-corpus-fixture.ts
  */
 const agents = [...generateAgents(360, 7)];
-writeFileSync(new URL('../test/registry/fixtures/search-corpus.json', import.meta.url), `${JSON.stringify({ seed: 7, agents }, null, 1)}\n`);
+writeFileSync(
+  new URL('../test/registry/fixtures/search-corpus.json', import.meta.url),
+  `${JSON.stringify({ seed: 7, agents }, null, 1)}\n`,
+);
 console.log(`wrote ${agents.length} agents`);

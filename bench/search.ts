@@ -28,7 +28,8 @@ const SIZES = (process.env.SIZES ?? '10000,100000').split(',').map(Number);
 const PORT = Number(process.env.PORT ?? 9787);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const RUNTIME = process.env.BENCH_SEARCH_RUNTIME ?? 'miniflare';
-if (RUNTIME !== 'miniflare' && RUNTIME !== 'wrangler-dev') throw new Error(`BENCH_SEARCH_RUNTIME is miniflare or wrangler-dev, not ${RUNTIME}`);
+if (RUNTIME !== 'miniflare' && RUNTIME !== 'wrangler-dev')
+  throw new Error(`BENCH_SEARCH_RUNTIME is miniflare or wrangler-dev, not ${RUNTIME}`);
 const TARGET = { p50: 20, p99: 60, ratio: 3 };
 const ROOT = path.resolve(import.meta.dirname, '..');
 const WRANGLER = path.join(ROOT, 'node_modules/.bin/wrangler');
@@ -39,21 +40,35 @@ const KINDS: Record<string, AgentSearchRequest[]> = {
   'one word': ['weather', 'translation', 'crypto', 'hotel', 'music', 'insurance'].map((search_text) => ({ search_text })),
   'two words': ['stock analysis', 'vegan recipes', 'jazz playlist', 'tax refund', 'route planner'].map((search_text) => ({ search_text })),
   'prefix typed': ['weath', 'transl', 'summ', 'calend', 'insur'].map((search_text) => ({ search_text })),
-  'typo': ['wether forcast', 'tranlsation', 'hotle', 'cyrpto wallet', 'workuot'].map((search_text) => ({ search_text })),
-  'sentence': ['what can I cook with rice tonight', 'find an agent that tracks my parcel', 'I need a lawyer to review a contract'].map((search_text) => ({ search_text })),
+  typo: ['wether forcast', 'tranlsation', 'hotle', 'cyrpto wallet', 'workuot'].map((search_text) => ({ search_text })),
+  sentence: ['what can I cook with rice tonight', 'find an agent that tracks my parcel', 'I need a lawyer to review a contract'].map(
+    (search_text) => ({ search_text }),
+  ),
   'text + filters': [
     { search_text: 'finance', filters: { agent_type: ['uagent', 'hosted'], tags: ['finance'] } },
     { search_text: 'weather', filters: { has_location: true, state: ['active', 'inactive'] } },
   ],
-  'browse': [{}, { sort: 'created-at' }, { sort: 'interactions', direction: 'asc' }, { filters: { category: ['fetch-ai'] } }],
-  'deep page': [{ search_text: 'weather', offset: 600 }, { sort: 'last-modified', offset: 9000 }],
-  'rerank': [{ search_text: 'currency converter', rerank: true }, { search_text: 'smart thermostat', rerank: true }],
+  browse: [{}, { sort: 'created-at' }, { sort: 'interactions', direction: 'asc' }, { filters: { category: ['fetch-ai'] } }],
+  'deep page': [
+    { search_text: 'weather', offset: 600 },
+    { sort: 'last-modified', offset: 9000 },
+  ],
+  rerank: [
+    { search_text: 'currency converter', rerank: true },
+    { search_text: 'smart thermostat', rerank: true },
+  ],
 };
 
-const quote = (value: string | number | null) => (value === null ? 'NULL' : typeof value === 'number' ? String(value) : `'${value.replaceAll("'", "''")}'`);
+const quote = (value: string | number | null) =>
+  value === null ? 'NULL' : typeof value === 'number' ? String(value) : `'${value.replaceAll("'", "''")}'`;
 
 function wrangler(args: string[], persist: string) {
-  const result = spawnSync(WRANGLER, [...args, '--local', '--persist-to', persist], { cwd: ROOT, env, encoding: 'utf8', maxBuffer: 1 << 28 });
+  const result = spawnSync(WRANGLER, [...args, '--local', '--persist-to', persist], {
+    cwd: ROOT,
+    env,
+    encoding: 'utf8',
+    maxBuffer: 1 << 28,
+  });
   if (result.status !== 0) throw new Error(`wrangler ${args.join(' ')} failed:\n${result.stderr}\n${result.stdout}`);
 }
 
@@ -75,7 +90,10 @@ function seed(size: number, persist: string): string {
     }
   }
   if (rows.length) statements.push(`INSERT INTO agents (${AGENT_COLUMNS.join(', ')}) VALUES\n${rows.join(',\n')};`);
-  statements.push(`INSERT INTO search_agents_fts (search_agents_fts) VALUES ('optimize');`, `INSERT INTO search_words (search_words) VALUES ('optimize');`);
+  statements.push(
+    `INSERT INTO search_agents_fts (search_agents_fts) VALUES ('optimize');`,
+    `INSERT INTO search_words (search_words) VALUES ('optimize');`,
+  );
   const file = path.join(persist, 'seed.sql');
   writeFileSync(file, statements.join('\n'));
   wrangler(['d1', 'execute', 'DB', '--file', file], persist);
@@ -105,7 +123,12 @@ async function startWorker(persist: string): Promise<RunningWorker> {
     await waitForHealth(() => stack.stop());
     return stack;
   }
-  const child = spawn(WRANGLER, ['dev', '--port', String(PORT), '--ip', '127.0.0.1', '--persist-to', persist, '--log-level', 'error'], { cwd: ROOT, env, stdio: 'ignore', detached: true });
+  const child = spawn(WRANGLER, ['dev', '--port', String(PORT), '--ip', '127.0.0.1', '--persist-to', persist, '--log-level', 'error'], {
+    cwd: ROOT,
+    env,
+    stdio: 'ignore',
+    detached: true,
+  });
   const stop = async () => {
     if (child.pid) process.kill(-child.pid, 'SIGTERM');
   };
@@ -115,7 +138,10 @@ async function startWorker(persist: string): Promise<RunningWorker> {
 
 async function waitForHealth(stop: () => Promise<void>) {
   for (let i = 0; i < 120; i++) {
-    const up = await fetch(`http://127.0.0.1:${PORT}/health`).then((response) => response.ok, () => false);
+    const up = await fetch(`http://127.0.0.1:${PORT}/health`).then(
+      (response) => response.ok,
+      () => false,
+    );
     if (up) return;
     await new Promise((resolve) => setTimeout(resolve, 500));
   }
@@ -142,7 +168,12 @@ async function timeWorker(token: string, body: AgentSearchRequest): Promise<numb
 
 async function timeRaw(db: Database.Database, body: AgentSearchRequest): Promise<number> {
   const started = performance.now();
-  await searchAgents(sqliteRunner(db), null, { request: body, searchId: crypto.randomUUID(), queryKey: '', startedAt: new Date().toISOString() });
+  await searchAgents(sqliteRunner(db), null, {
+    request: body,
+    searchId: crypto.randomUUID(),
+    queryKey: '',
+    startedAt: new Date().toISOString(),
+  });
   return performance.now() - started;
 }
 
@@ -189,7 +220,9 @@ async function measure(size: number): Promise<boolean> {
 function report(size: number, figures: Figures[]): boolean {
   const row = (kind: string, worker: number[], raw: number[]) =>
     `${kind.padEnd(15)} ${String(worker.length).padStart(4)}  ${percentile(worker, 50).toFixed(1).padStart(7)} ${percentile(worker, 99).toFixed(1).padStart(7)}   ${percentile(raw, 50).toFixed(1).padStart(7)} ${percentile(raw, 99).toFixed(1).padStart(7)}   ${(percentile(worker, 50) / percentile(raw, 50)).toFixed(2).padStart(5)}`;
-  console.log(`${'kind'.padEnd(15)} ${'n'.padStart(4)}  ${'worker p50'.padStart(7)} ${'p99'.padStart(7)}   ${'raw p50'.padStart(7)} ${'p99'.padStart(7)}   ratio   (ms)`);
+  console.log(
+    `${'kind'.padEnd(15)} ${'n'.padStart(4)}  ${'worker p50'.padStart(7)} ${'p99'.padStart(7)}   ${'raw p50'.padStart(7)} ${'p99'.padStart(7)}   ratio   (ms)`,
+  );
   for (const entry of figures) console.log(row(entry.kind, entry.worker, entry.raw));
   const worker = figures.flatMap((entry) => entry.worker);
   const raw = figures.flatMap((entry) => entry.raw);
@@ -203,7 +236,8 @@ function report(size: number, figures: Figures[]): boolean {
     [`Worker p50 / raw p50 ${ratio.toFixed(2)} ≤ ${TARGET.ratio}`, ratio <= TARGET.ratio],
   ] as const;
   const judged = size >= 100_000;
-  for (const [label, ok] of checks) console.log(`${judged ? (ok ? 'PASS' : 'FAIL') : 'info'}  ${label}${judged ? '' : ' (targets apply at 100,000 agents)'}`);
+  for (const [label, ok] of checks)
+    console.log(`${judged ? (ok ? 'PASS' : 'FAIL') : 'info'}  ${label}${judged ? '' : ' (targets apply at 100,000 agents)'}`);
   return !judged || checks.every(([, ok]) => ok);
 }
 

@@ -104,7 +104,11 @@ export const ChatCompletionRequest = z
         });
       }
     });
-    if (request.tool_choice && typeof request.tool_choice === 'object' && !request.tools?.some((t) => t.function.name === (request.tool_choice as { function: { name: string } }).function.name)) {
+    if (
+      request.tool_choice &&
+      typeof request.tool_choice === 'object' &&
+      !request.tools?.some((t) => t.function.name === (request.tool_choice as { function: { name: string } }).function.name)
+    ) {
       ctx.addIssue({ code: 'custom', path: ['tool_choice'], message: 'tool_choice names a function that is not in tools' });
     }
     if (request.tool_choice && !request.tools?.length && request.tool_choice !== 'none') {

@@ -115,14 +115,25 @@ export type AgentLog = z.infer<typeof agentLogSchema>;
 export const storageKeySchema = z.string().min(1).max(512);
 const storageItemSchema = z.object({ key: z.string(), value: z.string() }).meta({ title: 'StorageItem' });
 export type StorageItem = z.infer<typeof storageItemSchema>;
-export const storagePageSchema = z.object({ items: z.array(storageItemSchema), next_cursor: z.string().nullable() }).meta({ title: 'StoragePage' });
+export const storagePageSchema = z
+  .object({ items: z.array(storageItemSchema), next_cursor: z.string().nullable() })
+  .meta({ title: 'StoragePage' });
 export type StoragePage = z.infer<typeof storagePageSchema>;
 export const putStorageSchema = z.object({ value: z.string().max(128 * 1024) }).meta({ title: 'StorageValue' });
 
 /** A secret's name: an identifier, as in an environment variable. */
-export const secretNameSchema = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a secret name is an identifier: letters, digits and _, not starting with a digit');
+export const secretNameSchema = z
+  .string()
+  .regex(/^[A-Za-z_][A-Za-z0-9_]{0,63}$/, 'a secret name is an identifier: letters, digits and _, not starting with a digit');
 export const secretCreateSchema = z
-  .object({ address: z.string().min(1).max(200), name: secretNameSchema, secret: z.string().min(1).max(16 * 1024) })
+  .object({
+    address: z.string().min(1).max(200),
+    name: secretNameSchema,
+    secret: z
+      .string()
+      .min(1)
+      .max(16 * 1024),
+  })
   .meta({ title: 'SecretCreate' });
 export const secretSchema = z.object({ name: z.string(), secret: z.string(), timestamp: z.string().nullable() }).meta({ title: 'Secret' });
 export type Secret = z.infer<typeof secretSchema>;

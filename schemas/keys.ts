@@ -74,7 +74,9 @@ export type CreatedKey = z.infer<typeof createdKeySchema>;
 export const keyListSchema = z.object({ keys: z.array(apiKeySchema) }).meta({ title: 'ApiKeyList' });
 export type KeyList = z.infer<typeof keyListSchema>;
 
-export const revokedKeySchema = z.object({ id: z.string(), revoked: z.literal(true), revoked_at: z.string() }).meta({ title: 'RevokedApiKey' });
+export const revokedKeySchema = z
+  .object({ id: z.string(), revoked: z.literal(true), revoked_at: z.string() })
+  .meta({ title: 'RevokedApiKey' });
 export type RevokedKey = z.infer<typeof revokedKeySchema>;
 
 export const keyIdParamSchema = z.object({ id: z.string().regex(/^[0-9a-f]{16}$/, 'must be a key id (16 hex digits)') });

@@ -8,7 +8,11 @@ import { AGENT_TYPES, agentFunctionSchema, agentRecordSchema, agentStatusSchema,
  * (Python sends `None`); unknown fields are ignored, as the SDK versions differ in what they add.
  */
 
-const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((value) => value ?? undefined).optional();
+const optional = <T extends z.ZodType>(schema: T) =>
+  schema
+    .nullish()
+    .transform((value) => value ?? undefined)
+    .optional();
 
 export const agentAddressSchema = z
   .string()
@@ -49,9 +53,13 @@ const agentProfileSchema = z.object({
 });
 
 /** Free metadata an agent registers (uAgents sends strings, lists and small objects). */
-const agentMetadataSchema = z.record(z.string().max(200), z.unknown()).refine((value) => JSON.stringify(value).length <= 16_384, 'metadata is larger than 16 KiB');
+const agentMetadataSchema = z
+  .record(z.string().max(200), z.unknown())
+  .refine((value) => JSON.stringify(value).length <= 16_384, 'metadata is larger than 16 KiB');
 
-const geoLocationSchema = z.object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) }).catchall(z.unknown());
+const geoLocationSchema = z
+  .object({ latitude: z.number().min(-90).max(90), longitude: z.number().min(-180).max(180) })
+  .catchall(z.unknown());
 
 /**
  * POST /v2/agents (and /v1/agents). The uagents-core RegistrationRequest, plus the older forms: `endpoint`
@@ -115,7 +123,11 @@ export const identityResponseSchema = z.object({ address: z.string() }).meta({ t
 export type IdentityResponse = z.infer<typeof identityResponseSchema>;
 
 /** Unix seconds as uagents-core writes them. */
-const timestampSchema = z.number().int().min(0).max(2 ** 40);
+const timestampSchema = z
+  .number()
+  .int()
+  .min(0)
+  .max(2 ** 40);
 
 /** `agent_identifier` may carry a prefix (`test-agent://agent1…`); the address is its last part. */
 const agentIdentifierSchema = z.string().min(1).max(300);
@@ -139,7 +151,12 @@ export const almanacAttestationSchema = z
     agent_address: optional(agentIdentifierSchema),
     protocols: z.array(protocolDigestSchema).max(100),
     endpoints: z.array(z.object({ url: webhookUrlSchema, weight: z.number().int().min(0).max(1_000_000) })).max(10),
-    metadata: optional(z.record(z.string().max(200), z.union([z.string().max(4000), z.array(z.string().max(4000)).max(100), z.record(z.string().max(200), z.string().max(4000))]))),
+    metadata: optional(
+      z.record(
+        z.string().max(200),
+        z.union([z.string().max(4000), z.array(z.string().max(4000)).max(100), z.record(z.string().max(200), z.string().max(4000))]),
+      ),
+    ),
     timestamp: timestampSchema,
     signature: z.string().min(1).max(300),
   })

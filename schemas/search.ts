@@ -25,7 +25,11 @@ const FUNCTION_TYPES = ['payload', 'protocol'] as const;
 /** A protocol digest as uAgents writes it: `proto:` and 64 hex digits. */
 export const protocolDigestSchema = z.string().regex(/^proto:[0-9a-f]{64}$/, 'must be "proto:" followed by 64 lowercase hex digits');
 
-const optional = <T extends z.ZodType>(schema: T) => schema.nullish().transform((value) => value ?? undefined).optional();
+const optional = <T extends z.ZodType>(schema: T) =>
+  schema
+    .nullish()
+    .transform((value) => value ?? undefined)
+    .optional();
 
 const searchFiltersSchema = z
   .object({
@@ -52,7 +56,13 @@ const searchWindowShape = {
   exact_match: optional(z.boolean()),
   cutoff: optional(z.number().min(0).max(1)),
   /** Free label of the calling application, stored with the search session (click analytics per source). */
-  source: optional(z.string().trim().max(64).regex(/^[\w.:/-]*$/, 'letters, digits and . _ : / - only')),
+  source: optional(
+    z
+      .string()
+      .trim()
+      .max(64)
+      .regex(/^[\w.:/-]*$/, 'letters, digits and . _ : / - only'),
+  ),
 };
 
 export const agentSearchRequestSchema = z

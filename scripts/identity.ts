@@ -41,7 +41,7 @@ if (values.help) {
   console.log(`${USAGE}\n\nPrints the agent address (agent1…) and compressed public key of a seed and index (default 0).`);
   process.exit(0);
 }
-if (values.seed === undefined || values.seed === '') fail('--seed is required (the agent\'s seed phrase)');
+if (values.seed === undefined || values.seed === '') fail("--seed is required (the agent's seed phrase)");
 
 const index = parseIndex(values.index);
 const identity = Identity.fromSeed(values.seed, index);

@@ -16,11 +16,13 @@ function printTable(stack: Stack, withClient: boolean): void {
     ['chat', `${stack.urls.chat}/v1`],
     ['hosting', `${stack.urls.hosting}  (also {base_url}/v1/hosting; example agent "Echo (example)")`],
     ['edgar data', stack.urls.edgar],
-    ['admin token', 'ADMIN_TOKEN in .dev.vars (creates API keys: the client\'s API keys screen, POST /v1/keys)'],
+    ['admin token', "ADMIN_TOKEN in .dev.vars (creates API keys: the client's API keys screen, POST /v1/keys)"],
     ['logs', stack.logDir],
   ];
   const width = Math.max(...rows.map(([name]) => name.length));
-  console.log(`\nRendezvous is running:\n${rows.map(([name, value]) => `  ${name.padEnd(width)}  ${value}`).join('\n')}\n\nCtrl-C stops everything.`);
+  console.log(
+    `\nRendezvous is running:\n${rows.map(([name, value]) => `  ${name.padEnd(width)}  ${value}`).join('\n')}\n\nCtrl-C stops everything.`,
+  );
 }
 
 const withClient = !values['no-client'];

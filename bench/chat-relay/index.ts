@@ -7,7 +7,11 @@
 export default {
   async fetch(request: Request, env: { UPSTREAM_URL: string }): Promise<Response> {
     if (new URL(request.url).pathname === '/health') return new Response('ok');
-    const upstream = await fetch(`${env.UPSTREAM_URL}/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: await request.text() });
+    const upstream = await fetch(`${env.UPSTREAM_URL}/chat/completions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: await request.text(),
+    });
     const reader = upstream.body!.getReader();
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {

@@ -27,7 +27,12 @@ async function giveUp<Env>(agent: BoundAgent<Env>, table: HandlerTable<Env>, let
  * backoff what may get through later, and hands refusals to the dead-letter handlers at once. Batches
  * from the dead-letter queue (retries exhausted) go to the dead-letter handlers too.
  */
-export async function consumeBatch<Env>(agents: ConsumerAgent<Env>[], batch: MessageBatch<unknown>, env: Env, ctx: ExecutionContext): Promise<void> {
+export async function consumeBatch<Env>(
+  agents: ConsumerAgent<Env>[],
+  batch: MessageBatch<unknown>,
+  env: Env,
+  ctx: ExecutionContext,
+): Promise<void> {
   const byName = new Map(agents.map((agent) => [agent.name, agent]));
   await Promise.all(
     batch.messages.map(async (message) => {
@@ -41,9 +46,14 @@ export async function consumeBatch<Env>(agents: ConsumerAgent<Env>[], batch: Mes
       const outbound: OutboundMessage = parsed.data;
       const agent = owner.bind(env, ctx);
       owner.started(agent);
-      const letter = (reason: string): DeadLetter => ({ target: outbound.target, session: outbound.session, reason, envelope: outbound.envelope });
+      const letter = (reason: string): DeadLetter => ({
+        target: outbound.target,
+        session: outbound.session,
+        reason,
+        envelope: outbound.envelope,
+      });
       if (agent.settings.deadLetterQueue === batch.queue) {
-        await giveUp(agent, owner.table, letter('not delivered within the outbox queue\'s retries'));
+        await giveUp(agent, owner.table, letter("not delivered within the outbox queue's retries"));
         message.ack();
         return;
       }
@@ -52,7 +62,9 @@ export async function consumeBatch<Env>(agents: ConsumerAgent<Env>[], batch: Mes
         message.ack();
         if (!delivery.duplicate) ctx.waitUntil(reportInteraction(agent, outbound.target, outbound.session));
       } else if (delivery.kind === 'retry') {
-        console.warn(`agent ${agent.definition.name}: attempt ${message.attempts} to ${outbound.target} failed, retrying: ${delivery.detail}`);
+        console.warn(
+          `agent ${agent.definition.name}: attempt ${message.attempts} to ${outbound.target} failed, retrying: ${delivery.detail}`,
+        );
         message.retry({ delaySeconds: backoffSeconds(message.attempts, agent.settings.retry) });
       } else {
         await giveUp(agent, owner.table, letter(delivery.detail));

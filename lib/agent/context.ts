@@ -15,7 +15,8 @@ export function agentContext<Env>(agent: BoundAgent<Env>, defaultSession?: strin
     send: async (to, message, options = {}) => {
       await enqueue(agent, signMessage(agent, to, message, options.session ?? defaultSession ?? crypto.randomUUID()));
     },
-    deliver: (to, message, options = {}) => deliverNow(agent, to, message, { ...options, session: options.session ?? defaultSession ?? crypto.randomUUID() }),
+    deliver: (to, message, options = {}) =>
+      deliverNow(agent, to, message, { ...options, session: options.session ?? defaultSession ?? crypto.randomUUID() }),
     sendAndReceive: (to, message, options = {}) =>
       sendAndReceive(agent, to, message, { ...options, session: options.session ?? defaultSession ?? crypto.randomUUID() }) as never,
   };

@@ -40,7 +40,11 @@ export interface Agent<Env extends object> extends ConsumerAgent<Env> {
   onStartup(handler: LifecycleHandler<Env>): Agent<Env>;
   onShutdown(handler: LifecycleHandler<Env>): Agent<Env>;
   onDeadLetter(handler: DeadLetterHandler<Env>): Agent<Env>;
-  get<Response extends z.ZodType>(path: string, spec: { response: Response }, handler: (ctx: AgentContext<Env>) => Awaitable<z.input<Response>>): Agent<Env>;
+  get<Response extends z.ZodType>(
+    path: string,
+    spec: { response: Response },
+    handler: (ctx: AgentContext<Env>) => Awaitable<z.input<Response>>,
+  ): Agent<Env>;
   post<Request extends z.ZodType<object>, Response extends z.ZodType>(
     path: string,
     spec: { request: Request; response: Response },
@@ -81,7 +85,8 @@ export function defineAgent<Env extends object>(config: AgentConfig<Env>): Agent
     queue: (batch, env, ctx) => consumeBatch([agent], batch, env, ctx),
     scheduled: async (_controller, env, ctx) => started(bind(env, ctx)),
     onMessage(model, handler) {
-      if (table.typed.has(model.digest)) throw new Error(`agent ${config.name}: a handler for ${model.title} (${model.digest}) is declared already`);
+      if (table.typed.has(model.digest))
+        throw new Error(`agent ${config.name}: a handler for ${model.title} (${model.digest}) is declared already`);
       table.typed.set(model.digest, { model, handler: handler as MessageHandler<Env, unknown> });
       return agent;
     },
@@ -128,7 +133,9 @@ export function defineAgent<Env extends object>(config: AgentConfig<Env>): Agent
  * Cron handlers over one outbox queue, and a middleware that starts every agent (registration, startup
  * handlers) on any request, so that an agent that has not been sent anything yet still registers.
  */
-export function serveAgents<Env extends object>(agents: Agent<Env>[]): Pick<ExportedHandler<Env>, 'queue' | 'scheduled'> & { start: MiddlewareHandler<Bindings<Env>> } {
+export function serveAgents<Env extends object>(
+  agents: Agent<Env>[],
+): Pick<ExportedHandler<Env>, 'queue' | 'scheduled'> & { start: MiddlewareHandler<Bindings<Env>> } {
   return {
     start: async (c, next) => {
       for (const agent of agents) agent.started(agent.bind(c.env, c.executionCtx));

@@ -42,7 +42,12 @@ function refusalCode(body: string): string | null {
  * POSTs a signed envelope to the target's endpoints, best first. A receiver that answers 409 `replayed`
  * already has this envelope (an earlier attempt got through but its answer was lost): delivered.
  */
-export async function deliverEnvelope<Env>(agent: BoundAgent<Env>, target: string, envelopeJson: string, options: { sync?: boolean; timeoutMs?: number } = {}): Promise<Delivery> {
+export async function deliverEnvelope<Env>(
+  agent: BoundAgent<Env>,
+  target: string,
+  envelopeJson: string,
+  options: { sync?: boolean; timeoutMs?: number } = {},
+): Promise<Delivery> {
   let endpoints: string[];
   try {
     endpoints = await agent.resolver.resolve(target);
@@ -77,11 +82,18 @@ export async function deliverEnvelope<Env>(agent: BoundAgent<Env>, target: strin
     }
     const body = await response.text();
     if (response.ok) return { kind: 'delivered', endpoint, status: response.status, body, duplicate: false };
-    if (response.status === 409 && refusalCode(body) === 'replayed') return { kind: 'delivered', endpoint, status: response.status, body, duplicate: true };
+    if (response.status === 409 && refusalCode(body) === 'replayed')
+      return { kind: 'delivered', endpoint, status: response.status, body, duplicate: true };
     const detail = `${endpoint} answered ${response.status}: ${body.slice(0, 300)}`;
     if (response.status >= 500 || TRANSIENT_STATUSES.has(response.status)) {
       agent.resolver.invalidate(target);
-      last = { kind: 'retry', endpoint, detail, code: `http_${response.status}`, retryAfterMs: retryAfterMs(response.headers.get('retry-after')) };
+      last = {
+        kind: 'retry',
+        endpoint,
+        detail,
+        code: `http_${response.status}`,
+        retryAfterMs: retryAfterMs(response.headers.get('retry-after')),
+      };
       continue;
     }
     // The receiver read the envelope and refused it: every endpoint of that agent would.

@@ -14,7 +14,11 @@ export interface HandlerTable<Env, Handler = MessageHandler<Env, unknown>, Lifec
   deadLetter: DeadLetterHandler<Env>[];
 }
 
-export function emptyHandlerTable<Env, Handler = MessageHandler<Env, unknown>, Lifecycle = LifecycleHandler<Env>>(): HandlerTable<Env, Handler, Lifecycle> {
+export function emptyHandlerTable<Env, Handler = MessageHandler<Env, unknown>, Lifecycle = LifecycleHandler<Env>>(): HandlerTable<
+  Env,
+  Handler,
+  Lifecycle
+> {
   return { typed: new Map(), shapes: [], startup: [], shutdown: [], deadLetter: [] };
 }
 
@@ -23,13 +27,21 @@ type Dispatch<Handler> =
   | { ok: false; code: 'unknown_schema' | 'invalid_payload'; message: string };
 
 /** Typed handlers by schema digest first; then shape handlers, in declaration order, by payload shape. */
-export function dispatch<Handler>(table: Pick<HandlerTable<unknown, Handler>, 'typed' | 'shapes'>, schemaDigest: string, payload: unknown): Dispatch<Handler> {
+export function dispatch<Handler>(
+  table: Pick<HandlerTable<unknown, Handler>, 'typed' | 'shapes'>,
+  schemaDigest: string,
+  payload: unknown,
+): Dispatch<Handler> {
   const typed = table.typed.get(schemaDigest);
   if (typed) {
     const parsed = typed.model.schema.safeParse(payload);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      return { ok: false, code: 'invalid_payload', message: `payload is not a valid ${typed.model.title}: ${issue?.path.join('.') || '(root)'}: ${issue?.message}` };
+      return {
+        ok: false,
+        code: 'invalid_payload',
+        message: `payload is not a valid ${typed.model.title}: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
+      };
     }
     return { ok: true, handler: typed.handler, message: parsed.data };
   }
@@ -37,5 +49,9 @@ export function dispatch<Handler>(table: Pick<HandlerTable<unknown, Handler>, 't
     const parsed = shape.safeParse(payload);
     if (parsed.success) return { ok: true, handler, message: parsed.data };
   }
-  return { ok: false, code: 'unknown_schema', message: `this agent has no handler for schema ${schemaDigest} and no payload shape it takes matches` };
+  return {
+    ok: false,
+    code: 'unknown_schema',
+    message: `this agent has no handler for schema ${schemaDigest} and no payload shape it takes matches`,
+  };
 }

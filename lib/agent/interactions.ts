@@ -14,7 +14,10 @@ export async function reportInteraction<Env>(agent: BoundAgent<Env>, target: str
       headers: { authorization: `Agent ${createAttestation(agent.identity)}`, 'content-type': 'application/json' },
       body: JSON.stringify({ target, session_id: session, source: agent.identity.address }),
     });
-    if (!response.ok) console.warn(`agent ${agent.definition.name}: interaction report answered ${response.status}: ${(await response.text()).slice(0, 200)}`);
+    if (!response.ok)
+      console.warn(
+        `agent ${agent.definition.name}: interaction report answered ${response.status}: ${(await response.text()).slice(0, 200)}`,
+      );
     else await response.body?.cancel();
   } catch (error) {
     console.warn(`agent ${agent.definition.name}: interaction report failed: ${(error as Error).message}`);

@@ -58,7 +58,9 @@ async function registerWithBackoff<Env>(agent: BoundAgent<Env>, state: Lifecycle
       if (delay === undefined) {
         state.failures++;
         state.nextAttemptAt = Date.now() + Math.min(MAX_PAUSE_MS, 5000 * 2 ** state.failures);
-        console.error(`agent ${agent.definition.name}: registration failed ${state.failures} time(s), next try after ${new Date(state.nextAttemptAt).toISOString()}: ${(error as Error).message}`);
+        console.error(
+          `agent ${agent.definition.name}: registration failed ${state.failures} time(s), next try after ${new Date(state.nextAttemptAt).toISOString()}: ${(error as Error).message}`,
+        );
         return;
       }
       await sleep(delay);
@@ -98,7 +100,13 @@ export async function shutDown<Env>(agent: BoundAgent<Env>, table: HandlerTable<
   const ctx = agentContext(agent);
   for (const handler of table.shutdown) await handler(ctx);
   if (agent.settings.registryToken) {
-    await updateAgentStatus({ seed: agent.settings.seed, index: agent.settings.index ?? 0, active: false, registryUrl: agent.settings.registryUrl, fetch: agent.fetch });
+    await updateAgentStatus({
+      seed: agent.settings.seed,
+      index: agent.settings.index ?? 0,
+      active: false,
+      registryUrl: agent.settings.registryUrl,
+      fetch: agent.fetch,
+    });
   }
   const state = lifecycleOf(agent.identity.address);
   state.registeredAt = null;

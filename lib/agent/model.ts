@@ -24,7 +24,11 @@ export interface Model<Schema extends z.ZodObject = z.ZodObject> {
 export function model<Schema extends z.ZodObject>(title: string, schema: Schema, options: { protocolDigest?: string } = {}): Model<Schema> {
   const digest = schemaDigest(title, schema);
   const protocolDigest = options.protocolDigest ?? null;
-  const make = (payload: z.input<Schema>): Message<z.output<Schema>> => ({ schemaDigest: digest, protocolDigest, payload: schema.parse(payload) });
+  const make = (payload: z.input<Schema>): Message<z.output<Schema>> => ({
+    schemaDigest: digest,
+    protocolDigest,
+    payload: schema.parse(payload),
+  });
   return Object.assign(make, { title, schema, digest, protocolDigest });
 }
 

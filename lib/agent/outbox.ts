@@ -31,7 +31,12 @@ export function signMessage<Env>(agent: BoundAgent<Env>, to: string, message: Me
 }
 
 export async function enqueue<Env>(agent: BoundAgent<Env>, envelope: Envelope): Promise<void> {
-  const body: OutboundMessage = { agent: agent.definition.name, target: envelope.target, session: envelope.session, envelope: serializeEnvelope(envelope) };
+  const body: OutboundMessage = {
+    agent: agent.definition.name,
+    target: envelope.target,
+    session: envelope.session,
+    envelope: serializeEnvelope(envelope),
+  };
   await agent.settings.outbox.send(body, { contentType: 'json' });
 }
 

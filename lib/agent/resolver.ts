@@ -34,7 +34,9 @@ export class AlmanacResolver implements EndpointResolver {
     const key = `${this.registryUrl} ${address}`;
     const cached = almanacCache.get(key);
     if (cached && cached.until > Date.now()) return cached.urls;
-    const response = await this.doFetch(`${this.registryUrl}/v1/almanac/agents/${encodeURIComponent(address)}`, { headers: { accept: 'application/json' } });
+    const response = await this.doFetch(`${this.registryUrl}/v1/almanac/agents/${encodeURIComponent(address)}`, {
+      headers: { accept: 'application/json' },
+    });
     if (response.status === 404) {
       await response.body?.cancel();
       throw new UnknownAgentError(`${address} is not in the registry's almanac`);

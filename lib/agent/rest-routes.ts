@@ -12,7 +12,9 @@ export async function answerWith<Env>(c: Context, response: z.ZodType, produce: 
   const checked = response.safeParse(value);
   if (!checked.success) {
     const issue = checked.error.issues[0];
-    console.error(`agent ${ctx.name}: ${c.req.method} ${c.req.path} returned a value that does not match its response model: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);
+    console.error(
+      `agent ${ctx.name}: ${c.req.method} ${c.req.path} returned a value that does not match its response model: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
+    );
     throw new ApiError({ status: 500, message: 'the route produced a response that does not match its model', code: 'invalid_response' });
   }
   return c.json(checked.data as Record<string, unknown>);

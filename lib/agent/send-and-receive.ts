@@ -24,24 +24,38 @@ export async function sendAndReceive<Env>(
   options: SendAndReceiveOptions<Model | undefined> & { session: string },
 ): Promise<[ReceivedReply | null, DeliveryStatus]> {
   const { session } = options;
-  const status = (ok: boolean, detail: string, endpoint: string | null): DeliveryStatus => ({ status: ok ? 'delivered' : 'failed', detail, destination: to, endpoint, session });
+  const status = (ok: boolean, detail: string, endpoint: string | null): DeliveryStatus => ({
+    status: ok ? 'delivered' : 'failed',
+    detail,
+    destination: to,
+    endpoint,
+    session,
+  });
   const envelope = signMessage(agent, to, message, session);
-  const delivery = await deliverWithRetries(agent, to, serializeEnvelope(envelope), Date.now() + (options.timeout ?? 30_000), { sync: true });
+  const delivery = await deliverWithRetries(agent, to, serializeEnvelope(envelope), Date.now() + (options.timeout ?? 30_000), {
+    sync: true,
+  });
   if (delivery.kind !== 'delivered') return [null, { ...status(false, delivery.detail, delivery.endpoint), code: delivery.code }];
   agent.executionCtx.waitUntil(reportInteraction(agent, to, session));
 
   const parsed = parseEnvelope(delivery.body);
   if (!parsed.ok) return [null, status(true, 'delivered; the receiver sent no reply in this session', delivery.endpoint)];
   const reply = parsed.envelope;
-  if (reply.sender !== to || reply.session !== session) return [null, status(false, 'the reply is not from the target or not in this session', delivery.endpoint)];
+  if (reply.sender !== to || reply.session !== session)
+    return [null, status(false, 'the reply is not from the target or not in this session', delivery.endpoint)];
   const self = agent.identity.address;
   const verified = await verifyEnvelope(reply, { self, replay: durableReplayGuard(agent.settings.replayLedger, self) });
   if (!verified.ok) return [null, status(false, `the reply was refused: ${verified.message}`, delivery.endpoint)];
   let payload = verified.payload;
   if (options.response) {
-    if (reply.schema_digest !== options.response.digest) return [null, status(false, `the reply is not a ${options.response.title}`, delivery.endpoint)];
+    if (reply.schema_digest !== options.response.digest)
+      return [null, status(false, `the reply is not a ${options.response.title}`, delivery.endpoint)];
     const checked = options.response.schema.safeParse(payload);
-    if (!checked.success) return [null, status(false, `the reply does not match ${options.response.title}: ${checked.error.issues[0]?.message}`, delivery.endpoint)];
+    if (!checked.success)
+      return [
+        null,
+        status(false, `the reply does not match ${options.response.title}: ${checked.error.issues[0]?.message}`, delivery.endpoint),
+      ];
     payload = checked.data;
   }
   return [{ sender: reply.sender, session, schemaDigest: reply.schema_digest, payload }, status(true, 'reply received', delivery.endpoint)];
@@ -52,7 +66,13 @@ export async function sendAndReceive<Env>(
  * the caller is waiting, so the queue's minutes-long backoff is no use here. A repeat is safe: the receiver's
  * replay ledger handles an envelope once. A target that cannot be resolved is not retried (nothing answered).
  */
-export async function deliverWithRetries<Env>(agent: BoundAgent<Env>, to: string, envelopeJson: string, deadline: number, options: { sync: boolean }): Promise<Delivery> {
+export async function deliverWithRetries<Env>(
+  agent: BoundAgent<Env>,
+  to: string,
+  envelopeJson: string,
+  deadline: number,
+  options: { sync: boolean },
+): Promise<Delivery> {
   for (let attempt = 1; ; attempt++) {
     const delivery = await deliverEnvelope(agent, to, envelopeJson, { sync: options.sync, timeoutMs: Math.max(1, deadline - Date.now()) });
     if (delivery.kind !== 'retry' || delivery.endpoint === null) return delivery;

@@ -95,7 +95,11 @@ export interface MessageContext<Env = unknown> extends AgentContext<Env> {
  */
 export type HandlerResult = void | undefined | Record<string, unknown> | Response;
 
-export type MessageHandler<Env, Payload> = (ctx: MessageContext<Env>, sender: string, message: Payload) => HandlerResult | Promise<HandlerResult>;
+export type MessageHandler<Env, Payload> = (
+  ctx: MessageContext<Env>,
+  sender: string,
+  message: Payload,
+) => HandlerResult | Promise<HandlerResult>;
 export type LifecycleHandler<Env> = (ctx: AgentContext<Env>) => void | Promise<void>;
 
 export interface DeadLetter {

@@ -16,9 +16,7 @@ type PydanticSchema = Record<string, unknown>;
 
 /** Python's `str.title()` of a field name, then `_` → space: how pydantic v1 titles a field. */
 function fieldTitle(name: string): string {
-  return name
-    .replace(/[A-Za-z]+/g, (word) => word[0]!.toUpperCase() + word.slice(1).toLowerCase())
-    .replace(/_/g, ' ');
+  return name.replace(/[A-Za-z]+/g, (word) => word[0]!.toUpperCase() + word.slice(1).toLowerCase()).replace(/_/g, ' ');
 }
 
 const isNull = (schema: JsonSchema) => schema.type === 'null';

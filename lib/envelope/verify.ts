@@ -16,9 +16,7 @@ export type RejectReason =
   | 'malformed_payload'
   | 'unknown_schema';
 
-export type Verification =
-  | { ok: true; payload: unknown; digestHex: string }
-  | { ok: false; reason: RejectReason; message: string };
+export type Verification = { ok: true; payload: unknown; digestHex: string } | { ok: false; reason: RejectReason; message: string };
 
 export interface VerifyOptions {
   /** The receiving agent's address; the envelope's target must equal it. */
@@ -66,7 +64,10 @@ export async function verifyEnvelope(envelope: Envelope, options: VerifyOptions)
   const digestHex = bytesToHex(digest);
   // Remembered until it expires, but never longer than the replay window: the sender's expiry (up to 2^64)
   // must not make receivers keep its digest for ever. A far-future envelope is then as an envelope without one.
-  const rememberUntil = Math.min(envelope.expires != null ? Number(envelope.expires) : Number.POSITIVE_INFINITY, now + REPLAY_WINDOW_SECONDS);
+  const rememberUntil = Math.min(
+    envelope.expires != null ? Number(envelope.expires) : Number.POSITIVE_INFINITY,
+    now + REPLAY_WINDOW_SECONDS,
+  );
   const claim = await options.replay.claim(digestHex, rememberUntil);
   if (claim === 'replayed') return reject('replayed', 'envelope was already received');
   if (claim === 'in_progress') return reject('in_progress', 'this envelope is being handled now; send it again later');

@@ -15,7 +15,10 @@ const EXPOSED = [
 
 /** `ALLOWED_ORIGINS`: comma-separated origins, or `*` for any. */
 function allowedOrigin(origin: string, allowed: string | undefined): string | null {
-  const list = (allowed ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  const list = (allowed ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   if (list.includes('*')) return origin || '*';
   return list.includes(origin) ? origin : null;
 }

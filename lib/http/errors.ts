@@ -40,11 +40,14 @@ export function onError(error: Error, c: Context): Response {
 
 /** Every app's `notFound`, in the dialect of the path asked for. */
 export function notFound(c: Context): Response {
-  return renderError(c, new ApiError({
-    status: 404,
-    message: `no route for ${c.req.method} ${new URL(c.req.url).pathname}`,
-    type: 'not_found',
-  }));
+  return renderError(
+    c,
+    new ApiError({
+      status: 404,
+      message: `no route for ${c.req.method} ${new URL(c.req.url).pathname}`,
+      type: 'not_found',
+    }),
+  );
 }
 
 /** Names the first failing field of a zod error, for 400 bodies that say what to fix. */

@@ -1,3 +1,4 @@
+import { zValidator } from '@hono/zod-validator';
 import type { Context, Env, MiddlewareHandler } from 'hono';
 import type { z, ZodType } from 'zod';
 import type { $ZodError } from 'zod/v4/core';
@@ -72,15 +73,20 @@ export async function validPart<Schema extends ZodType<object>>(
 
 /**
  * Middleware validating a request part with its zod schema (`c.req.valid(target)` in the route); a refusal is
- * thrown as an ApiError for the app's `onError` to render. Not `@hono/zod-validator`: Hono's validator reads
- * a JSON body only when it is labelled JSON and takes any other as `{}`, so a body sent without the label
- * would be ignored, not refused (issue 13).
+ * thrown as an ApiError for the app's `onError` to render. Query and path go through `@hono/zod-validator`;
+ * the JSON body does not: Hono's validator reads a body only when it is labelled JSON and takes any other as
+ * `{}`, so a body sent without the label would be ignored, not refused (issue 13).
  */
 export function validate<T extends Target, Schema extends ZodType<object>, E extends Env = Env, P extends string = string>(
   target: T,
   schema: Schema,
   refusals: Refusals = platformRefusals,
 ): MiddlewareHandler<E, P, Validated<T, Schema>> {
+  if (target !== 'json') {
+    return zValidator(target, schema, (result) => {
+      if (!result.success) throw refusals.invalid(result.error, target);
+    }) as MiddlewareHandler<E, P, Validated<T, Schema>>;
+  }
   return async (c, next) => {
     c.req.addValidatedData(target, await validPart(c, target, schema, refusals));
     await next();

@@ -103,7 +103,9 @@ export function isPrivateOrLoopbackUrl(text: string): boolean {
   return isNonPublicHost(url);
 }
 
-export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: 'invalid_url' | 'scheme_not_allowed' | 'private_address'; message: string };
+export type UrlCheck =
+  | { ok: true; url: URL }
+  | { ok: false; reason: 'invalid_url' | 'scheme_not_allowed' | 'private_address'; message: string };
 
 export interface UrlPolicy {
   /** Loopback and private hosts are allowed (local development: ALLOW_PRIVATE_URLS="true"). */
@@ -123,7 +125,11 @@ export function checkOutboundUrl(text: string, policy: UrlPolicy): UrlCheck {
   }
   if (url.username || url.password) return { ok: false, reason: 'invalid_url', message: 'URLs with credentials are not allowed' };
   if (!policy.allowPrivate && isNonPublicHost(url)) {
-    return { ok: false, reason: 'private_address', message: `${url.host} is a loopback or private address, which this deployment does not call (ALLOW_PRIVATE_URLS)` };
+    return {
+      ok: false,
+      reason: 'private_address',
+      message: `${url.host} is a loopback or private address, which this deployment does not call (ALLOW_PRIVATE_URLS)`,
+    };
   }
   return { ok: true, url };
 }

@@ -32,7 +32,8 @@ function escapeHtml(text: string): string {
 }
 
 /** No network beyond this origin: the page carries its own script and style, and may only call its own Worker. */
-export const DOCS_CSP = "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'";
+export const DOCS_CSP =
+  "default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'";
 
 /** The interactive API reference: a self-contained page that renders `specUrl` and lets the reader try each operation. */
 export function docsPage(title: string, specUrl: string): string {

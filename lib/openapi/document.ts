@@ -3,7 +3,11 @@ import type { ApiInfo, RouteDescriptor } from './route.ts';
 import { servedOperations, type HonoRoute } from './served-routes.ts';
 
 const SECURITY_SCHEMES = {
-  bearer: { type: 'http', scheme: 'bearer', description: 'An API key (`rdv_…`) from the API keys screen, or the deployment’s admin token where noted.' },
+  bearer: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'An API key (`rdv_…`) from the API keys screen, or the deployment’s admin token where noted.',
+  },
   agent: {
     type: 'apiKey',
     in: 'header',
@@ -13,7 +17,10 @@ const SECURITY_SCHEMES = {
 };
 
 function operation(route: RouteDescriptor, components: SchemaComponents): JsonSchema {
-  const parameters = [...(route.params ? parametersOf(route.params, 'path') : []), ...(route.query ? parametersOf(route.query, 'query') : [])];
+  const parameters = [
+    ...(route.params ? parametersOf(route.params, 'path') : []),
+    ...(route.query ? parametersOf(route.query, 'query') : []),
+  ];
   const responses = Object.fromEntries(
     Object.entries(route.responses).map(([status, response]) => {
       const content: Record<string, JsonSchema> = {};
@@ -39,7 +46,12 @@ function operation(route: RouteDescriptor, components: SchemaComponents): JsonSc
       ? {
           requestBody: {
             required: true,
-            content: { 'application/json': { schema: components.ref(route.body, 'input'), ...(route.example === undefined ? {} : { example: route.example }) } },
+            content: {
+              'application/json': {
+                schema: components.ref(route.body, 'input'),
+                ...(route.example === undefined ? {} : { example: route.example }),
+              },
+            },
           },
         }
       : {}),
@@ -52,13 +64,22 @@ function operation(route: RouteDescriptor, components: SchemaComponents): JsonSc
  * table (Hono's `app.routes`): a route it serves that no descriptor documents still appears, marked
  * `x-undocumented`, so the document never hides a route (the tests require there be none).
  */
-export function openApiDocument(info: ApiInfo, routes: readonly RouteDescriptor[], served: readonly HonoRoute[], serverUrl: string): JsonSchema {
+export function openApiDocument(
+  info: ApiInfo,
+  routes: readonly RouteDescriptor[],
+  served: readonly HonoRoute[],
+  serverUrl: string,
+): JsonSchema {
   const components = new SchemaComponents();
   const paths: Record<string, Record<string, JsonSchema>> = {};
   for (const route of routes) paths[route.path] = { ...paths[route.path], [route.method]: operation(route, components) };
   for (const { method, path } of servedOperations(served)) {
     if (paths[path]?.[method]) continue;
-    const undocumented = { summary: 'Undocumented route', 'x-undocumented': true, responses: { default: { description: 'not documented' } } };
+    const undocumented = {
+      summary: 'Undocumented route',
+      'x-undocumented': true,
+      responses: { default: { description: 'not documented' } },
+    };
     paths[path] = { ...paths[path], [method]: undocumented };
   }
   const tags = [...new Set(routes.map((route) => route.tag))].map((name) => ({ name }));

@@ -45,7 +45,8 @@ export function verifyAttestation(text: string, nowSeconds = Math.floor(Date.now
   const match = /^attr:([A-Za-z0-9+/_=-]+):(sig1[02-9ac-hj-np-z]+)$/.exec(text.trim());
   if (!match) return { ok: false, message: 'attestation must be attr:<base64 payload>:<sig1… signature>' };
   const payload = decodeBase64(match[1]!);
-  if (!payload || payload.length !== PAYLOAD_LENGTH) return { ok: false, message: `attestation payload must be ${PAYLOAD_LENGTH} bytes of base64` };
+  if (!payload || payload.length !== PAYLOAD_LENGTH)
+    return { ok: false, message: `attestation payload must be ${PAYLOAD_LENGTH} bytes of base64` };
   let address: string;
   try {
     address = encodeAddress(payload.slice(0, 33));
@@ -55,7 +56,8 @@ export function verifyAttestation(text: string, nowSeconds = Math.floor(Date.now
   const view = new DataView(payload.buffer, payload.byteOffset);
   const validFrom = Number(view.getBigUint64(33));
   const validTo = Number(view.getBigUint64(41));
-  if (!verifyDigest(address, sha256(payload), match[2]!)) return { ok: false, message: 'attestation signature does not match its public key' };
+  if (!verifyDigest(address, sha256(payload), match[2]!))
+    return { ok: false, message: 'attestation signature does not match its public key' };
   if (validTo < validFrom) return { ok: false, message: 'attestation validity window is empty' };
   if (nowSeconds + leewaySeconds < validFrom) return { ok: false, message: 'attestation is not valid yet' };
   if (nowSeconds - leewaySeconds > validTo) return { ok: false, message: 'attestation has expired' };

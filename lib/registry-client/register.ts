@@ -1,5 +1,11 @@
 import { Identity } from '../identity/index.ts';
-import { challengeResponseSchema, detailErrorSchema, type RegistrationRequest, type RegistrationResponse, registrationResponseSchema } from '../../schemas/registry.ts';
+import {
+  challengeResponseSchema,
+  detailErrorSchema,
+  type RegistrationRequest,
+  type RegistrationResponse,
+  registrationResponseSchema,
+} from '../../schemas/registry.ts';
 import { isRegistryChallenge } from './challenge.ts';
 import { signVerifiableModel } from './signed-model.ts';
 
@@ -69,7 +75,11 @@ export async function registerAgent(options: RegisterAgentOptions): Promise<Regi
     const { challenge } = challengeResponseSchema.parse(await issued.json());
     // Signing whatever a registry sends would make this agent a signing oracle (a challenge may be an envelope's signed text).
     if (!isRegistryChallenge(challenge)) {
-      throw new RegistryError('challenge', issued.status, 'the registry sent a challenge not of the form rendezvous:<uuid>:<uuid>; not signed');
+      throw new RegistryError(
+        'challenge',
+        issued.status,
+        'the registry sent a challenge not of the form rendezvous:<uuid>:<uuid>; not signed',
+      );
     }
     const proof = await doFetch(`${base}/v2/identity`, {
       method: 'POST',
@@ -99,15 +109,26 @@ export async function registerAgent(options: RegisterAgentOptions): Promise<Regi
   if (!registered.ok) throw await failure('registration', registered);
   const body = registrationResponseSchema.parse(await registered.json());
 
-  if (options.active ?? true) await updateAgentStatus({ seed: options.seed, index: options.index, active: true, registryUrl: base, fetch: doFetch });
+  if (options.active ?? true)
+    await updateAgentStatus({ seed: options.seed, index: options.index, active: true, registryUrl: base, fetch: doFetch });
   return { address, ...body };
 }
 
 /** The signed AgentStatusUpdate (no API key: the agent's signature is the credential). */
-export async function updateAgentStatus(options: { seed: string; index?: number; active: boolean; registryUrl: string; fetch?: typeof fetch }): Promise<void> {
+export async function updateAgentStatus(options: {
+  seed: string;
+  index?: number;
+  active: boolean;
+  registryUrl: string;
+  fetch?: typeof fetch;
+}): Promise<void> {
   const doFetch = options.fetch ?? fetch;
   const identity = Identity.fromSeed(options.seed, options.index ?? 0);
-  const update = signVerifiableModel(identity, { agent_identifier: identity.address, is_active: options.active, timestamp: Math.floor(Date.now() / 1000) });
+  const update = signVerifiableModel(identity, {
+    agent_identifier: identity.address,
+    is_active: options.active,
+    timestamp: Math.floor(Date.now() / 1000),
+  });
   const response = await doFetch(`${options.registryUrl.replace(/\/+$/, '')}/v1/almanac/agents/${identity.address}/status`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },

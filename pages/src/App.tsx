@@ -19,7 +19,11 @@ export function App() {
         <nav class="views">
           <For each={ROUTES}>
             {(route) => (
-              <button type="button" aria-current={current().id === route.id ? 'page' : undefined} onClick={() => (location.hash = route.id)}>
+              <button
+                type="button"
+                aria-current={current().id === route.id ? 'page' : undefined}
+                onClick={() => (location.hash = route.id)}
+              >
                 {route.title}
               </button>
             )}

@@ -10,9 +10,44 @@ function screen<M>(load: () => Promise<M>, pick: (module: M) => Component): Comp
 
 /** The app's screens in navigation order; the first is shown when the URL names none. Add a screen with one line here. */
 export const ROUTES: readonly Route[] = [
-  { id: 'ask', title: 'Ask an agent', screen: screen(() => import('./reference/ReferenceClient.tsx'), (m) => m.ReferenceClient) },
-  { id: 'explorer', title: 'Agents', screen: screen(() => import('./explorer/Explorer.tsx'), (m) => m.Explorer) },
-  { id: 'playground', title: 'Chat', screen: screen(() => import('./playground/Playground.tsx'), (m) => m.Playground) },
-  { id: 'keys', title: 'API keys', screen: screen(() => import('./keys/KeysScreen.tsx'), (m) => m.KeysScreen) },
-  { id: 'hosting', title: 'Hosted agents', screen: screen(() => import('./hosting/HostingScreen.tsx'), (m) => m.HostingScreen) },
+  {
+    id: 'ask',
+    title: 'Ask an agent',
+    screen: screen(
+      () => import('./reference/ReferenceClient.tsx'),
+      (m) => m.ReferenceClient,
+    ),
+  },
+  {
+    id: 'explorer',
+    title: 'Agents',
+    screen: screen(
+      () => import('./explorer/Explorer.tsx'),
+      (m) => m.Explorer,
+    ),
+  },
+  {
+    id: 'playground',
+    title: 'Chat',
+    screen: screen(
+      () => import('./playground/Playground.tsx'),
+      (m) => m.Playground,
+    ),
+  },
+  {
+    id: 'keys',
+    title: 'API keys',
+    screen: screen(
+      () => import('./keys/KeysScreen.tsx'),
+      (m) => m.KeysScreen,
+    ),
+  },
+  {
+    id: 'hosting',
+    title: 'Hosted agents',
+    screen: screen(
+      () => import('./hosting/HostingScreen.tsx'),
+      (m) => m.HostingScreen,
+    ),
+  },
 ];

@@ -34,13 +34,20 @@ const server = createServer((request, response) => {
       name: 'edgar-dev-server',
       data: root,
       companies: submissions.map((doc) => ({ cik: doc.cik, name: doc.name, tickers: doc.tickers })),
-      paths: ['/files/company_tickers.json', '/submissions/CIK##########.json', '/api/xbrl/companyfacts/CIK##########.json', '/LATEST/search-index?q=…&forms=…'],
+      paths: [
+        '/files/company_tickers.json',
+        '/submissions/CIK##########.json',
+        '/api/xbrl/companyfacts/CIK##########.json',
+        '/LATEST/search-index?q=…&forms=…',
+      ],
     });
   }
   const userAgent = request.headers['user-agent'] ?? '';
   console.log(`${new Date().toISOString()} GET ${url.pathname}${url.search} (${userAgent || 'no User-Agent'})`);
   if (!/\S+@\S+\.\S+/.test(userAgent)) {
-    return send(response, 403, { error: 'Undeclared Automated Tool: name your tool and a contact e-mail address in the User-Agent header, as the SEC requires.' });
+    return send(response, 403, {
+      error: 'Undeclared Automated Tool: name your tool and a contact e-mail address in the User-Agent header, as the SEC requires.',
+    });
   }
   if (url.pathname === '/LATEST/search-index') {
     return send(response, 200, searchIndex(submissions, url.searchParams.get('q') ?? '', (url.searchParams.get('forms') ?? '').split(',')));

@@ -2,7 +2,12 @@ import { join } from 'node:path';
 import { spawnService, type ServiceProcess } from './process.ts';
 
 /** The browser client on Vite's dev server, built against the stack's router, registry and chat URLs. */
-export function viteDev(options: { root: string; port: number; urls: { router: string; registry: string; chat: string }; logDir: string }): ServiceProcess {
+export function viteDev(options: {
+  root: string;
+  port: number;
+  urls: { router: string; registry: string; chat: string };
+  logDir: string;
+}): ServiceProcess {
   return spawnService({
     name: 'client',
     url: `http://localhost:${options.port}`,

@@ -7,7 +7,13 @@ export type WorkerName = 'registry' | 'chat' | 'specialist' | 'router' | 'hostin
 export function secretsFiles(root: string, secretsDir?: string): Record<WorkerName, string> {
   if (secretsDir) {
     const file = (name: WorkerName) => join(secretsDir, `${name}.dev.vars`);
-    return { registry: file('registry'), chat: file('chat'), specialist: file('specialist'), router: file('router'), hosting: file('hosting') };
+    return {
+      registry: file('registry'),
+      chat: file('chat'),
+      specialist: file('specialist'),
+      router: file('router'),
+      hosting: file('hosting'),
+    };
   }
   return {
     registry: join(root, '.dev.vars'),

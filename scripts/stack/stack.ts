@@ -56,16 +56,23 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
   const progress = options.onProgress ?? (() => {});
   const files = secretsFiles(ROOT, options.secretsDir);
   const secrets = ensureSecrets(files);
-  const urls = Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, `http://localhost:${port}`])) as Record<ServiceName, string>;
+  const urls = Object.fromEntries(Object.entries(ports).map(([name, port]) => [name, `http://localhost:${port}`])) as Record<
+    ServiceName,
+    string
+  >;
   const routerAddress = Identity.fromSeed(secrets.router.PRIMARY_AGENT_KEY!, 0).address;
   const specialistAddress = Identity.fromSeed(secrets.specialist.FINANCIAL_AGENT_KEY!, 0).address;
 
   progress('applying D1 migrations');
   for (const config of ['wrangler.toml', 'workers/hosting/wrangler.toml']) {
-    await run(join(ROOT, 'node_modules/.bin/wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir, '--config', config], {
-      cwd: ROOT,
-      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true' },
-    });
+    await run(
+      join(ROOT, 'node_modules/.bin/wrangler'),
+      ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistDir, '--config', config],
+      {
+        cwd: ROOT,
+        env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true' },
+      },
+    );
   }
 
   const running = new Map<ServiceName, ServiceProcess>();
@@ -127,17 +134,32 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
     },
     router: {
       spawn: () =>
-        worker('router', 'workers/router/wrangler.toml', { PRIMARY_WEBHOOK_URL: `${urls.router}/webhook`, REGISTRY_URL: urls.registry, CLIENT_ORIGIN: urls.client }),
+        worker('router', 'workers/router/wrangler.toml', {
+          PRIMARY_WEBHOOK_URL: `${urls.router}/webhook`,
+          REGISTRY_URL: urls.registry,
+          CLIENT_ORIGIN: urls.client,
+        }),
       ready: async (service) => {
         await waitForHttp(service, '/health');
         await waitRegistered(service, routerAddress);
       },
     },
     hosting: {
-      spawn: () => worker('hosting', 'workers/hosting/wrangler.toml', { ALLOWED_ORIGINS: urls.client, PUBLIC_URL: urls.registry, REGISTRY_URL: urls.registry }),
+      spawn: () =>
+        worker('hosting', 'workers/hosting/wrangler.toml', {
+          ALLOWED_ORIGINS: urls.client,
+          PUBLIC_URL: urls.registry,
+          REGISTRY_URL: urls.registry,
+        }),
       ready: async (service) => {
         await waitForHttp(service, '/health');
-        const address = await ensureExampleHostedAgent({ root: ROOT, hostingUrl: urls.hosting, registryUrl: urls.registry, adminToken: secrets.registry.ADMIN_TOKEN!, stateDir: persistDir });
+        const address = await ensureExampleHostedAgent({
+          root: ROOT,
+          hostingUrl: urls.hosting,
+          registryUrl: urls.registry,
+          adminToken: secrets.registry.ADMIN_TOKEN!,
+          stateDir: persistDir,
+        });
         await waitRegistered(service, address);
       },
     },

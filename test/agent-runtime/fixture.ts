@@ -19,7 +19,8 @@ app.route('/test', control);
 for (const [name, agent] of Object.entries(agents)) {
   // A receiver that is "down" answers 503 before its runtime sees the envelope.
   app.post(`/${name}/webhook`, async (c, next) => {
-    if (await observer(c.env).takeFailure(name, 'down')) return c.json({ error: { message: `${name} is down`, type: 'unavailable', param: null, code: null } }, 503);
+    if (await observer(c.env).takeFailure(name, 'down'))
+      return c.json({ error: { message: `${name} is down`, type: 'unavailable', param: null, code: null } }, 503);
     await next();
   });
   app.route(`/${name}`, agent.app);

@@ -5,7 +5,11 @@ import type { ObservedEvent } from './fixture/observer.ts';
 export const BASE = 'http://fixture.test';
 
 export async function post(path: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return SELF.fetch(`${BASE}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: typeof body === 'string' ? body : JSON.stringify(body) });
+  return SELF.fetch(`${BASE}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
 export async function postJson<T>(path: string, body: unknown): Promise<T> {
@@ -26,7 +30,11 @@ export async function events(filter: { agent?: string; kind?: string; session?: 
 }
 
 /** Waits until `filter` has seen `count` events, then a little longer to catch duplicates; returns them. */
-export async function settle(filter: { agent?: string; kind?: string; session?: string }, count: number, timeout = 30_000): Promise<ObservedEvent[]> {
+export async function settle(
+  filter: { agent?: string; kind?: string; session?: string },
+  count: number,
+  timeout = 30_000,
+): Promise<ObservedEvent[]> {
   await vi.waitFor(async () => expect((await events(filter)).length).toBeGreaterThanOrEqual(count), { timeout, interval: 100 });
   await new Promise((resolve) => setTimeout(resolve, 1500));
   return events(filter);
@@ -40,6 +48,9 @@ export function errorOf(body: unknown): { message: string; type: string; code: s
 export async function agentsRegistered(): Promise<void> {
   for (const name of ['alice', 'bob', 'carol'] as const) {
     const address = await addressOf(name);
-    await vi.waitFor(async () => expect((await env.REGISTRY.fetch(`http://registry.test/v1/almanac/agents/${address}`)).status).toBe(200), { timeout: 20_000, interval: 200 });
+    await vi.waitFor(async () => expect((await env.REGISTRY.fetch(`http://registry.test/v1/almanac/agents/${address}`)).status).toBe(200), {
+      timeout: 20_000,
+      interval: 200,
+    });
   }
 }

@@ -3,7 +3,9 @@ import { describe, expect, it, vi } from 'vitest';
 import { addressOf, BASE, events, postJson, settle } from './helpers.ts';
 
 async function registryRecord(address: string) {
-  const response = await env.REGISTRY.fetch(`http://registry.test/v2/agents/${address}`, { headers: { authorization: `Bearer ${env.REGISTRY_API_KEY}` } });
+  const response = await env.REGISTRY.fetch(`http://registry.test/v2/agents/${address}`, {
+    headers: { authorization: `Bearer ${env.REGISTRY_API_KEY}` },
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -40,7 +42,10 @@ describe('startup: registration and startup handlers', () => {
     const before = (await registryRecord(bob)).body.total_interactions as number;
     const { session } = await postJson<{ session: string }>('/test/alice/send', { to: 'bob', text: 'count me', count: 2 });
     await settle({ agent: 'bob', kind: 'received', session }, 2);
-    await vi.waitFor(async () => expect((await registryRecord(bob)).body.total_interactions).toBe(before + 2), { timeout: 10_000, interval: 200 });
+    await vi.waitFor(async () => expect((await registryRecord(bob)).body.total_interactions).toBe(before + 2), {
+      timeout: 10_000,
+      interval: 200,
+    });
   });
 
   it('shutdown runs on request: the agent signs itself inactive', async () => {

@@ -46,7 +46,12 @@ describe('request-response tries again while the receiver fails for now', () => 
   it('a receiver down for its first delivery still answers: the same envelope goes again', async () => {
     await postJson('/test/bob/fail', { mode: 'down', count: 1 });
     const session = crypto.randomUUID();
-    const { reply, status } = await postJson<SyncAnswer>('/test/alice/send-and-receive', { to: 'bob', text: 'second try', seq: 3, session });
+    const { reply, status } = await postJson<SyncAnswer>('/test/alice/send-and-receive', {
+      to: 'bob',
+      text: 'second try',
+      seq: 3,
+      session,
+    });
     expect(status).toMatchObject({ status: 'delivered', detail: 'reply received' });
     expect(reply).toMatchObject({ payload: { text: 'pong: second try', seq: 3 } });
     expect(await settle({ agent: 'bob', kind: 'received', session }, 1)).toHaveLength(1);

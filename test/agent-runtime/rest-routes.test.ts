@@ -16,7 +16,11 @@ describe('custom REST routes (spec §8)', () => {
 
     const missing = await post('/alice/echo', {});
     expect(missing.status).toBe(400);
-    expect(errorOf(await missing.json())).toMatchObject({ type: 'invalid_request_error', code: 'invalid_parameter', message: expect.stringContaining('text') });
+    expect(errorOf(await missing.json())).toMatchObject({
+      type: 'invalid_request_error',
+      code: 'invalid_parameter',
+      message: expect.stringContaining('text'),
+    });
     const wrongType = await post('/alice/echo', { text: 5 });
     expect(wrongType.status).toBe(400);
     const notJson = await post('/alice/echo', '{"text":');

@@ -10,13 +10,12 @@ const key = parseKeyToken(env.REGISTRY_API_KEY);
 if (!key) throw new Error('REGISTRY_API_KEY of the agent-runtime project is not a registry key');
 const now = new Date().toISOString();
 await env.REGISTRY_DB.batch([
-  env.REGISTRY_DB.prepare('INSERT OR IGNORE INTO accounts (id, name, created_at) VALUES (?, ?, ?)').bind('agent-runtime', 'agent runtime tests', now),
-  env.REGISTRY_DB.prepare('INSERT OR IGNORE INTO api_keys (id, account_id, name, secret_hash, permissions, created_at) VALUES (?, ?, ?, ?, ?, ?)').bind(
-    key.id,
+  env.REGISTRY_DB.prepare('INSERT OR IGNORE INTO accounts (id, name, created_at) VALUES (?, ?, ?)').bind(
     'agent-runtime',
-    'fixture agents',
-    hashSecret(key.secret),
-    JSON.stringify(['read', 'write']),
+    'agent runtime tests',
     now,
   ),
+  env.REGISTRY_DB.prepare(
+    'INSERT OR IGNORE INTO api_keys (id, account_id, name, secret_hash, permissions, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+  ).bind(key.id, 'agent-runtime', 'fixture agents', hashSecret(key.secret), JSON.stringify(['read', 'write']), now),
 ]);

@@ -101,7 +101,10 @@ describe('policyFetch: every hop passes the policy', () => {
     };
     return { calls, fetch: fake };
   }
-  const redirect = (location: string, status = 307) => () => new Response(null, { status, headers: { location } });
+  const redirect =
+    (location: string, status = 307) =>
+    () =>
+      new Response(null, { status, headers: { location } });
   const policy = { allowPrivate: false };
 
   it('never lets the runtime follow a redirect', async () => {
@@ -113,7 +116,10 @@ describe('policyFetch: every hop passes the policy', () => {
 
   it('refuses a private first hop without calling it', async () => {
     const net = network({});
-    expect(await policyFetch('http://[::127.0.0.1]/', {}, { policy, fetch: net.fetch })).toMatchObject({ ok: false, reason: 'private_address' });
+    expect(await policyFetch('http://[::127.0.0.1]/', {}, { policy, fetch: net.fetch })).toMatchObject({
+      ok: false,
+      reason: 'private_address',
+    });
     expect(net.calls).toEqual([]);
   });
 
@@ -122,13 +128,20 @@ describe('policyFetch: every hop passes the policy', () => {
       'https://public.example.com/hook': redirect('https://hop.example.com/next'),
       'https://hop.example.com/next': redirect('http://169.254.169.254/latest/meta-data'),
     });
-    const result = await policyFetch('https://public.example.com/hook', { method: 'POST', body: 'x' }, { policy, fetch: net.fetch, maxRedirects: 5 });
+    const result = await policyFetch(
+      'https://public.example.com/hook',
+      { method: 'POST', body: 'x' },
+      { policy, fetch: net.fetch, maxRedirects: 5 },
+    );
     expect(result).toMatchObject({ ok: false, reason: 'private_address', url: 'http://169.254.169.254/latest/meta-data' });
     expect(net.calls.map((call) => call.url)).toEqual(['https://public.example.com/hook', 'https://hop.example.com/next']);
   });
 
   it('with no redirects allowed, a redirect is answered as it came; otherwise at most maxRedirects are followed', async () => {
-    const net = network({ 'https://a.example.com/': redirect('https://b.example.com/'), 'https://b.example.com/': redirect('https://c.example.com/') });
+    const net = network({
+      'https://a.example.com/': redirect('https://b.example.com/'),
+      'https://b.example.com/': redirect('https://c.example.com/'),
+    });
     const unfollowed = await policyFetch('https://a.example.com/', {}, { policy, fetch: net.fetch });
     expect(unfollowed.ok && unfollowed.response.status).toBe(307);
     const capped = await policyFetch('https://a.example.com/', {}, { policy, fetch: net.fetch, maxRedirects: 1 });
@@ -141,7 +154,11 @@ describe('policyFetch: every hop passes the policy', () => {
       'https://a.example.com/keep': redirect('https://b.example.com/see', 303),
       'https://b.example.com/see': () => new Response('done'),
     });
-    const result = await policyFetch('https://a.example.com/', { method: 'POST', body: 'envelope' }, { policy, fetch: net.fetch, maxRedirects: 3 });
+    const result = await policyFetch(
+      'https://a.example.com/',
+      { method: 'POST', body: 'envelope' },
+      { policy, fetch: net.fetch, maxRedirects: 3 },
+    );
     expect(result.ok).toBe(true);
     expect(net.calls.map((call) => [call.url, call.init?.method, call.init?.body])).toEqual([
       ['https://a.example.com/', 'POST', 'envelope'],
@@ -154,9 +171,16 @@ describe('policyFetch: every hop passes the policy', () => {
 describe('an agent deployed without ALLOW_PRIVATE_URLS does not call private addresses', () => {
   it('carol’s sendAndReceive to bob’s private webhook fails with the reason, and bob sees nothing', async () => {
     const session = crypto.randomUUID();
-    const { reply, status } = await postJson<{ reply: unknown; status: { status: string; detail: string; endpoint: string } }>('/test/carol/send-and-receive', { to: 'bob', text: 'let me in', session });
+    const { reply, status } = await postJson<{ reply: unknown; status: { status: string; detail: string; endpoint: string } }>(
+      '/test/carol/send-and-receive',
+      { to: 'bob', text: 'let me in', session },
+    );
     expect(reply).toBeNull();
-    expect(status).toMatchObject({ status: 'failed', endpoint: 'http://bob.test/bob/webhook', detail: expect.stringContaining('loopback or private') });
+    expect(status).toMatchObject({
+      status: 'failed',
+      endpoint: 'http://bob.test/bob/webhook',
+      detail: expect.stringContaining('loopback or private'),
+    });
     expect(await settle({ agent: 'bob', session }, 0)).toEqual([]);
   });
 

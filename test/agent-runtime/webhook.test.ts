@@ -12,7 +12,15 @@ const now = () => Math.floor(Date.now() / 1000);
 
 function envelope(overrides: Partial<EnvelopeInput> & { target: string }): string {
   return serializeEnvelope(
-    buildEnvelope({ sender: ALICE, schemaDigest: Ping.digest, payload: { text: 'hi', seq: 0 }, expires: now() + 60, nonce: Date.now(), session: crypto.randomUUID(), ...overrides }),
+    buildEnvelope({
+      sender: ALICE,
+      schemaDigest: Ping.digest,
+      payload: { text: 'hi', seq: 0 },
+      expires: now() + 60,
+      nonce: Date.now(),
+      session: crypto.randomUUID(),
+      ...overrides,
+    }),
   );
 }
 
@@ -32,9 +40,18 @@ describe('the webhook verifies before any handler runs', () => {
 
   it('refuses a forged envelope: signed by someone else in the sender’s name, or altered after signing', async () => {
     const bob = await addressOf('bob');
-    const forged = buildEnvelope({ sender: MALLORY, target: bob, schemaDigest: Ping.digest, payload: { text: 'trust me', seq: 0 }, expires: now() + 60 });
+    const forged = buildEnvelope({
+      sender: MALLORY,
+      target: bob,
+      schemaDigest: Ping.digest,
+      payload: { text: 'trust me', seq: 0 },
+      expires: now() + 60,
+    });
     forged.sender = ALICE.address;
-    expect(await refusal('/bob/webhook', serializeEnvelope(forged))).toMatchObject({ status: 401, error: { type: 'invalid_envelope', code: 'bad_signature' } });
+    expect(await refusal('/bob/webhook', serializeEnvelope(forged))).toMatchObject({
+      status: 401,
+      error: { type: 'invalid_envelope', code: 'bad_signature' },
+    });
 
     const altered = JSON.parse(envelope({ target: bob })) as { payload: string };
     altered.payload = btoa(JSON.stringify({ text: 'changed', seq: 1 }));
@@ -42,13 +59,19 @@ describe('the webhook verifies before any handler runs', () => {
   });
 
   it('refuses an expired envelope', async () => {
-    expect(await refusal('/bob/webhook', envelope({ target: await addressOf('bob'), expires: now() - 5 }))).toMatchObject({ status: 400, error: { code: 'expired' } });
+    expect(await refusal('/bob/webhook', envelope({ target: await addressOf('bob'), expires: now() - 5 }))).toMatchObject({
+      status: 400,
+      error: { code: 'expired' },
+    });
   });
 
   it('refuses a replayed envelope', async () => {
     const body = envelope({ target: await addressOf('bob') });
     expect((await post('/bob/webhook', body)).status).toBe(200);
-    expect(await refusal('/bob/webhook', body)).toMatchObject({ status: 409, error: { code: 'replayed', message: 'envelope was already received' } });
+    expect(await refusal('/bob/webhook', body)).toMatchObject({
+      status: 409,
+      error: { code: 'replayed', message: 'envelope was already received' },
+    });
   });
 
   it('refuses an envelope addressed to another agent', async () => {
@@ -62,18 +85,29 @@ describe('the webhook verifies before any handler runs', () => {
   it('refuses a model the agent did not declare, and a payload that does not fit its model, without crashing', async () => {
     const alice = await addressOf('alice');
     const Unknown = schemaDigest('Unknown', z.object({ anything: z.string() }));
-    expect(await refusal('/alice/webhook', envelope({ sender: Identity.fromSeed('someone', 0), target: alice, schemaDigest: Unknown, payload: { anything: 'x' } }))).toMatchObject({
+    expect(
+      await refusal(
+        '/alice/webhook',
+        envelope({ sender: Identity.fromSeed('someone', 0), target: alice, schemaDigest: Unknown, payload: { anything: 'x' } }),
+      ),
+    ).toMatchObject({
       status: 400,
       error: { code: 'unknown_schema' },
     });
-    const invalid = await refusal('/alice/webhook', envelope({ sender: Identity.fromSeed('someone', 0), target: alice, payload: { text: 42 } }));
+    const invalid = await refusal(
+      '/alice/webhook',
+      envelope({ sender: Identity.fromSeed('someone', 0), target: alice, payload: { text: 42 } }),
+    );
     expect(invalid).toMatchObject({ status: 400, error: { code: 'invalid_payload' } });
     expect(invalid.error.message).toContain('Ping');
   });
 
   it('refuses what is not an envelope', async () => {
     expect(await refusal('/bob/webhook', '{not json')).toMatchObject({ status: 400, error: { code: 'malformed_envelope' } });
-    expect(await refusal('/bob/webhook', JSON.stringify({ sender: 'x' }))).toMatchObject({ status: 400, error: { code: 'malformed_envelope' } });
+    expect(await refusal('/bob/webhook', JSON.stringify({ sender: 'x' }))).toMatchObject({
+      status: 400,
+      error: { code: 'malformed_envelope' },
+    });
     expect(await refusal('/bob/webhook', 'x'.repeat(1024 * 1024 + 1))).toMatchObject({ status: 413 });
   });
 });
@@ -81,7 +115,16 @@ describe('the webhook verifies before any handler runs', () => {
 describe('plain JSON payloads by shape (the Python fetchai SDK)', () => {
   // What fetchai's send_message_to_agent sends: chat-protocol digests whatever the payload, no expiry, no nonce.
   const python = (target: string, payload: unknown, session = crypto.randomUUID()) =>
-    envelope({ sender: Identity.fromSeed('a python agent', 0), target, session, schemaDigest: CHAT_PROTOCOL.schemaDigest, protocolDigest: CHAT_PROTOCOL.protocolDigest, payload, expires: null, nonce: null });
+    envelope({
+      sender: Identity.fromSeed('a python agent', 0),
+      target,
+      session,
+      schemaDigest: CHAT_PROTOCOL.schemaDigest,
+      protocolDigest: CHAT_PROTOCOL.protocolDigest,
+      payload,
+      expires: null,
+      nonce: null,
+    });
 
   it('bob takes a payload of the shape he declared, whatever its schema digest, and answers with his handler’s object', async () => {
     const session = crypto.randomUUID();
@@ -89,7 +132,11 @@ describe('plain JSON payloads by shape (the Python fetchai SDK)', () => {
     expect(response.status).toBe(200);
     expect(await response.json()).toEqual({ status: 'received', length: 32 });
     const [event] = await events({ agent: 'bob', session });
-    expect(event).toMatchObject({ model: 'request-shape', sender: Identity.fromSeed('a python agent', 0).address, payload: { request: 'What did ACME file last quarter?' } });
+    expect(event).toMatchObject({
+      model: 'request-shape',
+      sender: Identity.fromSeed('a python agent', 0).address,
+      payload: { request: 'What did ACME file last quarter?' },
+    });
   });
 
   it('a payload of no declared shape is refused, and refusing it does not burn the envelope', async () => {
@@ -99,6 +146,9 @@ describe('plain JSON payloads by shape (the Python fetchai SDK)', () => {
   });
 
   it('alice, who declared no shapes, refuses chat-protocol messages', async () => {
-    expect(await refusal('/alice/webhook', python(await addressOf('alice'), { request: 'hello' }))).toMatchObject({ status: 400, error: { code: 'unknown_schema' } });
+    expect(await refusal('/alice/webhook', python(await addressOf('alice'), { request: 'hello' }))).toMatchObject({
+      status: 400,
+      error: { code: 'unknown_schema' },
+    });
   });
 });

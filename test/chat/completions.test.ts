@@ -51,7 +51,11 @@ describe('POST /v1/chat/completions with the openai SDK', () => {
   });
 
   it('ends the raw event stream with data: [DONE]', async () => {
-    const response = await post('/chat/completions', key, { model: 'llm1', messages: [{ role: 'user', content: 'echo: x' }], stream: true });
+    const response = await post('/chat/completions', key, {
+      model: 'llm1',
+      messages: [{ role: 'user', content: 'echo: x' }],
+      stream: true,
+    });
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     const events = await readEvents(response);
     expect(events.at(-1)).toBe('[DONE]');

@@ -38,11 +38,45 @@ let weather: string;
 beforeAll(async () => {
   key = (await createKey()).key;
   const writer = (await createKey({ permissions: ['read', 'write'] })).key;
-  const common = { token: writer, registryUrl: 'http://registry.test', fetch: (input: RequestInfo | URL, init?: RequestInit) => env.REGISTRY_API.fetch(input, init) };
-  finance = (await registerAgent({ ...common, seed: `finance ${crypto.randomUUID()}`, url: 'https://finance.example.com/webhook', title: 'Financial Analysis Specialist', readme: FINANCE_README })).address;
-  hostile = (await registerAgent({ ...common, seed: `hostile ${crypto.randomUUID()}`, url: 'https://zebra.example.com/webhook', title: 'Zebra Crossing Hostile', readme: HOSTILE_README })).address;
-  await registerAgent({ ...common, seed: `injector ${crypto.randomUUID()}`, url: 'https://quokka.example.com/webhook', title: 'Quokka Ledger Keeper', readme: INJECTING_README });
-  weather = (await registerAgent({ ...common, seed: `weather ${crypto.randomUUID()}`, url: 'https://weather.example.com/webhook', title: 'Weather Forecaster', readme: WEATHER_README })).address;
+  const common = {
+    token: writer,
+    registryUrl: 'http://registry.test',
+    fetch: (input: RequestInfo | URL, init?: RequestInit) => env.REGISTRY_API.fetch(input, init),
+  };
+  finance = (
+    await registerAgent({
+      ...common,
+      seed: `finance ${crypto.randomUUID()}`,
+      url: 'https://finance.example.com/webhook',
+      title: 'Financial Analysis Specialist',
+      readme: FINANCE_README,
+    })
+  ).address;
+  hostile = (
+    await registerAgent({
+      ...common,
+      seed: `hostile ${crypto.randomUUID()}`,
+      url: 'https://zebra.example.com/webhook',
+      title: 'Zebra Crossing Hostile',
+      readme: HOSTILE_README,
+    })
+  ).address;
+  await registerAgent({
+    ...common,
+    seed: `injector ${crypto.randomUUID()}`,
+    url: 'https://quokka.example.com/webhook',
+    title: 'Quokka Ledger Keeper',
+    readme: INJECTING_README,
+  });
+  weather = (
+    await registerAgent({
+      ...common,
+      seed: `weather ${crypto.randomUUID()}`,
+      url: 'https://weather.example.com/webhook',
+      title: 'Weather Forecaster',
+      readme: WEATHER_README,
+    })
+  ).address;
 });
 
 /** A README that kept the old in-chat README parser busy for seconds of CPU (a backtracking regex). */
@@ -96,7 +130,12 @@ describe('agent discovery', () => {
   });
 
   it('sends the manifests and the steps in the first chunk of a stream', async () => {
-    const response = await post('/chat/completions', key, { model: 'llm1', messages: [{ role: 'user', content: question }], stream: true, agent_discovery: true });
+    const response = await post('/chat/completions', key, {
+      model: 'llm1',
+      messages: [{ role: 'user', content: question }],
+      stream: true,
+      agent_discovery: true,
+    });
     const events = await readEvents(response);
     const first = ChatCompletionChunk.parse(events[0]);
     expect(first.executable_data!.map((m) => m.address)).toContain(finance);
@@ -105,7 +144,11 @@ describe('agent discovery', () => {
 
   it('records a failed search and still answers (a key without the read permission)', async () => {
     const chatOnly = (await createKey({ permissions: ['chat'] })).key;
-    const response = await post('/chat/completions', chatOnly, { model: 'llm1', messages: [{ role: 'user', content: question }], agent_discovery: true });
+    const response = await post('/chat/completions', chatOnly, {
+      model: 'llm1',
+      messages: [{ role: 'user', content: question }],
+      agent_discovery: true,
+    });
     expect(response.status).toBe(200);
     const completion = ChatCompletion.parse(await response.json());
     expect(completion.executable_data).toEqual([]);
@@ -114,29 +157,46 @@ describe('agent discovery', () => {
   });
 
   it('does nothing when discovery is off', async () => {
-    const response = await post('/chat/completions', key, { model: 'llm1', messages: [{ role: 'user', content: question }], agent_discovery: { enabled: false } });
+    const response = await post('/chat/completions', key, {
+      model: 'llm1',
+      messages: [{ role: 'user', content: question }],
+      agent_discovery: { enabled: false },
+    });
     expect(await response.json()).toMatchObject({ executable_data: [], intermediate_steps: [] });
   });
 
   it('counts the discovery context as prompt tokens', async () => {
     const tokens = async (discovery: unknown) => {
-      const response = await post('/chat/completions', key, { model: 'llm1', messages: [{ role: 'user', content: question }], agent_discovery: discovery });
+      const response = await post('/chat/completions', key, {
+        model: 'llm1',
+        messages: [{ role: 'user', content: question }],
+        agent_discovery: discovery,
+      });
       return ((await response.json()) as { usage: { prompt_tokens: number } }).usage.prompt_tokens;
     };
     expect(await tokens({ limit: 1 })).toBeGreaterThan((await tokens({ enabled: false })) + 20);
   });
 
   it('reads what the registry stored from a README, never parses it again (a hostile README costs nothing here)', async () => {
-    const response = await post('/chat/completions', key, { model: 'llm1', messages: [{ role: 'user', content: 'echo: hi' }], agent_discovery: { query: 'zebra crossing', limit: 1 } });
+    const response = await post('/chat/completions', key, {
+      model: 'llm1',
+      messages: [{ role: 'user', content: 'echo: hi' }],
+      agent_discovery: { query: 'zebra crossing', limit: 1 },
+    });
     expect(response.status).toBe(200);
     const completion = ChatCompletion.parse(await response.json());
-    expect(completion.executable_data).toEqual([expect.objectContaining({ address: hostile, description: 'Counts zebras crossing.', use_cases: [] })]);
+    expect(completion.executable_data).toEqual([
+      expect.objectContaining({ address: hostile, description: 'Counts zebras crossing.', use_cases: [] }),
+    ]);
   }, 5_000);
 
   it('passes discovered agents’ README text as quoted data, never as a system instruction', async () => {
     const response = await post('/chat/completions', key, {
       model: 'relay',
-      messages: [{ role: 'system', content: 'You are terse.' }, { role: 'user', content: 'hello quokka' }],
+      messages: [
+        { role: 'system', content: 'You are terse.' },
+        { role: 'user', content: 'hello quokka' },
+      ],
       agent_discovery: { query: 'quokka ledgers', limit: 1 },
     });
     expect(response.status).toBe(200);

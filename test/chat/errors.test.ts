@@ -23,8 +23,21 @@ describe('400: invalid parameters, naming the parameter', () => {
     ['max_tokens of 0', { model: 'llm1', messages: hello, max_tokens: 0 }, 'max_tokens'],
     ['stream not a boolean', { model: 'llm1', messages: hello, stream: 'yes' }, 'stream'],
     ['top_p above 1', { model: 'llm1', messages: hello, top_p: 1.5 }, 'top_p'],
-    ['a tool message answering no call', { model: 'llm1', messages: [...hello, { role: 'tool', tool_call_id: 'call_x', content: '1' }] }, 'messages.1.tool_call_id'],
-    ['tool_choice naming a missing tool', { model: 'llm1', messages: hello, tools: [{ type: 'function', function: { name: 'a' } }], tool_choice: { type: 'function', function: { name: 'b' } } }, 'tool_choice'],
+    [
+      'a tool message answering no call',
+      { model: 'llm1', messages: [...hello, { role: 'tool', tool_call_id: 'call_x', content: '1' }] },
+      'messages.1.tool_call_id',
+    ],
+    [
+      'tool_choice naming a missing tool',
+      {
+        model: 'llm1',
+        messages: hello,
+        tools: [{ type: 'function', function: { name: 'a' } }],
+        tool_choice: { type: 'function', function: { name: 'b' } },
+      },
+      'tool_choice',
+    ],
     ['agent_discovery limit of 50', { model: 'llm1', messages: hello, agent_discovery: { limit: 50 } }, 'agent_discovery.limit'],
   ])('%s', async (_what, body, param) => {
     const response = await post('/chat/completions', key, body);
@@ -47,7 +60,9 @@ describe('400: invalid parameters, naming the parameter', () => {
   });
 
   it('reaches the SDK as BadRequestError', async () => {
-    const failure = await openai(key).chat.completions.create({ model: 'llm1', messages: [{ role: 'user', content: 'x' }], temperature: 3 }).catch((e: unknown) => e);
+    const failure = await openai(key)
+      .chat.completions.create({ model: 'llm1', messages: [{ role: 'user', content: 'x' }], temperature: 3 })
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(OpenAI.BadRequestError);
     expect(failure).toMatchObject({ status: 400, param: 'temperature' });
   });
@@ -61,7 +76,9 @@ describe('401 and 403: keys', () => {
   });
 
   it('refuses an unknown key, through the SDK as AuthenticationError', async () => {
-    const failure = await openai('rk_not-a-real-key').chat.completions.create({ model: 'llm1', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    const failure = await openai('rk_not-a-real-key')
+      .chat.completions.create({ model: 'llm1', messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(OpenAI.AuthenticationError);
     expect(failure).toMatchObject({ status: 401, code: 'invalid_api_key' });
   });
@@ -76,7 +93,10 @@ describe('401 and 403: keys', () => {
 
 describe('422: valid but unprocessable', () => {
   it('a prompt larger than the context window', async () => {
-    const response = await post('/chat/completions', key, { model: 'llm1-tiny', messages: [{ role: 'user', content: 'word '.repeat(200) }] });
+    const response = await post('/chat/completions', key, {
+      model: 'llm1-tiny',
+      messages: [{ role: 'user', content: 'word '.repeat(200) }],
+    });
     expect(response.status).toBe(422);
     expect(await errorOf(response)).toMatchObject({ code: 'context_length_exceeded', param: 'messages' });
   });
@@ -88,7 +108,9 @@ describe('422: valid but unprocessable', () => {
   });
 
   it('a model whose provider is not configured here (Workers AI without the AI binding)', async () => {
-    const failure = await openai(key).chat.completions.create({ model: 'llm1-edge', messages: [{ role: 'user', content: 'x' }] }).catch((e: unknown) => e);
+    const failure = await openai(key)
+      .chat.completions.create({ model: 'llm1-edge', messages: [{ role: 'user', content: 'x' }] })
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(OpenAI.UnprocessableEntityError);
     expect(failure).toMatchObject({ status: 422, code: 'model_unavailable' });
   });
@@ -102,21 +124,30 @@ describe('422: valid but unprocessable', () => {
 
 describe('upstream failures map to the API statuses', () => {
   it('429 from the upstream keeps its retry-after', async () => {
-    const response = await post('/chat/completions', key, { model: 'relay', messages: [{ role: 'user', content: 'scenario: rate-limited' }] });
+    const response = await post('/chat/completions', key, {
+      model: 'relay',
+      messages: [{ role: 'user', content: 'scenario: rate-limited' }],
+    });
     expect(response.status).toBe(429);
     expect(response.headers.get('retry-after')).toBe('7');
     expect(await errorOf(response)).toMatchObject({ type: 'rate_limit_error', code: 'upstream_rate_limited' });
   });
 
   it('503 from the upstream is an overloaded 503 with retry-after', async () => {
-    const response = await post('/chat/completions', key, { model: 'relay', messages: [{ role: 'user', content: 'scenario: overloaded' }], stream: true });
+    const response = await post('/chat/completions', key, {
+      model: 'relay',
+      messages: [{ role: 'user', content: 'scenario: overloaded' }],
+      stream: true,
+    });
     expect(response.status).toBe(503);
     expect(response.headers.get('retry-after')).toBe('1');
     expect(await errorOf(response)).toMatchObject({ type: 'server_error', code: 'upstream_overloaded' });
   });
 
   it('500 when the upstream refuses the gateway’s own key (not the caller’s fault)', async () => {
-    const failure = await openai(key).chat.completions.create({ model: 'relay', messages: [{ role: 'user', content: 'scenario: bad-key' }] }).catch((e: unknown) => e);
+    const failure = await openai(key)
+      .chat.completions.create({ model: 'relay', messages: [{ role: 'user', content: 'scenario: bad-key' }] })
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(OpenAI.InternalServerError);
     expect(failure).toMatchObject({ status: 500, code: 'upstream_auth_failed' });
   });
@@ -125,11 +156,17 @@ describe('upstream failures map to the API statuses', () => {
     ['no-model', 'does not exist'],
     ['rate-limited', 'Too many requests'],
     ['overloaded', 'Service unavailable'],
-  ])('does not pass the upstream’s error text to the caller (%s): a stable message, the detail in the log', async (scenario, upstreamText) => {
-    const response = await post('/chat/completions', key, { model: 'relay', messages: [{ role: 'user', content: `scenario: ${scenario}` }] });
-    expect(response.status).toBeGreaterThanOrEqual(400);
-    const { message } = await errorOf(response);
-    expect(message).not.toContain(upstreamText);
-    expect(message).not.toContain('upstream.test');
-  });
+  ])(
+    'does not pass the upstream’s error text to the caller (%s): a stable message, the detail in the log',
+    async (scenario, upstreamText) => {
+      const response = await post('/chat/completions', key, {
+        model: 'relay',
+        messages: [{ role: 'user', content: `scenario: ${scenario}` }],
+      });
+      expect(response.status).toBeGreaterThanOrEqual(400);
+      const { message } = await errorOf(response);
+      expect(message).not.toContain(upstreamText);
+      expect(message).not.toContain('upstream.test');
+    },
+  );
 });

@@ -6,7 +6,9 @@ export const LLM_BASE_URL = 'http://chat.test/v1';
 const ADMIN = { authorization: 'Bearer test-admin-token', 'content-type': 'application/json' };
 
 /** A fresh registry key (in a new account) made through the registry's public key API with the admin token. */
-export async function createKey(options: { permissions?: string[]; limits?: { requests_per_minute?: number; tokens_per_minute?: number } } = {}): Promise<{ id: string; key: string }> {
+export async function createKey(
+  options: { permissions?: string[]; limits?: { requests_per_minute?: number; tokens_per_minute?: number } } = {},
+): Promise<{ id: string; key: string }> {
   const response = await env.REGISTRY_API.fetch('http://registry.test/v1/keys', {
     method: 'POST',
     headers: ADMIN,
@@ -23,13 +25,22 @@ export async function revokeKey(id: string): Promise<void> {
 
 /** Changes a key's limits through the registry's public key API (PATCH /v1/keys/{id}). */
 export async function changeLimits(id: string, limits: { requests_per_minute?: number; tokens_per_minute?: number } | null): Promise<void> {
-  const response = await env.REGISTRY_API.fetch(`http://registry.test/v1/keys/${id}`, { method: 'PATCH', headers: ADMIN, body: JSON.stringify({ limits }) });
+  const response = await env.REGISTRY_API.fetch(`http://registry.test/v1/keys/${id}`, {
+    method: 'PATCH',
+    headers: ADMIN,
+    body: JSON.stringify({ limits }),
+  });
   if (!response.ok) throw new Error(`changing a key's limits failed: ${response.status} ${await response.text()}`);
 }
 
 /** The official openai SDK, unchanged, pointed at the chat Worker ({llm_base_url}). */
 export function openai(apiKey: string): OpenAI {
-  return new OpenAI({ apiKey, baseURL: LLM_BASE_URL, maxRetries: 0, fetch: (input, init) => SELF.fetch(input as RequestInfo, init as RequestInit) });
+  return new OpenAI({
+    apiKey,
+    baseURL: LLM_BASE_URL,
+    maxRetries: 0,
+    fetch: (input, init) => SELF.fetch(input as RequestInfo, init as RequestInit),
+  });
 }
 
 /** A raw call to the chat API, for what the SDK hides (headers, bodies of errors). */

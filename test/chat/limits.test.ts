@@ -62,17 +62,29 @@ describe('per-key rate limits (a Durable Object per key)', () => {
   it('reaches the SDK as RateLimitError', async () => {
     const { key } = await createKey({ limits: { requests_per_minute: 1 } });
     await openai(key).chat.completions.create(ask() as OpenAI.ChatCompletionCreateParamsNonStreaming);
-    const failure = await openai(key).chat.completions.create(ask() as OpenAI.ChatCompletionCreateParamsNonStreaming).catch((e: unknown) => e);
+    const failure = await openai(key)
+      .chat.completions.create(ask() as OpenAI.ChatCompletionCreateParamsNonStreaming)
+      .catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(OpenAI.RateLimitError);
   });
 
   it('applies limits changed in the registry from the next request (the cached key is dropped)', async () => {
     const { id, key } = await createKey({ limits: { requests_per_minute: 2 } });
-    expect(limitHeaders(await post('/chat/completions', key, ask()))).toMatchObject({ 'x-ratelimit-limit-requests': '2', 'x-ratelimit-remaining-requests': '1' });
+    expect(limitHeaders(await post('/chat/completions', key, ask()))).toMatchObject({
+      'x-ratelimit-limit-requests': '2',
+      'x-ratelimit-remaining-requests': '1',
+    });
     await changeLimits(id, { requests_per_minute: 50, tokens_per_minute: 9000 });
-    expect(limitHeaders(await post('/chat/completions', key, ask()))).toMatchObject({ 'x-ratelimit-limit-requests': '50', 'x-ratelimit-remaining-requests': '48', 'x-ratelimit-limit-tokens': '9000' });
+    expect(limitHeaders(await post('/chat/completions', key, ask()))).toMatchObject({
+      'x-ratelimit-limit-requests': '50',
+      'x-ratelimit-remaining-requests': '48',
+      'x-ratelimit-limit-tokens': '9000',
+    });
     await changeLimits(id, null);
-    expect(limitHeaders(await post('/chat/completions', key, ask()))).toMatchObject({ 'x-ratelimit-limit-requests': '30', 'x-ratelimit-limit-tokens': '20000' });
+    expect(limitHeaders(await post('/chat/completions', key, ask()))).toMatchObject({
+      'x-ratelimit-limit-requests': '30',
+      'x-ratelimit-limit-tokens': '20000',
+    });
   });
 
   it('counts one key’s requests apart from another’s', async () => {
@@ -167,8 +179,15 @@ describe('GET /v1/usage', () => {
     const { key } = await createKey();
     const client = openai(key);
     const one = await client.chat.completions.create({ model: 'llm1', messages: [{ role: 'user', content: 'echo: first' }] });
-    const two = await client.chat.completions.create({ model: 'llm1-mini', messages: [{ role: 'user', content: 'summarise: One. Two two. Three three three.' }] });
-    const stream = await client.chat.completions.create({ model: 'llm1', messages: [{ role: 'user', content: 'echo: streamed' }], stream: true });
+    const two = await client.chat.completions.create({
+      model: 'llm1-mini',
+      messages: [{ role: 'user', content: 'summarise: One. Two two. Three three three.' }],
+    });
+    const stream = await client.chat.completions.create({
+      model: 'llm1',
+      messages: [{ role: 'user', content: 'echo: streamed' }],
+      stream: true,
+    });
     let streamedUsage: OpenAI.CompletionUsage | undefined;
     for await (const chunk of stream) streamedUsage = chunk.usage ?? streamedUsage;
 
@@ -203,11 +222,18 @@ describe('the usage ledger stays bounded', () => {
     for (let i = 0; i < 4; i += 1) expect((await post('/chat/completions', key, ask())).status).toBe(200);
     const stub = env.KEY_METER.get(env.KEY_METER.idFromName(id));
     const rows = await runInDurableObject(stub, (_instance, state) => {
-      const tables = state.storage.sql.exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'usage%'").toArray();
-      return tables.map(({ name }) => ({ name, rows: Number(state.storage.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM ${name}`).one().n) }));
+      const tables = state.storage.sql
+        .exec<{ name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name LIKE 'usage%'")
+        .toArray();
+      return tables.map(({ name }) => ({
+        name,
+        rows: Number(state.storage.sql.exec<{ n: number }>(`SELECT count(*) AS n FROM ${name}`).one().n),
+      }));
     });
     expect(rows.reduce((sum, table) => sum + table.rows, 0)).toBe(1);
-    const report = UsageReport.parse(await (await SELF.fetch('http://chat.test/v1/usage', { headers: { authorization: `Bearer ${key}` } })).json());
+    const report = UsageReport.parse(
+      await (await SELF.fetch('http://chat.test/v1/usage', { headers: { authorization: `Bearer ${key}` } })).json(),
+    );
     expect(report.totals.requests).toBe(4);
   });
 });

@@ -32,7 +32,9 @@ describe('the offline engine', () => {
     const text =
       'Rendezvous lets agents find each other. The weather was nice on Tuesday. Agents register a webhook so other agents can find them. Lunch was pasta. Search ranks agents by their README.';
     const reply = await say(`summarise: ${text}`);
-    expect(reply.choices[0]!.message.content).toBe(`${LABEL}\nRendezvous lets agents find each other. Agents register a webhook so other agents can find them.`);
+    expect(reply.choices[0]!.message.content).toBe(
+      `${LABEL}\nRendezvous lets agents find each other. Agents register a webhook so other agents can find them.`,
+    );
     expect((reply.choices[0]!.message as unknown as { reasoning_content: string }).reasoning_content).toContain('5 sentence(s)');
   });
 
@@ -74,16 +76,29 @@ describe('the offline engine', () => {
     const reply = await say('What is the weather in Paris right now?', { tools: [weatherTool] });
     const choice = reply.choices[0]!;
     expect(choice.finish_reason).toBe('tool_calls');
-    expect(choice.message.tool_calls).toEqual([{ id: expect.stringMatching(/^call_offline_[0-9a-f]{8}$/), type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }]);
+    expect(choice.message.tool_calls).toEqual([
+      {
+        id: expect.stringMatching(/^call_offline_[0-9a-f]{8}$/),
+        type: 'function',
+        function: { name: 'get_weather', arguments: '{"city":"Paris"}' },
+      },
+    ]);
   });
 
   it('does not call a tool that does not apply, nor when tool_choice is none', async () => {
     expect((await say('echo: hello', { tools: [weatherTool] })).choices[0]!.finish_reason).toBe('stop');
-    expect((await say('What is the weather in Paris?', { tools: [weatherTool], tool_choice: 'none' })).choices[0]!.message.tool_calls).toBeNull();
+    expect(
+      (await say('What is the weather in Paris?', { tools: [weatherTool], tool_choice: 'none' })).choices[0]!.message.tool_calls,
+    ).toBeNull();
   });
 
   it('streams a tool call and then relays the tool’s result on the next turn', async () => {
-    const stream = await client.chat.completions.create({ model: 'llm1', messages: [{ role: 'user', content: 'weather in Oslo please' }], tools: [weatherTool], stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'llm1',
+      messages: [{ role: 'user', content: 'weather in Oslo please' }],
+      tools: [weatherTool],
+      stream: true,
+    });
     const calls: OpenAI.ChatCompletionChunk.Choice.Delta.ToolCall[] = [];
     let finish: string | null = null;
     for await (const chunk of stream) {
@@ -97,7 +112,11 @@ describe('the offline engine', () => {
       model: 'llm1',
       messages: [
         { role: 'user', content: 'weather in Oslo please' },
-        { role: 'assistant', content: null, tool_calls: [{ id: calls[0]!.id!, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: calls[0]!.id!, type: 'function', function: { name: 'get_weather', arguments: '{"city":"Oslo"}' } }],
+        },
         { role: 'tool', tool_call_id: calls[0]!.id!, content: '4°C, light snow' },
       ],
       tools: [weatherTool],

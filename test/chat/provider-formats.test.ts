@@ -27,7 +27,15 @@ function byteStream(text: string, piece = 7): ReadableStream<Uint8Array> {
 }
 
 async function collect(events: AsyncIterable<ProviderEvent>) {
-  const out = { thought: '', content: '', finish: '', stopReason: null as string | number | null, usage: null as unknown, calls: [] as ProviderEvent[], unopened: 0 };
+  const out = {
+    thought: '',
+    content: '',
+    finish: '',
+    stopReason: null as string | number | null,
+    usage: null as unknown,
+    calls: [] as ProviderEvent[],
+    unopened: 0,
+  };
   for await (const event of events) {
     if (event.type === 'thought') out.thought += event.text;
     if (event.type === 'content') out.content += event.text;
@@ -74,24 +82,44 @@ describe('Workers AI adapter on recorded streams', () => {
   it('reads the native {response} stream and its usage', async () => {
     const ai = fakeAi(() => byteStream(workersAiNative));
     const result = await collect(await workersAiProvider(model(), ai).stream(request()));
-    expect(result).toMatchObject({ content: 'The capital of France is Paris.', thought: '', finish: 'stop', usage: { promptTokens: 18, completionTokens: 7 } });
+    expect(result).toMatchObject({
+      content: 'The capital of France is Paris.',
+      thought: '',
+      finish: 'stop',
+      usage: { promptTokens: 18, completionTokens: 7 },
+    });
     expect(ai.calls[0]).toMatchObject({ model: '@cf/test/model', inputs: { stream: true, max_tokens: 256, temperature: 1 } });
   });
 
   it('splits a native R1 stream whose template opened <think> (no opening tag in the output)', async () => {
-    const result = await collect(await workersAiProvider(model('open'), fakeAi(() => byteStream(workersAiR1))).stream(request()));
+    const result = await collect(
+      await workersAiProvider(
+        model('open'),
+        fakeAi(() => byteStream(workersAiR1)),
+      ).stream(request()),
+    );
     expect(result.thought).toBe('Okay, the user asks for the capital of France. That is Paris.\n');
     expect(result.content).toBe('Paris.');
   });
 
   it('reports an unopened </think> when the model is not configured as opening it', async () => {
-    const result = await collect(await workersAiProvider(model('tags'), fakeAi(() => byteStream(workersAiR1))).stream(request()));
+    const result = await collect(
+      await workersAiProvider(
+        model('tags'),
+        fakeAi(() => byteStream(workersAiR1)),
+      ).stream(request()),
+    );
     expect(result.unopened).toBe(1);
     expect(result.content).toContain('Paris.');
   });
 
   it('reads the OpenAI-style stream of newer models with reasoning_content', async () => {
-    const result = await collect(await workersAiProvider(model(), fakeAi(() => byteStream(workersAiOpenAi, 3))).stream(request()));
+    const result = await collect(
+      await workersAiProvider(
+        model(),
+        fakeAi(() => byteStream(workersAiOpenAi, 3)),
+      ).stream(request()),
+    );
     expect(result).toMatchObject({
       thought: 'The user wants the capital of France.',
       content: 'The capital of France is **Paris**.',
@@ -101,7 +129,11 @@ describe('Workers AI adapter on recorded streams', () => {
   });
 
   it('asks for a complete answer when tools are given and reads native tool calls', async () => {
-    const ai = fakeAi(() => ({ response: null, tool_calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }], usage: { prompt_tokens: 40, completion_tokens: 9 } }));
+    const ai = fakeAi(() => ({
+      response: null,
+      tool_calls: [{ name: 'get_weather', arguments: { city: 'Paris' } }],
+      usage: { prompt_tokens: 40, completion_tokens: 9 },
+    }));
     const tools = [{ type: 'function' as const, function: { name: 'get_weather', parameters: { type: 'object' } } }];
     const result = await collect(await workersAiProvider(model(), ai).stream(request({ tools })));
     expect(ai.calls[0]!.inputs).toMatchObject({ stream: false, tools });
@@ -110,13 +142,23 @@ describe('Workers AI adapter on recorded streams', () => {
   });
 
   it('reads a complete OpenAI-shaped answer', async () => {
-    const ai = fakeAi(() => ({ choices: [{ message: { role: 'assistant', content: 'Paris.' }, finish_reason: 'length' }], usage: { prompt_tokens: 5, completion_tokens: 2 } }));
-    const result = await collect(await workersAiProvider(model(), ai).stream(request({ tools: [{ type: 'function', function: { name: 'noop' } }] })));
+    const ai = fakeAi(() => ({
+      choices: [{ message: { role: 'assistant', content: 'Paris.' }, finish_reason: 'length' }],
+      usage: { prompt_tokens: 5, completion_tokens: 2 },
+    }));
+    const result = await collect(
+      await workersAiProvider(model(), ai).stream(request({ tools: [{ type: 'function', function: { name: 'noop' } }] })),
+    );
     expect(result).toMatchObject({ content: 'Paris.', finish: 'length' });
   });
 
   it('marks a native stream that used its whole budget as cut by length', async () => {
-    const result = await collect(await workersAiProvider(model(), fakeAi(() => byteStream(workersAiNative))).stream(request({ max_tokens: 7 })));
+    const result = await collect(
+      await workersAiProvider(
+        model(),
+        fakeAi(() => byteStream(workersAiNative)),
+      ).stream(request({ max_tokens: 7 })),
+    );
     expect(result.finish).toBe('length');
   });
 
@@ -128,7 +170,9 @@ describe('Workers AI adapter on recorded streams', () => {
     ['Operation timed out', 503, 'upstream_timeout'],
   ])('maps the binding error "%s" to %i', async (message, status, code) => {
     const ai: AiRunner = { run: () => Promise.reject(new Error(message)) };
-    const failure = await workersAiProvider(model(), ai).stream(request()).catch((error: unknown) => error);
+    const failure = await workersAiProvider(model(), ai)
+      .stream(request())
+      .catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(ApiError);
     expect(failure).toMatchObject({ status, code });
   });

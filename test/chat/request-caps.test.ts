@@ -13,7 +13,14 @@ const promptTokens = async (response: Response) => ((await response.json()) as {
 describe('everything sent to the model is counted', () => {
   it('tools (names, descriptions, parameters) count as prompt tokens', async () => {
     const plain = await promptTokens(await post('/chat/completions', key, ask()));
-    const tool = { type: 'function', function: { name: 'lookup', description: 'alpha beta gamma '.repeat(400), parameters: { type: 'object', properties: { q: { type: 'string', description: 'delta '.repeat(200) } } } } };
+    const tool = {
+      type: 'function',
+      function: {
+        name: 'lookup',
+        description: 'alpha beta gamma '.repeat(400),
+        parameters: { type: 'object', properties: { q: { type: 'string', description: 'delta '.repeat(200) } } },
+      },
+    };
     const response = await post('/chat/completions', key, ask({ tools: [tool] }));
     expect(response.status).toBe(200);
     expect(await promptTokens(response)).toBeGreaterThan(plain + 1200);
@@ -23,7 +30,11 @@ describe('everything sent to the model is counted', () => {
     const plain = await promptTokens(await post('/chat/completions', key, ask()));
     const messages = [
       { role: 'user', content: 'echo: hi' },
-      { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'lookup', arguments: JSON.stringify({ q: 'word '.repeat(300) }) } }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [{ id: 'c1', type: 'function', function: { name: 'lookup', arguments: JSON.stringify({ q: 'word '.repeat(300) }) } }],
+      },
       { role: 'tool', tool_call_id: 'c1', content: 'result '.repeat(300) },
       { role: 'user', content: 'echo: hi' },
     ];
@@ -34,7 +45,11 @@ describe('everything sent to the model is counted', () => {
 
   it('tools count against the context window (422)', async () => {
     const tool = { type: 'function', function: { name: 'lookup', description: 'alpha beta gamma '.repeat(100) } };
-    const response = await post('/chat/completions', key, { model: 'llm1-tiny', messages: [{ role: 'user', content: 'hi' }], tools: [tool] });
+    const response = await post('/chat/completions', key, {
+      model: 'llm1-tiny',
+      messages: [{ role: 'user', content: 'hi' }],
+      tools: [tool],
+    });
     expect(response.status).toBe(422);
     expect(await response.json()).toMatchObject({ error: { code: 'context_length_exceeded' } });
   });

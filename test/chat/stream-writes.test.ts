@@ -20,7 +20,8 @@ const token = (n: number) => `data: {"choices":[{"index":0,"delta":{"content":"t
 /** An upstream whose body the test writes: `send` puts one piece on the wire. */
 function scriptedUpstream() {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
-  const body = new ReadableStream<Uint8Array>({ start: (c) => {
+  const body = new ReadableStream<Uint8Array>({
+    start: (c) => {
       controller = c;
     },
   });

@@ -9,7 +9,12 @@ import { createKey, openai, upstream } from './helpers.ts';
 let key: string;
 beforeAll(async () => {
   key = (await createKey()).key;
-  for (const [name, text] of Object.entries({ vllm: vllmReasoning, llamacpp: llamacppThinkOpen, ollama: ollamaThink, tools: openAiToolCalls })) {
+  for (const [name, text] of Object.entries({
+    vllm: vllmReasoning,
+    llamacpp: llamacppThinkOpen,
+    ollama: ollamaThink,
+    tools: openAiToolCalls,
+  })) {
     await upstream(`/fixtures/${name}`, { method: 'PUT', body: text });
   }
 });
@@ -39,7 +44,10 @@ describe('an OpenAI-compatible upstream behind the gateway', () => {
     const tools = [{ type: 'function' as const, function: { name: 'lookup', parameters: { type: 'object', properties: {} } } }];
     const completion = await openai(key).chat.completions.create({
       model: 'relay',
-      messages: [{ role: 'system', content: 'be brief' }, { role: 'user', content: 'hello' }],
+      messages: [
+        { role: 'system', content: 'be brief' },
+        { role: 'user', content: 'hello' },
+      ],
       temperature: 0.2,
       top_p: 0.9,
       max_tokens: 50,
@@ -52,7 +60,16 @@ describe('an OpenAI-compatible upstream behind the gateway', () => {
     expect((completion as unknown as ChatCompletion).metadata).toMatchObject({ provider: 'openai', provider_model: 'fake-model' });
     const seen = (await (await upstream('/last-request')).json()) as { body: Record<string, unknown>; authorization: string };
     expect(seen.authorization).toBe('Bearer upstream-secret');
-    expect(seen.body).toMatchObject({ model: 'fake-model', temperature: 0.2, top_p: 0.9, max_tokens: 50, stop: ['END'], tools, tool_choice: 'auto', stream: true });
+    expect(seen.body).toMatchObject({
+      model: 'fake-model',
+      temperature: 0.2,
+      top_p: 0.9,
+      max_tokens: 50,
+      stop: ['END'],
+      tools,
+      tool_choice: 'auto',
+      stream: true,
+    });
   });
 
   it('streams vLLM reasoning_content as thought chunks and keeps its stop_reason', async () => {
@@ -72,7 +89,10 @@ describe('an OpenAI-compatible upstream behind the gateway', () => {
   });
 
   it('files a bare </think> as thought in a non-streaming answer', async () => {
-    const completion = await openai(key).chat.completions.create({ model: 'relay', messages: [{ role: 'user', content: 'scenario: replay llamacpp' }] });
+    const completion = await openai(key).chat.completions.create({
+      model: 'relay',
+      messages: [{ role: 'user', content: 'scenario: replay llamacpp' }],
+    });
     const message = completion.choices[0]!.message as unknown as { content: string; reasoning_content: string };
     expect(message.reasoning_content).toBe('Okay, the user said hello. Reply briefly.\n');
     expect(message.content).toBe('Hello! How can I help?');
@@ -87,9 +107,14 @@ describe('an OpenAI-compatible upstream behind the gateway', () => {
   it('relays streamed tool calls, and assembles them for a non-streaming caller', async () => {
     const streamedCall = await streamed('relay', 'scenario: replay tools');
     expect(streamedCall).toMatchObject({ finish: 'tool_calls', args: '{"city":"Paris"}' });
-    const completion = await openai(key).chat.completions.create({ model: 'relay', messages: [{ role: 'user', content: 'scenario: replay tools' }] });
+    const completion = await openai(key).chat.completions.create({
+      model: 'relay',
+      messages: [{ role: 'user', content: 'scenario: replay tools' }],
+    });
     expect(completion.choices[0]!.finish_reason).toBe('tool_calls');
-    expect(completion.choices[0]!.message.tool_calls).toEqual([{ id: 'call_Q8mXh2', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } }]);
+    expect(completion.choices[0]!.message.tool_calls).toEqual([
+      { id: 'call_Q8mXh2', type: 'function', function: { name: 'get_weather', arguments: '{"city":"Paris"}' } },
+    ]);
   });
 
   it('turns an upstream failure in mid-stream into an error event the SDK raises', async () => {

@@ -10,7 +10,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './helpers/browser.ts';
 
 /** The API origins the build is configured with; the browser reaches them only through page.route (they do not exist). */
-const API_URLS = { VITE_ROUTER_URL: 'https://router.rendezvous.test', VITE_REGISTRY_URL: 'https://registry.rendezvous.test', VITE_CHAT_URL: 'https://chat.rendezvous.test' };
+const API_URLS = {
+  VITE_ROUTER_URL: 'https://router.rendezvous.test',
+  VITE_REGISTRY_URL: 'https://registry.rendezvous.test',
+  VITE_CHAT_URL: 'https://chat.rendezvous.test',
+};
 const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css' };
 
 /** Cloudflare Pages' `_headers` for `/*`, as the site will serve them. */
@@ -104,7 +108,12 @@ describe('the client’s production build under its own headers', () => {
     const { page, violations } = await openPage();
     await page.goto(site);
     await page.locator('textarea[name="question"]').focus();
-    for (const [title, screen] of [['Agents', '.explorer'], ['Chat', '.playground'], ['API keys', '.keys'], ['Ask an agent', '.reference']] as const) {
+    for (const [title, screen] of [
+      ['Agents', '.explorer'],
+      ['Chat', '.playground'],
+      ['API keys', '.keys'],
+      ['Ask an agent', '.reference'],
+    ] as const) {
       await page.getByRole('button', { name: title, exact: true }).click();
       await page.locator(screen).waitFor();
     }
@@ -114,15 +123,26 @@ describe('the client’s production build under its own headers', () => {
 
   it('a hostile answer shows inert under the production CSP', async () => {
     const { page, scripts } = await openPage();
-    const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': 'GET, POST', 'Access-Control-Allow-Headers': 'content-type' };
-    const overlay = '<style>.shell{display:none}</style><div style="position:fixed;inset:0"><form><input type="password"><button>Go</button></form></div>';
+    const cors = {
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Allow-Methods': 'GET, POST',
+      'Access-Control-Allow-Headers': 'content-type',
+    };
+    const overlay =
+      '<style>.shell{display:none}</style><div style="position:fixed;inset:0"><form><input type="password"><button>Go</button></form></div>';
     await page.route(
       (url) => url.origin === API_URLS.VITE_ROUTER_URL,
       (route) => {
         const request = route.request();
         if (request.method() === 'OPTIONS') return route.fulfill({ status: 204, headers: cors });
-        if (request.url().endsWith('/api/send-request')) return route.fulfill({ json: { status: 'request_sent', request_id: crypto.randomUUID() }, headers: cors });
-        return route.fulfill({ json: { analysis_result: { analysis: [{ role: 'x', name: 'Overlay', content: `${overlay}\n\n**bold** [src](https://a.example/)` }] } }, headers: cors });
+        if (request.url().endsWith('/api/send-request'))
+          return route.fulfill({ json: { status: 'request_sent', request_id: crypto.randomUUID() }, headers: cors });
+        return route.fulfill({
+          json: {
+            analysis_result: { analysis: [{ role: 'x', name: 'Overlay', content: `${overlay}\n\n**bold** [src](https://a.example/)` }] },
+          },
+          headers: cors,
+        });
       },
     );
     await page.goto(site);

@@ -57,7 +57,9 @@ describe('a crowded registry: lookalikes with dead webhooks and another tenantâ€
       }),
     );
     for (const user of answered) expect(user.text).toContain(`(${user.ticker})`);
-    const statuses = await Promise.all(answered.map(async (user) => requestStatusSchema.parse(await (await fetch(`${router}/api/requests/${user.requestId}`)).json())));
+    const statuses = await Promise.all(
+      answered.map(async (user) => requestStatusSchema.parse(await (await fetch(`${router}/api/requests/${user.requestId}`)).json())),
+    );
     for (const status of statuses) expect(status.specialist).toBe(temp.stack.specialistAddress);
     const passedOver = statuses.flatMap((status) => status.passed_over);
     expect(new Set(passedOver.map((entry) => entry.agent)).size).toBeGreaterThan(0);
@@ -79,7 +81,10 @@ describe('a crowded registry: lookalikes with dead webhooks and another tenantâ€
   });
 
   it('with the specialist gone, only lookalikes: an error naming why, at once, in the client too', async () => {
-    const removed = await fetch(`${temp.stack.urls.registry}/v2/agents/${temp.stack.specialistAddress}`, { method: 'DELETE', headers: { Authorization: `Bearer ${operatorKey}` } });
+    const removed = await fetch(`${temp.stack.urls.registry}/v2/agents/${temp.stack.specialistAddress}`, {
+      method: 'DELETE',
+      headers: { Authorization: `Bearer ${operatorKey}` },
+    });
     expect(removed.status).toBe(200);
     // The router reuses one registry answer for DISCOVERY_CACHE_SECONDS (10).
     await sleep(11_000);

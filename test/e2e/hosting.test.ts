@@ -34,7 +34,15 @@ describe('npm start: the hosting Worker with its example hosted agent', () => {
   async function greet(address: string, text: string): Promise<unknown> {
     const me = Identity.fromSeed(`e2e hosting sender ${crypto.randomUUID()}`, 0);
     const session = crypto.randomUUID();
-    const envelope = buildEnvelope({ sender: me, target: address, session, schemaDigest: Greeting.digest, payload: { text }, expires: Math.floor(Date.now() / 1000) + 300, nonce: 1 });
+    const envelope = buildEnvelope({
+      sender: me,
+      target: address,
+      session,
+      schemaDigest: Greeting.digest,
+      payload: { text },
+      expires: Math.floor(Date.now() / 1000) + 300,
+      nonce: 1,
+    });
     const response = await fetch(`${temp.stack.urls.registry}/v1/hosting/submit`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-uagents-connection': 'sync' },
@@ -64,7 +72,9 @@ describe('npm start: the hosting Worker with its example hosted agent', () => {
     await page.getByTestId('agent-state').getByText('running · compiled: true').waitFor();
     await page.getByTestId('agent-logs').getByText('my agent is up at').waitFor({ timeout: 15_000 });
 
-    const page2 = (await (await fetch(`${temp.stack.urls.registry}/v1/hosting/agents`, { headers: { authorization: `Bearer ${exampleKey()}` } })).json()) as { items: HostedAgentSummary[] };
+    const page2 = (await (
+      await fetch(`${temp.stack.urls.registry}/v1/hosting/agents`, { headers: { authorization: `Bearer ${exampleKey()}` } })
+    ).json()) as { items: HostedAgentSummary[] };
     const created = page2.items.find((item) => item.name === 'browser agent')!;
     expect(await greet(created.address, 'browser')).toEqual({ text: 'hello, browser', count: 1 });
     await page.getByTestId('agent-logs').getByText('greeting 1 from').waitFor({ timeout: 10_000 });
@@ -76,7 +86,9 @@ describe('npm start: the hosting Worker with its example hosted agent', () => {
   it('created, started and registered the example; it answers a signed Greeting through {base_url}/v1/hosting/submit', async () => {
     const key = readFileSync(join(temp.dir, 'state', 'hosting-example-key'), 'utf8').trim();
     const registry = temp.stack.urls.registry;
-    const page = (await (await fetch(`${registry}/v1/hosting/agents`, { headers: { authorization: `Bearer ${key}` } })).json()) as { items: HostedAgentSummary[] };
+    const page = (await (await fetch(`${registry}/v1/hosting/agents`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
+      items: HostedAgentSummary[];
+    };
     const example = page.items.find((item) => item.name === EXAMPLE_NAME);
     expect(example).toMatchObject({ running: true, compiled: true });
     const almanac = (await (await fetch(`${registry}/v1/almanac/agents/${example!.address}`)).json()) as { endpoints: { url: string }[] };

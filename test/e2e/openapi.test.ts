@@ -37,11 +37,21 @@ function inline(schema: unknown, components: Json): any {
 }
 
 function operations(doc: Json): { method: string; path: string; op: Json }[] {
-  return Object.entries(doc.paths as Json).flatMap(([path, item]) => Object.entries(item as Json).map(([method, op]) => ({ method, path, op: op as Json })));
+  return Object.entries(doc.paths as Json).flatMap(([path, item]) =>
+    Object.entries(item as Json).map(([method, op]) => ({ method, path, op: op as Json })),
+  );
 }
 
 /** Sends the sample and checks the answer against the document: a documented status, a body of the documented shape. */
-async function check(base: string, doc: Json, method: string, path: string, op: Json, sample: Sample, bearer: string | null): Promise<void> {
+async function check(
+  base: string,
+  doc: Json,
+  method: string,
+  path: string,
+  op: Json,
+  sample: Sample,
+  bearer: string | null,
+): Promise<void> {
   const label = `${method.toUpperCase()} ${path}`;
   let url = base + path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(sample.path?.[name] ?? 'missing'));
   if (sample.query) url += `?${new URLSearchParams(sample.query)}`;
@@ -58,7 +68,10 @@ async function check(base: string, doc: Json, method: string, path: string, op: 
   expect(response.headers.get('content-type'), label).toContain(contentType);
   if (media.schema) {
     const parsed = z.fromJSONSchema(inline(media.schema, doc.components.schemas)).safeParse(JSON.parse(text));
-    expect(parsed.success, `${label} ${response.status} body does not match the document: ${parsed.error?.message}\n${text.slice(0, 500)}`).toBe(true);
+    expect(
+      parsed.success,
+      `${label} ${response.status} body does not match the document: ${parsed.error?.message}\n${text.slice(0, 500)}`,
+    ).toBe(true);
   }
 }
 
@@ -71,12 +84,27 @@ describe('the OpenAPI documents, checked against the running Workers', () => {
   const docs: Record<'registry' | 'chat', Json> = { registry: {}, chat: {} };
 
   const post = (url: string, token: string, body: unknown) =>
-    fetch(url, { method: 'POST', headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
-  const newKey = async (token: string, permissions: string[]) => createdKeySchema.parse(await (await post(`${registry}/v1/keys`, token, { name: 'openapi test', permissions })).json());
+    fetch(url, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  const newKey = async (token: string, permissions: string[]) =>
+    createdKeySchema.parse(await (await post(`${registry}/v1/keys`, token, { name: 'openapi test', permissions })).json());
   const agent = (seed: string) => Identity.fromSeed(`openapi test ${seed}`, 0);
   const register = (seed: string, url = 'https://agent.openapi.example/webhook') =>
-    registerAgent({ registryUrl: registry, token: key, seed: `openapi test ${seed}`, url, title: `Sample ${seed}`, readme: `# Sample ${seed}\n\n![tag:sample](https://b.example/x)` });
-  const challenge = async (address: string) => challengeResponseSchema.parse(await (await fetch(`${registry}/v2/identity/${address}/challenge`, { headers: { Authorization: `Bearer ${key}` } })).json()).challenge;
+    registerAgent({
+      registryUrl: registry,
+      token: key,
+      seed: `openapi test ${seed}`,
+      url,
+      title: `Sample ${seed}`,
+      readme: `# Sample ${seed}\n\n![tag:sample](https://b.example/x)`,
+    });
+  const challenge = async (address: string) =>
+    challengeResponseSchema.parse(
+      await (await fetch(`${registry}/v2/identity/${address}/challenge`, { headers: { Authorization: `Bearer ${key}` } })).json(),
+    ).challenge;
 
   beforeAll(async () => {
     temp = await createTempStack({ client: false });
@@ -97,9 +125,16 @@ describe('the OpenAPI documents, checked against the running Workers', () => {
   const registrySamples = (): Record<string, () => Promise<Sample>> => {
     const main = agent('main').address;
     const agentPaths = (prefix: string, n: string): Record<string, () => Promise<Sample>> => ({
-      [`post ${prefix}`]: async () => ({ body: { address: main, name: 'Sample main', url: 'https://agent.openapi.example/webhook' }, status: 200 }),
+      [`post ${prefix}`]: async () => ({
+        body: { address: main, name: 'Sample main', url: 'https://agent.openapi.example/webhook' },
+        status: 200,
+      }),
       [`get ${prefix}/{address}`]: async () => ({ path: { address: main }, status: 200 }),
-      [`put ${prefix}/{address}`]: async () => ({ path: { address: main }, body: { readme: '# Sample main\n\nUpdated with PUT.' }, status: 200 }),
+      [`put ${prefix}/{address}`]: async () => ({
+        path: { address: main },
+        body: { readme: '# Sample main\n\nUpdated with PUT.' },
+        status: 200,
+      }),
       [`patch ${prefix}/{address}`]: async () => ({ path: { address: main }, body: { short_description: 'patched' }, status: 200 }),
       [`delete ${prefix}/{address}`]: async () => {
         await register(`to delete ${n}`);
@@ -110,7 +145,11 @@ describe('the OpenAPI documents, checked against the running Workers', () => {
       'get /health': async () => ({ status: 200 }),
       'get /openapi.json': async () => ({ status: 200 }),
       'get /docs': async () => ({ status: 200 }),
-      'post /v1/keys': async () => ({ headers: { Authorization: `Bearer ${admin}` }, body: { name: 'sample', permissions: ['read'] }, status: 201 }),
+      'post /v1/keys': async () => ({
+        headers: { Authorization: `Bearer ${admin}` },
+        body: { name: 'sample', permissions: ['read'] },
+        status: 201,
+      }),
       'get /v1/keys': async () => ({ status: 200 }),
       'patch /v1/keys/{id}': async () => ({
         headers: { Authorization: `Bearer ${admin}` },
@@ -120,11 +159,21 @@ describe('the OpenAPI documents, checked against the running Workers', () => {
       }),
       'delete /v1/keys/{id}': async () => ({ path: { id: (await newKey(key, ['read'])).id }, status: 200 }),
       'get /v1/featured-agents': async () => ({ headers: { Authorization: `Bearer ${admin}` }, status: 200 }),
-      'put /v1/featured-agents/{address}': async () => ({ headers: { Authorization: `Bearer ${admin}` }, path: { address: main }, status: 200 }),
-      'delete /v1/featured-agents/{address}': async () => ({ headers: { Authorization: `Bearer ${admin}` }, path: { address: main }, status: 200 }),
+      'put /v1/featured-agents/{address}': async () => ({
+        headers: { Authorization: `Bearer ${admin}` },
+        path: { address: main },
+        status: 200,
+      }),
+      'delete /v1/featured-agents/{address}': async () => ({
+        headers: { Authorization: `Bearer ${admin}` },
+        path: { address: main },
+        status: 200,
+      }),
       'post /v1/search/agents': async () => ({ body: { search_text: 'sample', limit: 5 }, status: 200 }),
       'post /v1/search/agents/click': async () => {
-        const found = agentSearchResponseSchema.parse(await (await post(`${registry}/v1/search/agents`, key, { search_text: 'sample main' })).json());
+        const found = agentSearchResponseSchema.parse(
+          await (await post(`${registry}/v1/search/agents`, key, { search_text: 'sample main' })).json(),
+        );
         return { body: { search_id: found.search_id, page_index: 0, address: main }, status: 200 };
       },
       'post /v1/search/functions': async () => ({ body: { search_text: 'sample' }, status: 200 }),
@@ -136,7 +185,13 @@ describe('the OpenAPI documents, checked against the running Workers', () => {
       }),
       'post /v1/almanac/agents': async () => {
         const identity = agent('almanac');
-        const fields = { agent_identifier: identity.address, protocols: [], endpoints: [{ url: 'https://almanac.openapi.example/webhook', weight: 1 }], metadata: null, timestamp: Math.floor(Date.now() / 1000) };
+        const fields = {
+          agent_identifier: identity.address,
+          protocols: [],
+          endpoints: [{ url: 'https://almanac.openapi.example/webhook', weight: 1 }],
+          metadata: null,
+          timestamp: Math.floor(Date.now() / 1000),
+        };
         return { body: signVerifiableModel(identity, fields), status: 200 };
       },
       'get /v2/identity/{address}/challenge': async () => ({ path: { address: agent('v2 identity').address }, status: 200 }),
@@ -156,12 +211,21 @@ describe('the OpenAPI documents, checked against the running Workers', () => {
       ...agentPaths('/v1/agents', 'v1'),
       'post /v2/agents/interactions': async () => {
         await register('source');
-        return { headers: { Authorization: `Agent ${createAttestation(agent('source'))}` }, body: { target: main, source: agent('source').address }, status: 200 };
+        return {
+          headers: { Authorization: `Agent ${createAttestation(agent('source'))}` },
+          body: { target: main, source: agent('source').address },
+          status: 200,
+        };
       },
       'post /v2/agents/proxy/submit': async () => {
         // The target's webhook is a Worker route that refuses the POST, so the relay answers 502 with what it got.
         await register('proxy target', `${chat}/health`);
-        const envelope = buildEnvelope({ sender: agent('source'), target: agent('proxy target').address, schemaDigest: 'model:sample', payload: { hello: 'world' } });
+        const envelope = buildEnvelope({
+          sender: agent('source'),
+          target: agent('proxy target').address,
+          schemaDigest: 'model:sample',
+          payload: { hello: 'world' },
+        });
         return { text: serializeEnvelope(envelope), status: 502 };
       },
     };
@@ -171,7 +235,10 @@ describe('the OpenAPI documents, checked against the running Workers', () => {
     'get /health': async () => ({ status: 200 }),
     'get /openapi.json': async () => ({ status: 200 }),
     'get /docs': async () => ({ status: 200 }),
-    'post /v1/chat/completions': async () => ({ body: { model: 'llm1', messages: [{ role: 'user', content: 'echo: hello' }], agent_discovery: true }, status: 200 }),
+    'post /v1/chat/completions': async () => ({
+      body: { model: 'llm1', messages: [{ role: 'user', content: 'echo: hello' }], agent_discovery: true },
+      status: 200,
+    }),
     'get /v1/models': async () => ({ status: 200 }),
     'get /v1/models/{id}': async () => ({ path: { id: 'llm1' }, status: 200 }),
     'get /v1/usage': async () => ({ status: 200 }),
@@ -217,9 +284,16 @@ describe('the OpenAPI documents, checked against the running Workers', () => {
   it('chat: a streamed completion sends events of the documented chunk schema, then [DONE]', async () => {
     const media = docs.chat.paths['/v1/chat/completions'].post.responses['200'].content['text/event-stream'];
     const chunk = z.fromJSONSchema(inline(media['x-event-schema'], docs.chat.components.schemas));
-    const response = await post(`${chat}/v1/chat/completions`, key, { model: 'llm1', messages: [{ role: 'user', content: 'echo: streamed' }], stream: true });
+    const response = await post(`${chat}/v1/chat/completions`, key, {
+      model: 'llm1',
+      messages: [{ role: 'user', content: 'echo: streamed' }],
+      stream: true,
+    });
     expect(response.headers.get('content-type')).toContain('text/event-stream');
-    const events = (await response.text()).split('\n\n').filter(Boolean).map((event) => event.replace(/^data: /, ''));
+    const events = (await response.text())
+      .split('\n\n')
+      .filter(Boolean)
+      .map((event) => event.replace(/^data: /, ''));
     expect(events.at(-1)).toBe('[DONE]');
     expect(events.length).toBeGreaterThan(3);
     for (const event of events.slice(0, -1)) expect(chunk.safeParse(JSON.parse(event)).success, event).toBe(true);
@@ -230,11 +304,21 @@ describe('the OpenAPI documents, checked against the running Workers', () => {
       [registry, '/v1/search/agents'],
       [chat, '/v1/chat/completions'],
     ] as const) {
-      const allowed = await fetch(base + path, { method: 'OPTIONS', headers: { Origin: 'http://localhost:5174', 'Access-Control-Request-Method': 'POST', 'Access-Control-Request-Headers': 'authorization,content-type' } });
+      const allowed = await fetch(base + path, {
+        method: 'OPTIONS',
+        headers: {
+          Origin: 'http://localhost:5174',
+          'Access-Control-Request-Method': 'POST',
+          'Access-Control-Request-Headers': 'authorization,content-type',
+        },
+      });
       expect(allowed.status).toBe(204);
       expect(allowed.headers.get('access-control-allow-origin')).toBe('http://localhost:5174');
       expect(allowed.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('authorization');
-      const other = await fetch(base + path, { method: 'OPTIONS', headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'POST' } });
+      const other = await fetch(base + path, {
+        method: 'OPTIONS',
+        headers: { Origin: 'https://elsewhere.example', 'Access-Control-Request-Method': 'POST' },
+      });
       expect(other.headers.get('access-control-allow-origin')).toBeNull();
     }
   });

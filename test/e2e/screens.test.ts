@@ -33,7 +33,11 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
   }
 
   const search = (key: string, text = '') =>
-    fetch(`${registry}/v1/search/agents`, { method: 'POST', headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ search_text: text }) });
+    fetch(`${registry}/v1/search/agents`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${key}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ search_text: text }),
+    });
 
   beforeAll(async () => {
     temp = await createTempStack();
@@ -156,7 +160,10 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
     const searches: { body: unknown; response: Promise<unknown> }[] = [];
     page.on('request', (request) => {
       if (request.url() === `${registry}/v1/search/agents` && request.method() === 'POST') {
-        searches.push({ body: agentSearchRequestSchema.parse(request.postDataJSON()), response: request.response().then((r) => r?.json()) });
+        searches.push({
+          body: agentSearchRequestSchema.parse(request.postDataJSON()),
+          response: request.response().then((r) => r?.json()),
+        });
       }
     });
     await page.getByRole('button', { name: 'Agents', exact: true }).click();
@@ -174,7 +181,14 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
     // The operator features the weather agent (admin API): its card says so.
     const weather = (await (await search(apiKey, 'weather forecast')).json()) as { agents: { address: string; name: string }[] };
     expect(weather.agents[0]!.name).toBe('Weather forecaster');
-    expect((await fetch(`${registry}/v1/featured-agents/${weather.agents[0]!.address}`, { method: 'PUT', headers: { Authorization: `Bearer ${adminToken}` } })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${registry}/v1/featured-agents/${weather.agents[0]!.address}`, {
+          method: 'PUT',
+          headers: { Authorization: `Bearer ${adminToken}` },
+        })
+      ).status,
+    ).toBe(200);
 
     await page.getByLabel('Search agents').pressSequentially('weather forecast', { delay: 40 });
     await expect.poll(() => page.locator('.agent-card').first().locator('.agent-card-title').textContent()).toBe('Weather forecaster');
@@ -191,7 +205,11 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
     const click = page.waitForRequest((request) => request.url() === `${registry}/v1/search/agents/click`);
     await card.locator('.agent-card-title').click();
     const sent = await click;
-    expect(searchClickRequestSchema.parse(sent.postDataJSON())).toEqual({ search_id: session.search_id, page_index: 0, address: session.agents[0]!.address });
+    expect(searchClickRequestSchema.parse(sent.postDataJSON())).toEqual({
+      search_id: session.search_id,
+      page_index: 0,
+      address: session.agents[0]!.address,
+    });
     expect((await sent.response())?.status()).toBe(200);
 
     await page.getByRole('heading', { name: 'Weather forecaster', level: 2 }).waitFor();
@@ -230,9 +248,9 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
   it('Chat playground: the model picker lists /v1/models; a reply streams with the thought apart and the agents discovery found', async () => {
     await page.getByRole('button', { name: 'Chat', exact: true }).click();
     const select = page.getByLabel('Model');
-    await expect.poll(() => select.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value))).toEqual(
-      expect.arrayContaining(['llm1', 'llm1-mini']),
-    );
+    await expect
+      .poll(() => select.locator('option').evaluateAll((options) => options.map((o) => (o as HTMLOptionElement).value)))
+      .toEqual(expect.arrayContaining(['llm1', 'llm1-mini']));
     await page.getByLabel('Discover agents').check();
     const question = 'Which agent can tell me the weather in Paris tomorrow?';
     await page.getByLabel('Message').fill(question);
@@ -240,7 +258,11 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
     await page.getByRole('button', { name: 'Send' }).click();
     const response = await completion;
     expect(response.headers()['content-type']).toContain('text/event-stream');
-    expect(response.request().postDataJSON()).toMatchObject({ stream: true, agent_discovery: true, messages: [{ role: 'user', content: question }] });
+    expect(response.request().postDataJSON()).toMatchObject({
+      stream: true,
+      agent_discovery: true,
+      messages: [{ role: 'user', content: question }],
+    });
 
     const reply = page.locator('.playground-reply[data-streaming="false"]');
     await reply.waitFor({ timeout: 30_000 });
@@ -262,7 +284,11 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
   /** A page on the ask screen whose router (faked in the browser) takes the question and answers each poll with `poll`. */
   async function askWithRouter(poll: (route: Route) => Promise<void> | void): Promise<Page> {
     const ask = watchCsp(await browser.newPage({ viewport: { width: 1100, height: 900 }, colorScheme: 'light' }));
-    const cors = { 'Access-Control-Allow-Origin': '*', 'Access-Control-Allow-Methods': 'GET, POST', 'Access-Control-Allow-Headers': 'content-type' };
+    const cors = {
+      'Access-Control-Allow-Origin': '*',
+      'Access-Control-Allow-Methods': 'GET, POST',
+      'Access-Control-Allow-Headers': 'content-type',
+    };
     const router = new URL(temp.stack.urls.router).origin;
     await ask.route(
       (url) => url.origin === router,
@@ -318,7 +344,9 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
     await expect.poll(() => items.count(), { timeout: 20_000 }).toBe(3);
     expect(await askPage.locator('.analysis :is(style, form, input, button, [style])').count()).toBe(0);
     expect(await items.nth(0).innerText()).toContain('Session expired: paste your admin token.');
-    expect(await items.nth(1).locator('.markdown-notice').textContent()).toBe('Shown as plain text: its Markdown nests deeper than 16 levels.');
+    expect(await items.nth(1).locator('.markdown-notice').textContent()).toBe(
+      'Shown as plain text: its Markdown nests deeper than 16 levels.',
+    );
     expect((await items.nth(1).locator('.markdown-plain').textContent())?.length).toBe(50_005);
     expect((await items.nth(2).innerText()).length).toBeGreaterThan(50_000);
     expect(await askPage.locator('.shell-header').isVisible()).toBe(true);
@@ -349,7 +377,10 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
     await operation.getByRole('button', { name: 'Send request' }).click();
     await operation.locator('.output[data-state="done"]').waitFor();
     expect(await operation.getByTestId('response-status').textContent()).toBe('200');
-    expect(JSON.parse(await operation.getByTestId('response-body').innerText())).toMatchObject({ agents: expect.any(Array), search_id: expect.any(String) });
+    expect(JSON.parse(await operation.getByTestId('response-body').innerText())).toMatchObject({
+      agents: expect.any(Array),
+      search_id: expect.any(String),
+    });
     await operation.scrollIntoViewIfNeeded();
     await docs.screenshot({ path: screenshotPath('api-reference.png'), fullPage: false });
     await docs.close();

@@ -8,10 +8,12 @@ describe('who may do what', () => {
     expect(await json(call(null, 'GET', '/v1/hosting/agents'), 401)).toEqual({ detail: expect.stringContaining('missing API key') });
     expect(await json(call('rdv_nonsense', 'GET', '/v1/hosting/agents'), 401)).toEqual({ detail: 'invalid API key' });
     const readOnly = await accountKey(['read']);
-    expect(await json(call(readOnly, 'GET', '/v1/hosting/agents'), 403)).toEqual({ detail: expect.stringContaining('"hosting" permission') });
+    expect(await json(call(readOnly, 'GET', '/v1/hosting/agents'), 403)).toEqual({
+      detail: expect.stringContaining('"hosting" permission'),
+    });
   });
 
-  it('an account sees and changes only its own agents: another account\'s address is a 404', async () => {
+  it("an account sees and changes only its own agents: another account's address is a 404", async () => {
     const [alice, mallory] = [await accountKey(), await accountKey()];
     const agent = await createAgent(alice, 'alice agent');
     await putCode(alice, agent.address, GREETER);
@@ -51,7 +53,7 @@ describe('who may do what', () => {
 });
 
 describe('bad input gets a clear error and changes nothing', () => {
-  it('code as an array instead of a string: 422 with FastAPI\'s detail list', async () => {
+  it("code as an array instead of a string: 422 with FastAPI's detail list", async () => {
     const key = await accountKey();
     const agent = await createAgent(key);
     const body = await json<{ detail: { loc: unknown[]; msg: string; type: string }[] }>(
@@ -66,21 +68,33 @@ describe('bad input gets a clear error and changes nothing', () => {
     const key = await accountKey();
     const agent = await createAgent(key);
     const code = JSON.stringify([{ name: 'agent.py', value: 'from uagents import Agent\n', language: 'python' }]);
-    const body = await json<{ detail: { loc: unknown[]; msg: string }[] }>(call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code }), 422);
-    expect(body.detail[0]).toMatchObject({ loc: ['body', 'code', 0, 'language'], msg: expect.stringMatching(/python .*typescript or javascript/i) });
+    const body = await json<{ detail: { loc: unknown[]; msg: string }[] }>(
+      call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code }),
+      422,
+    );
+    expect(body.detail[0]).toMatchObject({
+      loc: ['body', 'code', 0, 'language'],
+      msg: expect.stringMatching(/python .*typescript or javascript/i),
+    });
   });
 
   it('code above the size bound: 413', async () => {
     const key = await accountKey();
     const agent = await createAgent(key);
     const code = codeOf({ 'agent.ts': `// ${'x'.repeat(HOSTED_CODE_MAX_BYTES)}` });
-    expect(await json(call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code }), 413)).toEqual({ detail: expect.stringContaining('larger than') });
+    expect(await json(call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code }), 413)).toEqual({
+      detail: expect.stringContaining('larger than'),
+    });
   });
 
   it('unknown addresses are 404s', async () => {
     const key = await accountKey();
     const nobody = Identity.fromSeed('not hosted anywhere', 0).address;
-    for (const path of [`/v1/hosting/agents/${nobody}`, `/v1/hosting/agents/${nobody}/code`, `/v1/hosting/agents/not-an-address/logs/latest`]) {
+    for (const path of [
+      `/v1/hosting/agents/${nobody}`,
+      `/v1/hosting/agents/${nobody}/code`,
+      `/v1/hosting/agents/not-an-address/logs/latest`,
+    ]) {
       expect(await json(call(key, 'GET', path), 404)).toEqual({ detail: 'agent not found' });
     }
     expect((await call(key, 'POST', `/v1/hosting/agents/${nobody}/start`)).status).toBe(404);
@@ -89,14 +103,19 @@ describe('bad input gets a clear error and changes nothing', () => {
   it('bad secret names, bad bodies and starting without code', async () => {
     const key = await accountKey();
     const agent = await createAgent(key);
-    const bad = await json<{ detail: { loc: unknown[] }[] }>(call(key, 'POST', '/v1/hosting/secrets', { address: agent.address, name: '1 bad-name', secret: 's' }), 422);
+    const bad = await json<{ detail: { loc: unknown[] }[] }>(
+      call(key, 'POST', '/v1/hosting/secrets', { address: agent.address, name: '1 bad-name', secret: 's' }),
+      422,
+    );
     expect(bad.detail[0]!.loc).toEqual(['body', 'name']);
     expect((await call(key, 'DELETE', `/v1/hosting/secrets/${agent.address}/not-an-identifier`)).status).toBe(422);
     expect((await call(key, 'POST', '/v1/hosting/agents', { readme: 'no name' })).status).toBe(422);
     expect((await call(key, 'POST', '/v1/hosting/agents', '{not json')).status).toBe(422);
     expect((await call(key, 'PUT', `/v1/hosting/agents/${agent.address}/storage/k`, { value: 3 })).status).toBe(422);
     expect((await call(key, 'GET', `/v1/hosting/agents/${agent.address}/storage/${'k'.repeat(600)}`)).status).toBe(422);
-    expect(await json(call(key, 'POST', `/v1/hosting/agents/${agent.address}/start`), 409)).toEqual({ detail: expect.stringContaining('no code yet') });
+    expect(await json(call(key, 'POST', `/v1/hosting/agents/${agent.address}/start`), 409)).toEqual({
+      detail: expect.stringContaining('no code yet'),
+    });
     const files = JSON.stringify([{ name: '../escape.ts', value: '', language: 'typescript' }]);
     expect((await call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code: files })).status).toBe(422);
     const reserved = JSON.stringify([{ name: 'zod', value: '', language: 'javascript' }]);

@@ -16,7 +16,11 @@ export async function accountKey(permissions: Permission[] = ['hosting']): Promi
 export function call(key: string | null, method: string, path: string, body?: unknown): Promise<Response> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (key) headers.authorization = `Bearer ${key}`;
-  return SELF.fetch(`${BASE}${path}`, { method, headers, body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body) });
+  return SELF.fetch(`${BASE}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
 }
 
 export async function json<T>(response: Promise<Response> | Response, status = 200): Promise<T> {

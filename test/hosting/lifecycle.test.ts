@@ -40,8 +40,14 @@ describe('hosted agent lifecycle (Agentverse deploy order: create → code → s
     expect(page.items.map((item) => item.address)).toEqual([created.address]);
     expect(page.items[0]).toMatchObject({ running: true, compiled: true });
 
-    expect(await json(call(key, 'PUT', `/v1/hosting/agents/${created.address}`, { name: 'renamed greeter', short_description: 'greets' }))).toEqual({});
-    expect(await json<HostedAgent>(call(key, 'GET', `/v1/hosting/agents/${created.address}`))).toMatchObject({ name: 'renamed greeter', short_description: 'greets', revision: 2 });
+    expect(
+      await json(call(key, 'PUT', `/v1/hosting/agents/${created.address}`, { name: 'renamed greeter', short_description: 'greets' })),
+    ).toEqual({});
+    expect(await json<HostedAgent>(call(key, 'GET', `/v1/hosting/agents/${created.address}`))).toMatchObject({
+      name: 'renamed greeter',
+      short_description: 'greets',
+      revision: 2,
+    });
 
     const stopped = await json<HostedAgent>(call(key, 'POST', `/v1/hosting/agents/${created.address}/stop`));
     expect(stopped.running).toBe(false);
@@ -55,14 +61,18 @@ describe('hosted agent lifecycle (Agentverse deploy order: create → code → s
     expect(await json(call(key, 'DELETE', `/v1/hosting/agents/${created.address}`))).toEqual({});
     expect((await call(key, 'GET', `/v1/hosting/agents/${created.address}`)).status).toBe(404);
     expect((await almanac(created.address)).status).toBe(404);
-    const secrets = await env.DB.prepare('SELECT COUNT(*) AS n FROM hosted_secrets WHERE address = ?').bind(created.address).first<{ n: number }>();
+    const secrets = await env.DB.prepare('SELECT COUNT(*) AS n FROM hosted_secrets WHERE address = ?')
+      .bind(created.address)
+      .first<{ n: number }>();
     expect(secrets?.n).toBe(0);
   });
 
   it('is served under the registry base URL too ({base_url}/v1/hosting/…, forwarded over a service binding)', async () => {
     const key = await accountKey();
     const created = await createAgent(key, 'through the registry');
-    const response = await env.REGISTRY_API.fetch(`http://registry.test/v1/hosting/agents/${created.address}`, { headers: { authorization: `Bearer ${key}` } });
+    const response = await env.REGISTRY_API.fetch(`http://registry.test/v1/hosting/agents/${created.address}`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(await json<HostedAgent>(response)).toMatchObject({ address: created.address, name: 'through the registry' });
   });
 
@@ -79,7 +89,9 @@ describe('hosted agent lifecycle (Agentverse deploy order: create → code → s
   it('code that fails to load: compiled false, the error in the logs, not running', async () => {
     const key = await accountKey();
     const agent = await createAgent(key, 'broken');
-    await putCode(key, agent.address, { 'agent.ts': `import { defineAgent } from 'rendezvous/agent';\nthrow new Error('boom at load');\n` });
+    await putCode(key, agent.address, {
+      'agent.ts': `import { defineAgent } from 'rendezvous/agent';\nthrow new Error('boom at load');\n`,
+    });
     const started = await start(key, agent.address);
     expect(started).toMatchObject({ running: false, compiled: false, code_digest: null });
     expect((await logLine(key, agent.address, 'boom at load')).log_level).toBe('erro');
@@ -89,7 +101,10 @@ describe('hosted agent lifecycle (Agentverse deploy order: create → code → s
     const key = await accountKey();
     const agent = await createAgent(key, 'syntax');
     await putCode(key, agent.address, { 'agent.ts': 'const x: number = ;' });
-    expect(await json<HostedAgent>(call(key, 'GET', `/v1/hosting/agents/${agent.address}`))).toMatchObject({ compiled: false, running: false });
+    expect(await json<HostedAgent>(call(key, 'GET', `/v1/hosting/agents/${agent.address}`))).toMatchObject({
+      compiled: false,
+      running: false,
+    });
     await logLine(key, agent.address, 'does not compile');
   });
 

@@ -11,7 +11,8 @@ import { envelopeText, Greeting, peerContext, Reply } from './peer.ts';
 const PYTHON_REQUEST_DIGEST = 'model:59e3c8304bb68c45e7d3381ee2f5636ac7d7c0c76525fca1554e28ea1017cf0c';
 const PYTHON_HELLO_0 = { seed: 'hello', index: 0, address: 'agent1q29vflfydpn3w74w89qnfpr99fzgvm48t62e3s9tuqgl9fkksxsq6yusyxy' };
 
-const submit = (text: string) => SELF.fetch('http://hosting.test/v1/hosting/submit', { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+const submit = (text: string) =>
+  SELF.fetch('http://hosting.test/v1/hosting/submit', { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
 
 async function runningGreeter() {
   const key = await accountKey();
@@ -37,7 +38,7 @@ describe('hosted agents talk over signed envelopes', () => {
     expect(second?.payload).toEqual({ text: 'hello, again!', count: 2 });
   });
 
-  it('takes a Python agent\'s message: the same model digest as uagents-core, a Python identity as sender', async () => {
+  it("takes a Python agent's message: the same model digest as uagents-core, a Python identity as sender", async () => {
     const key = await accountKey();
     const agent = await createAgent(key, 'python friend');
     await putCode(key, agent.address, {
@@ -55,7 +56,11 @@ export default agent;
     expect(python.address).toBe(PYTHON_HELLO_0.address);
     const response = await submit(envelopeText(python, agent.address, PYTHON_REQUEST_DIGEST, { request: "What is Apple's revenue?" }));
     expect(response.status, await response.clone().text()).toBe(200);
-    expect(JSON.parse((await storageValue(key, agent.address, 'last'))!)).toEqual({ sender: PYTHON_HELLO_0.address, request: "What is Apple's revenue?", digest: PYTHON_REQUEST_DIGEST });
+    expect(JSON.parse((await storageValue(key, agent.address, 'last'))!)).toEqual({
+      sender: PYTHON_HELLO_0.address,
+      request: "What is Apple's revenue?",
+      digest: PYTHON_REQUEST_DIGEST,
+    });
   });
 
   it('answers plain JSON payloads by shape, whatever the schema digest', async () => {
@@ -87,9 +92,9 @@ export default agent;
     });
     await start(key, sender.address);
     await logLine(key, receiver.address, `greeted by ${sender.address} with from a hosted agent`, 30_000);
-    await expect.poll(() => storageValue(key, sender.address, 'reply'), { timeout: 30_000, interval: 200 }).toBe(
-      JSON.stringify({ sender: receiver.address, text: 'hello, from a hosted agent' }),
-    );
+    await expect
+      .poll(() => storageValue(key, sender.address, 'reply'), { timeout: 30_000, interval: 200 })
+      .toBe(JSON.stringify({ sender: receiver.address, text: 'hello, from a hosted agent' }));
   });
 
   it('a stopped agent refuses messages for now (503, retry-after): nothing handled, nothing lost once it starts again', async () => {
@@ -136,18 +141,25 @@ export default agent;
     expect((await SELF.fetch('http://hosting.test/v1/hosting/submit', { method: 'HEAD' })).status).toBe(200);
   });
 
-  it('refusals of the agent\'s code keep the platform\'s shape with the code senders read; the submit path\'s own are {detail}', async () => {
+  it("refusals of the agent's code keep the platform's shape with the code senders read; the submit path's own are {detail}", async () => {
     const { address } = await runningGreeter();
     const sender = Identity.fromSeed('refused sender', 0);
-    const invalid = { error: { message: expect.stringMatching(/Greeting/), type: 'invalid_envelope', param: null, code: 'invalid_payload' } };
+    const invalid = {
+      error: { message: expect.stringMatching(/Greeting/), type: 'invalid_envelope', param: null, code: 'invalid_payload' },
+    };
     expect(await json(submit(envelopeText(sender, address, Greeting.digest, { text: 5 })), 400)).toEqual(invalid);
-    const unknown = await json<{ error: { type: string; code: string } }>(submit(envelopeText(sender, address, `model:${'0'.repeat(64)}`, { nope: 1 })), 400);
+    const unknown = await json<{ error: { type: string; code: string } }>(
+      submit(envelopeText(sender, address, `model:${'0'.repeat(64)}`, { nope: 1 })),
+      400,
+    );
     expect(unknown.error).toMatchObject({ type: 'invalid_envelope', code: 'unknown_schema' });
     const forged = JSON.parse(envelopeText(sender, address, Greeting.digest, { text: 'x' })) as Record<string, unknown>;
     forged.sender = Identity.fromSeed('someone else', 0).address;
     expect((await json<{ error: { code: string } }>(submit(JSON.stringify(forged)), 401)).error.code).toBe('bad_signature');
     const stranger = Identity.fromSeed('nobody hosts this', 0).address;
-    expect(await json(submit(envelopeText(sender, stranger, Greeting.digest, { text: 'x' })), 404)).toEqual({ detail: 'no hosted agent has this address' });
+    expect(await json(submit(envelopeText(sender, stranger, Greeting.digest, { text: 'x' })), 404)).toEqual({
+      detail: 'no hosted agent has this address',
+    });
     expect(await json(submit('not json'), 400)).toEqual({ detail: expect.any(String) });
   });
 });

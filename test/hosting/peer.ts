@@ -30,8 +30,22 @@ const peer = defineAgent<Cloudflare.Env>({
 export const peerContext = () => peer.context(env, createExecutionContext());
 
 /** A signed envelope to `target` from `identity`, as its wire text. */
-export function envelopeText(identity: Identity, target: string, schemaDigest: string, payload: unknown, session = crypto.randomUUID()): string {
+export function envelopeText(
+  identity: Identity,
+  target: string,
+  schemaDigest: string,
+  payload: unknown,
+  session = crypto.randomUUID(),
+): string {
   return serializeEnvelope(
-    buildEnvelope({ sender: identity, target, session, schemaDigest, payload, expires: Math.floor(Date.now() / 1000) + 600, nonce: Date.now() }),
+    buildEnvelope({
+      sender: identity,
+      target,
+      session,
+      schemaDigest,
+      payload,
+      expires: Math.floor(Date.now() / 1000) + 600,
+      nonce: Date.now(),
+    }),
   );
 }

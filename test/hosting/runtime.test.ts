@@ -56,9 +56,18 @@ describe('hosted agents at run time', () => {
     const agent = await createAgent(key, 'storage');
     const base = `/v1/hosting/agents/${agent.address}/storage`;
     expect(await json(call(key, 'PUT', `${base}/greeting`, { value: '"hi"' }))).toEqual({ key: 'greeting', value: '"hi"' });
-    expect(await json(call(key, 'PUT', `${base}/${encodeURIComponent('a key/with slash')}`, { value: '1' }))).toEqual({ key: 'a key/with slash', value: '1' });
+    expect(await json(call(key, 'PUT', `${base}/${encodeURIComponent('a key/with slash')}`, { value: '1' }))).toEqual({
+      key: 'a key/with slash',
+      value: '1',
+    });
     const page = await json<StoragePage>(call(key, 'GET', base));
-    expect(page).toEqual({ items: [{ key: 'a key/with slash', value: '1' }, { key: 'greeting', value: '"hi"' }], next_cursor: null });
+    expect(page).toEqual({
+      items: [
+        { key: 'a key/with slash', value: '1' },
+        { key: 'greeting', value: '"hi"' },
+      ],
+      next_cursor: null,
+    });
     expect(await json(call(key, 'GET', `${base}/greeting`))).toEqual({ key: 'greeting', value: '"hi"' });
     expect(await json(call(key, 'DELETE', `${base}/greeting`))).toEqual({});
     expect((await call(key, 'GET', `${base}/greeting`)).status).toBe(404);
@@ -77,7 +86,9 @@ export default agent;
   it('secrets: set, listed masked, read by the code, deleted', async () => {
     const key = await accountKey();
     const agent = await createAgent(key, 'secretive');
-    const created = await json<{ name: string; secret: string }>(call(key, 'POST', '/v1/hosting/secrets', { address: agent.address, name: 'API_TOKEN', secret: 'tok-123' }));
+    const created = await json<{ name: string; secret: string }>(
+      call(key, 'POST', '/v1/hosting/secrets', { address: agent.address, name: 'API_TOKEN', secret: 'tok-123' }),
+    );
     expect(created).toMatchObject({ name: 'API_TOKEN', secret: '********' });
     const listed = await json<{ secrets: { name: string; secret: string; address: string }[] }>(call(key, 'GET', '/v1/hosting/secrets'));
     expect(listed.secrets).toEqual([expect.objectContaining({ address: agent.address, name: 'API_TOKEN', secret: '********' })]);

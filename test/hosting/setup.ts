@@ -11,13 +11,12 @@ const key = parseKeyToken(env.REGISTRY_API_KEY);
 if (!key) throw new Error('REGISTRY_API_KEY of the hosting project is not a registry key');
 const now = new Date().toISOString();
 await env.REGISTRY_DB.batch([
-  env.REGISTRY_DB.prepare('INSERT OR IGNORE INTO accounts (id, name, created_at) VALUES (?, ?, ?)').bind('hosting-platform', 'hosting platform', now),
-  env.REGISTRY_DB.prepare('INSERT OR IGNORE INTO api_keys (id, account_id, name, secret_hash, permissions, created_at) VALUES (?, ?, ?, ?, ?, ?)').bind(
-    key.id,
+  env.REGISTRY_DB.prepare('INSERT OR IGNORE INTO accounts (id, name, created_at) VALUES (?, ?, ?)').bind(
     'hosting-platform',
-    'hosted agents',
-    hashSecret(key.secret),
-    JSON.stringify(['read', 'write']),
+    'hosting platform',
     now,
   ),
+  env.REGISTRY_DB.prepare(
+    'INSERT OR IGNORE INTO api_keys (id, account_id, name, secret_hash, permissions, created_at) VALUES (?, ?, ?, ?, ?, ?)',
+  ).bind(key.id, 'hosting-platform', 'hosted agents', hashSecret(key.secret), JSON.stringify(['read', 'write']), now),
 ]);

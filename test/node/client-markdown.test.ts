@@ -48,7 +48,9 @@ describe('the client’s Markdown renderer on hostile text', () => {
   });
 
   it('images are never loaded: a web image becomes a link to it, any other its alt text; task boxes are characters, not inputs', () => {
-    const { html } = markdownToHtml('![tracker](https://evil.example/p.png "t") ![local](data:image/png;base64,AAAA)\n\n- [x] done\n- [ ] open');
+    const { html } = markdownToHtml(
+      '![tracker](https://evil.example/p.png "t") ![local](data:image/png;base64,AAAA)\n\n- [x] done\n- [ ] open',
+    );
     expect(html).toContain('<a href="https://evil.example/p.png">image: tracker</a>');
     expect(html).toContain('<span>[image: local]</span>');
     expect(html).not.toContain('<img');

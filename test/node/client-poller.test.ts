@@ -42,10 +42,17 @@ describe('the reference client’s poller', () => {
 
   it('polls once a second until answered, and reports the answer once', async () => {
     vi.useFakeTimers();
-    const outcomes: PollOutcome[] = [{ kind: 'waiting' }, { kind: 'waiting' }, { kind: 'answered', analysis: [{ role: 'filings', name: null, content: 'ok' }] }];
+    const outcomes: PollOutcome[] = [
+      { kind: 'waiting' },
+      { kind: 'waiting' },
+      { kind: 'answered', analysis: [{ role: 'filings', name: null, content: 'ok' }] },
+    ];
     let polls = 0;
     const ends: PollEnd[] = [];
-    createPoller().start(async () => outcomes[polls++]!, (end) => ends.push(end));
+    createPoller().start(
+      async () => outcomes[polls++]!,
+      (end) => ends.push(end),
+    );
     await vi.advanceTimersByTimeAsync(2_999);
     expect(polls).toBe(2);
     expect(ends).toEqual([]);
@@ -59,7 +66,10 @@ describe('the reference client’s poller', () => {
     vi.useFakeTimers();
     const failing = createPoller();
     const ends: PollEnd[] = [];
-    failing.start(() => Promise.reject(new TypeError('fetch failed')), (end) => ends.push(end));
+    failing.start(
+      () => Promise.reject(new TypeError('fetch failed')),
+      (end) => ends.push(end),
+    );
     await vi.advanceTimersByTimeAsync(1_000);
     expect(ends).toEqual([{ kind: 'error', message: 'cannot reach the router (fetch failed)' }]);
 
@@ -90,7 +100,9 @@ describe('the reference client’s poller', () => {
         await response.json();
         return { kind: 'waiting' };
       };
-      const end = await new Promise<PollEnd>((resolve) => createPoller({ intervalMs: 20, requestTimeoutMs: 150, timeoutMs: 700 }).start(poll, resolve));
+      const end = await new Promise<PollEnd>((resolve) =>
+        createPoller({ intervalMs: 20, requestTimeoutMs: 150, timeoutMs: 700 }).start(poll, resolve),
+      );
       expect(end).toEqual({ kind: 'timeout' });
       expect(requests.length).toBeGreaterThanOrEqual(2);
       await expect.poll(() => closed.length).toBe(requests.length);

@@ -43,7 +43,9 @@ function bindingsOf(config: WranglerConfig) {
     queue_producers: (config.queues.producers ?? []).map((q: { binding: string; queue: string }) => `${q.binding}:${q.queue}`).sort(),
     queue_consumers: (config.queues.consumers ?? []).map((q: { queue: string }) => q.queue).sort(),
     d1: config.d1_databases.map((d: { binding: string; database_name?: string }) => `${d.binding}:${d.database_name}`).sort(),
-    services: (config.services ?? []).map((s: { binding: string; service: string; entrypoint?: string }) => `${s.binding}:${s.service}:${s.entrypoint ?? ''}`).sort(),
+    services: (config.services ?? [])
+      .map((s: { binding: string; service: string; entrypoint?: string }) => `${s.binding}:${s.service}:${s.entrypoint ?? ''}`)
+      .sort(),
     crons: config.triggers.crons ?? [],
   };
 }
@@ -52,24 +54,33 @@ function bindingsOf(config: WranglerConfig) {
 const BUILD_TIMEOUT_MS = 300_000;
 
 describe.each(WORKERS)('$name Worker', ({ name, config, agent }) => {
-  it('bundles for deployment (wrangler deploy --dry-run), locally and for production (the registry also for its first deploy), within the size limit', async () => {
-    for (const environment of [undefined, 'production', ...(name === 'registry' ? ['first-deploy'] : [])]) {
-      const outdir = join(out, name, environment ?? 'local');
-      await run(join(ROOT, 'node_modules/.bin/wrangler'), ['deploy', '--dry-run', '--outdir', outdir, '-c', config, ...(environment ? ['--env', environment] : [])], { cwd: ROOT, env });
-      const bundle = readdirSync(outdir).find((file) => file.endsWith('.js'));
-      expect(bundle, `${name} ${environment ?? 'local'} bundle`).toBeDefined();
-      const size = gzipSync(readFileSync(join(outdir, bundle!))).length;
-      expect(size).toBeGreaterThan(1000);
-      expect(size).toBeLessThan(MAX_GZIP_BYTES);
-    }
-  }, BUILD_TIMEOUT_MS);
+  it(
+    'bundles for deployment (wrangler deploy --dry-run), locally and for production (the registry also for its first deploy), within the size limit',
+    async () => {
+      for (const environment of [undefined, 'production', ...(name === 'registry' ? ['first-deploy'] : [])]) {
+        const outdir = join(out, name, environment ?? 'local');
+        await run(
+          join(ROOT, 'node_modules/.bin/wrangler'),
+          ['deploy', '--dry-run', '--outdir', outdir, '-c', config, ...(environment ? ['--env', environment] : [])],
+          { cwd: ROOT, env },
+        );
+        const bundle = readdirSync(outdir).find((file) => file.endsWith('.js'));
+        expect(bundle, `${name} ${environment ?? 'local'} bundle`).toBeDefined();
+        const size = gzipSync(readFileSync(join(outdir, bundle!))).length;
+        expect(size).toBeGreaterThan(1000);
+        expect(size).toBeLessThan(MAX_GZIP_BYTES);
+      }
+    },
+    BUILD_TIMEOUT_MS,
+  );
 
   it('has a production environment with the same Worker name and every binding and var the local config has', () => {
     const local = readConfig(config);
     const production = readConfig(config, 'production');
     expect(production.name, 'other Workers bind to it by this name').toBe(local.name);
     const deployed = bindingsOf(production);
-    for (const [kind, names] of Object.entries(bindingsOf(local))) expect(deployed[kind as keyof typeof deployed], kind).toEqual(expect.arrayContaining(names));
+    for (const [kind, names] of Object.entries(bindingsOf(local)))
+      expect(deployed[kind as keyof typeof deployed], kind).toEqual(expect.arrayContaining(names));
     expect(Object.keys(production.vars).sort()).toEqual(expect.arrayContaining(Object.keys(local.vars)));
     expect(production.compatibility_date).toBe(local.compatibility_date);
   });
@@ -96,7 +107,8 @@ it('service bindings name Workers of this repository', () => {
   const names = new Set(WORKERS.map(({ config }) => readConfig(config).name));
   for (const { config } of WORKERS) {
     for (const environment of [undefined, 'production']) {
-      for (const service of readConfig(config, environment).services ?? []) expect(names, `${config}: ${service.binding}`).toContain(service.service);
+      for (const service of readConfig(config, environment).services ?? [])
+        expect(names, `${config}: ${service.binding}`).toContain(service.service);
     }
   }
 });
@@ -115,9 +127,11 @@ it('deploys from nothing in the order of docs/deploy.md: each deploy binds only 
   let position = -1;
   for (const [config, environment] of steps) {
     const worker = readConfig(config, environment);
-    for (const service of worker.services ?? []) expect(deployed, `${config} --env ${environment}: ${service.binding}`).toContain(service.service);
+    for (const service of worker.services ?? [])
+      expect(deployed, `${config} --env ${environment}: ${service.binding}`).toContain(service.service);
     deployed.add(worker.name!);
-    const command = config === 'wrangler.toml' ? `npx wrangler deploy --env ${environment}` : `npx wrangler deploy -c ${config} --env ${environment}`;
+    const command =
+      config === 'wrangler.toml' ? `npx wrangler deploy --env ${environment}` : `npx wrangler deploy -c ${config} --env ${environment}`;
     const at = guide.indexOf(command, position + 1);
     expect(at, `docs/deploy.md: ${command}, after the previous step`).toBeGreaterThan(position);
     position = at;
@@ -129,32 +143,49 @@ it('deploys from nothing in the order of docs/deploy.md: each deploy binds only 
 });
 
 describe('Pages site', () => {
-  it('builds with vite into the directory pages/wrangler.toml deploys, with the API URLs set at build time and no secret', async () => {
-    const pages = readConfig('pages/wrangler.toml');
-    expect(pages.pages_build_output_dir).toBeTruthy();
-    const outDir = join(out, 'pages');
-    const urls = { VITE_REGISTRY_URL: 'https://registry.deploy-test.example', VITE_CHAT_URL: 'https://chat.deploy-test.example', VITE_ROUTER_URL: 'https://router.deploy-test.example' };
-    await run(join(ROOT, 'node_modules/.bin/vite'), ['build', '--config', 'pages/vite.config.ts', '--outDir', outDir, '--emptyOutDir'], { cwd: ROOT, env: { ...env, ...urls } });
-    expect(existsSync(join(outDir, 'index.html'))).toBe(true);
-    const code = readdirSync(join(outDir, 'assets'))
-      .filter((file) => file.endsWith('.js'))
-      .map((file) => readFileSync(join(outDir, 'assets', file), 'utf8'))
-      .join('\n');
-    for (const url of Object.values(urls)) expect(code).toContain(url);
-    // Pages serves the generated _headers: the CSP lets the client call exactly these APIs.
-    const headers = readFileSync(join(outDir, '_headers'), 'utf8');
-    expect(headers).toContain(`connect-src 'self' ${urls.VITE_ROUTER_URL} ${urls.VITE_REGISTRY_URL} ${urls.VITE_CHAT_URL};`);
-    expect(headers).toContain("frame-ancestors 'none'");
-    expect(code).not.toMatch(/rdv_[0-9a-f]{16}_/);
-    for (const file of ['.dev.vars', 'workers/chat/.dev.vars', 'workers/router/.dev.vars', 'workers/specialist/.dev.vars', 'workers/registry/.dev.vars']) {
-      const path = join(ROOT, file);
-      if (!existsSync(path)) continue;
-      for (const line of readFileSync(path, 'utf8').split('\n')) {
-        const secret = /^\w+="?([^"]{12,})"?$/.exec(line.trim())?.[1];
-        if (secret && !secret.startsWith('http')) expect(code, `${file} value in the bundle`).not.toContain(secret);
+  it(
+    'builds with vite into the directory pages/wrangler.toml deploys, with the API URLs set at build time and no secret',
+    async () => {
+      const pages = readConfig('pages/wrangler.toml');
+      expect(pages.pages_build_output_dir).toBeTruthy();
+      const outDir = join(out, 'pages');
+      const urls = {
+        VITE_REGISTRY_URL: 'https://registry.deploy-test.example',
+        VITE_CHAT_URL: 'https://chat.deploy-test.example',
+        VITE_ROUTER_URL: 'https://router.deploy-test.example',
+      };
+      await run(join(ROOT, 'node_modules/.bin/vite'), ['build', '--config', 'pages/vite.config.ts', '--outDir', outDir, '--emptyOutDir'], {
+        cwd: ROOT,
+        env: { ...env, ...urls },
+      });
+      expect(existsSync(join(outDir, 'index.html'))).toBe(true);
+      const code = readdirSync(join(outDir, 'assets'))
+        .filter((file) => file.endsWith('.js'))
+        .map((file) => readFileSync(join(outDir, 'assets', file), 'utf8'))
+        .join('\n');
+      for (const url of Object.values(urls)) expect(code).toContain(url);
+      // Pages serves the generated _headers: the CSP lets the client call exactly these APIs.
+      const headers = readFileSync(join(outDir, '_headers'), 'utf8');
+      expect(headers).toContain(`connect-src 'self' ${urls.VITE_ROUTER_URL} ${urls.VITE_REGISTRY_URL} ${urls.VITE_CHAT_URL};`);
+      expect(headers).toContain("frame-ancestors 'none'");
+      expect(code).not.toMatch(/rdv_[0-9a-f]{16}_/);
+      for (const file of [
+        '.dev.vars',
+        'workers/chat/.dev.vars',
+        'workers/router/.dev.vars',
+        'workers/specialist/.dev.vars',
+        'workers/registry/.dev.vars',
+      ]) {
+        const path = join(ROOT, file);
+        if (!existsSync(path)) continue;
+        for (const line of readFileSync(path, 'utf8').split('\n')) {
+          const secret = /^\w+="?([^"]{12,})"?$/.exec(line.trim())?.[1];
+          if (secret && !secret.startsWith('http')) expect(code, `${file} value in the bundle`).not.toContain(secret);
+        }
       }
-    }
-    // The site is static; Pages Functions added under pages/functions must be built here too (wrangler pages functions build).
-    expect(existsSync(join(ROOT, 'pages/functions'))).toBe(false);
-  }, BUILD_TIMEOUT_MS);
+      // The site is static; Pages Functions added under pages/functions must be built here too (wrangler pages functions build).
+      expect(existsSync(join(ROOT, 'pages/functions'))).toBe(false);
+    },
+    BUILD_TIMEOUT_MS,
+  );
 });

@@ -8,7 +8,9 @@ const valid = serializeEnvelope(aliceToBob());
 function withField(field: string, rawJson: string | undefined): string {
   const pattern = new RegExp(`"${field}":(?:"[^"]*"|[^,}]*)`);
   if (!pattern.test(valid)) throw new Error(`field ${field} not in ${valid}`);
-  return rawJson === undefined ? valid.replace(pattern, '').replace(',,', ',').replace('{,', '{') : valid.replace(pattern, `"${field}":${rawJson}`);
+  return rawJson === undefined
+    ? valid.replace(pattern, '').replace(',,', ',').replace('{,', '{')
+    : valid.replace(pattern, `"${field}":${rawJson}`);
 }
 
 function refusal(text: string) {
@@ -62,12 +64,15 @@ describe('parseEnvelope', () => {
     expect(refusal(withField(field, raw))).toMatch(message);
   });
 
-  it.each(['"not-a-uuid"', '"6a015b66-5e4a-429c-9be7-df00cba497d"', '"6a015b665e4a429c9be7df00cba497dd"', '"6a015b66-5e4a-429c-9be7-df00cba497dg"', '42'])(
-    'a session %s that is not a UUID is refused',
-    (raw) => {
-      expect(refusal(withField('session', raw))).toMatch(/^envelope field session: /);
-    },
-  );
+  it.each([
+    '"not-a-uuid"',
+    '"6a015b66-5e4a-429c-9be7-df00cba497d"',
+    '"6a015b665e4a429c9be7df00cba497dd"',
+    '"6a015b66-5e4a-429c-9be7-df00cba497dg"',
+    '42',
+  ])('a session %s that is not a UUID is refused', (raw) => {
+    expect(refusal(withField('session', raw))).toMatch(/^envelope field session: /);
+  });
 
   it('an upper-case session is read as Python reads it (lower-cased, as str(UUID) signs it)', () => {
     const envelope = aliceToBob();
@@ -98,14 +103,17 @@ describe('parseEnvelope', () => {
     expect(refusal(withField(field, raw))).toBe(`envelope field ${field}: must be an unsigned 64-bit integer (0 to 18446744073709551615)`);
   });
 
-  it.each(['0', '9007199254740993', '9223372036854775808', '18446744073709551615'])('nonce and expires %s are kept exact, and written back as they came', (raw) => {
-    const text = withField('nonce', raw).replace(/"expires":\d+/, `"expires":${raw}`);
-    const result = parseEnvelope(text);
-    if (!result.ok) throw new Error(result.message);
-    expect(result.envelope.nonce).toBe(BigInt(raw));
-    expect(result.envelope.expires).toBe(BigInt(raw));
-    expect(serializeEnvelope(result.envelope)).toBe(text);
-  });
+  it.each(['0', '9007199254740993', '9223372036854775808', '18446744073709551615'])(
+    'nonce and expires %s are kept exact, and written back as they came',
+    (raw) => {
+      const text = withField('nonce', raw).replace(/"expires":\d+/, `"expires":${raw}`);
+      const result = parseEnvelope(text);
+      if (!result.ok) throw new Error(result.message);
+      expect(result.envelope.nonce).toBe(BigInt(raw));
+      expect(result.envelope.expires).toBe(BigInt(raw));
+      expect(serializeEnvelope(result.envelope)).toBe(text);
+    },
+  );
 
   it('a nonce above 2^53 changes the digest when it changes by one (no rounding to a double)', () => {
     const parse = (raw: string) => {

@@ -1,7 +1,14 @@
 import { bytesToHex } from '@noble/hashes/utils.js';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { buildEnvelope, envelopeDigest, MemoryReplayGuard, parseEnvelope, serializeEnvelope, verifyEnvelope } from '../../lib/envelope/index.ts';
+import {
+  buildEnvelope,
+  envelopeDigest,
+  MemoryReplayGuard,
+  parseEnvelope,
+  serializeEnvelope,
+  verifyEnvelope,
+} from '../../lib/envelope/index.ts';
 import { Identity, verifyDigest } from '../../lib/identity/index.ts';
 
 /** Properties over random identities, payloads and u64 values (fast-check shrinks any failure to a minimal case). */
@@ -24,7 +31,9 @@ describe('envelope properties', () => {
   it('sign → serialise → parse → verify holds for any identity, target, payload, expires and nonce', async () => {
     await fc.assert(
       fc.asyncProperty(identity, identity, payload, optionalU64, optionalU64, async (sender, receiver, message, expires, nonce) => {
-        const text = serializeEnvelope(buildEnvelope({ sender, target: receiver.address, schemaDigest: 'model:test', payload: message, expires, nonce }));
+        const text = serializeEnvelope(
+          buildEnvelope({ sender, target: receiver.address, schemaDigest: 'model:test', payload: message, expires, nonce }),
+        );
         const parsed = parseEnvelope(text);
         if (!parsed.ok) throw new Error(parsed.message);
         const result = await verifyEnvelope(parsed.envelope, { self: receiver.address, replay: new MemoryReplayGuard(), nowSeconds: 0 });
@@ -54,22 +63,42 @@ describe('envelope properties', () => {
   it('serialise → parse is the identity, u64 values up to 2^64-1 included, and serialising again gives the same text', () => {
     const sender = Identity.fromSeed('properties sender', 0);
     fc.assert(
-      fc.property(fc.uuid(), payload, optionalU64, optionalU64, fc.option(fc.string({ maxLength: 80 }), { nil: null }), (session, message, expires, nonce, protocol) => {
-        const envelope = buildEnvelope({ sender, target: sender.address, session, schemaDigest: 'model:x', protocolDigest: protocol, payload: message, expires, nonce });
-        const text = serializeEnvelope(envelope);
-        const parsed = parseEnvelope(text);
-        if (!parsed.ok) throw new Error(parsed.message);
-        expect(parsed.envelope).toEqual(envelope);
-        expect(serializeEnvelope(parsed.envelope)).toBe(text);
-        expect(envelopeDigest(parsed.envelope)).toEqual(envelopeDigest(envelope));
-      }),
+      fc.property(
+        fc.uuid(),
+        payload,
+        optionalU64,
+        optionalU64,
+        fc.option(fc.string({ maxLength: 80 }), { nil: null }),
+        (session, message, expires, nonce, protocol) => {
+          const envelope = buildEnvelope({
+            sender,
+            target: sender.address,
+            session,
+            schemaDigest: 'model:x',
+            protocolDigest: protocol,
+            payload: message,
+            expires,
+            nonce,
+          });
+          const text = serializeEnvelope(envelope);
+          const parsed = parseEnvelope(text);
+          if (!parsed.ok) throw new Error(parsed.message);
+          expect(parsed.envelope).toEqual(envelope);
+          expect(serializeEnvelope(parsed.envelope)).toBe(text);
+          expect(envelopeDigest(parsed.envelope)).toEqual(envelopeDigest(envelope));
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it('parseEnvelope never throws, whatever the body', () => {
-    const valid = serializeEnvelope(buildEnvelope({ sender: Identity.fromSeed('x', 0), target: 'agent1x', schemaDigest: 'model:x', payload: {} }));
-    const mangled = fc.tuple(fc.nat({ max: valid.length }), fc.nat({ max: 20 }), fc.string({ maxLength: 20 })).map(([at, cut, insert]) => valid.slice(0, at) + insert + valid.slice(at + cut));
+    const valid = serializeEnvelope(
+      buildEnvelope({ sender: Identity.fromSeed('x', 0), target: 'agent1x', schemaDigest: 'model:x', payload: {} }),
+    );
+    const mangled = fc
+      .tuple(fc.nat({ max: valid.length }), fc.nat({ max: 20 }), fc.string({ maxLength: 20 }))
+      .map(([at, cut, insert]) => valid.slice(0, at) + insert + valid.slice(at + cut));
     fc.assert(
       fc.property(fc.oneof(fc.string(), fc.json(), mangled), (text) => {
         const result = parseEnvelope(text);

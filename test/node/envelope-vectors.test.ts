@@ -64,7 +64,11 @@ describe('envelope vectors', () => {
       it('verifies, with the payload Python encoded', async () => {
         const envelope = parsed(text);
         expect(decodePayload(envelope.payload!)).toBe(vector.payload_json);
-        const result = await verifyEnvelope(envelope, { self: envelope.target, replay: new MemoryReplayGuard(), nowSeconds: before(vector.envelope) });
+        const result = await verifyEnvelope(envelope, {
+          self: envelope.target,
+          replay: new MemoryReplayGuard(),
+          nowSeconds: before(vector.envelope),
+        });
         expect(result).toEqual({ ok: true, payload: JSON.parse(vector.payload_json), digestHex: vector.digest_hex });
       });
 
@@ -91,13 +95,20 @@ describe('envelope vectors', () => {
     const chat = vectors.envelopes.filter(({ envelope }) => envelope.protocol_digest === vectors.protocol_digests.AgentChatProtocol);
     expect(chat.length).toBeGreaterThan(0);
     for (const { envelope } of chat) expect(envelope.schema_digest).toBe(vectors.schema_digests['ChatMessage (AgentChatProtocol)']);
-    expect(CHAT_PROTOCOL).toEqual({ schemaDigest: vectors.schema_digests['ChatMessage (AgentChatProtocol)'], protocolDigest: vectors.protocol_digests.AgentChatProtocol });
+    expect(CHAT_PROTOCOL).toEqual({
+      schemaDigest: vectors.schema_digests['ChatMessage (AgentChatProtocol)'],
+      protocolDigest: vectors.protocol_digests.AgentChatProtocol,
+    });
   });
 
   for (const vector of vectors.tampered) {
     it(`a tampered envelope is rejected: ${vector.why}`, async () => {
       const envelope = parsed(wireText(vector.envelope));
-      const result = await verifyEnvelope(envelope, { self: envelope.target, replay: new MemoryReplayGuard(), nowSeconds: before(vector.envelope) });
+      const result = await verifyEnvelope(envelope, {
+        self: envelope.target,
+        replay: new MemoryReplayGuard(),
+        nowSeconds: before(vector.envelope),
+      });
       expect(result).toMatchObject({ ok: false, reason: 'bad_signature' });
     });
   }

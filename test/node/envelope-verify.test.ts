@@ -1,19 +1,36 @@
 import { bytesToHex } from '@noble/hashes/utils.js';
 import { bech32 } from '@scure/base';
 import { describe, expect, it } from 'vitest';
-import { encodePayload, envelopeDigest, MemoryReplayGuard, parseEnvelope, REPLAY_WINDOW_SECONDS, serializeEnvelope, verifyEnvelope, type VerifyOptions } from '../../lib/envelope/index.ts';
+import {
+  encodePayload,
+  envelopeDigest,
+  MemoryReplayGuard,
+  parseEnvelope,
+  REPLAY_WINDOW_SECONDS,
+  serializeEnvelope,
+  verifyEnvelope,
+  type VerifyOptions,
+} from '../../lib/envelope/index.ts';
 import { decodeSignature } from '../../lib/identity/index.ts';
 import type { Envelope } from '../../schemas/envelope.ts';
 import { alice, aliceToBob, bob, mallory, overTheWire, REQUEST_DIGEST } from './helpers/envelopes.ts';
 
-const options = (overrides: Partial<VerifyOptions> = {}): VerifyOptions => ({ self: bob.address, replay: new MemoryReplayGuard(), ...overrides });
+const options = (overrides: Partial<VerifyOptions> = {}): VerifyOptions => ({
+  self: bob.address,
+  replay: new MemoryReplayGuard(),
+  ...overrides,
+});
 /** Re-signs an envelope whose fields were set by hand, as a sender with Alice's key would. */
 const signedByAlice = (envelope: Envelope): Envelope => ({ ...envelope, signature: alice.signDigest(envelopeDigest(envelope)) });
 
 describe('verifyEnvelope: each refusal has its reason', () => {
   it('accepts a valid envelope and returns its payload and signed digest', async () => {
     const envelope = overTheWire(aliceToBob());
-    expect(await verifyEnvelope(envelope, options())).toEqual({ ok: true, payload: { request: 'What is the revenue?' }, digestHex: bytesToHex(envelopeDigest(envelope)) });
+    expect(await verifyEnvelope(envelope, options())).toEqual({
+      ok: true,
+      payload: { request: 'What is the revenue?' },
+      digestHex: bytesToHex(envelopeDigest(envelope)),
+    });
   });
 
   it('bad_sender: the sender is not an agent address', async () => {
@@ -23,7 +40,11 @@ describe('verifyEnvelope: each refusal has its reason', () => {
 
   it('wrong_target: addressed to another agent', async () => {
     const result = await verifyEnvelope(aliceToBob(), options({ self: mallory.address }));
-    expect(result).toMatchObject({ ok: false, reason: 'wrong_target', message: `envelope is addressed to ${bob.address}, not to this agent` });
+    expect(result).toMatchObject({
+      ok: false,
+      reason: 'wrong_target',
+      message: `envelope is addressed to ${bob.address}, not to this agent`,
+    });
   });
 
   it('expired: expires has passed', async () => {
@@ -95,7 +116,10 @@ describe('verifyEnvelope: each refusal has its reason', () => {
   });
 
   it('malformed_payload: a correctly signed envelope without payload', async () => {
-    expect(await verifyEnvelope(signedByAlice({ ...aliceToBob(), payload: null }), options())).toMatchObject({ ok: false, reason: 'malformed_payload' });
+    expect(await verifyEnvelope(signedByAlice({ ...aliceToBob(), payload: null }), options())).toMatchObject({
+      ok: false,
+      reason: 'malformed_payload',
+    });
   });
 
   it.each([
@@ -142,7 +166,10 @@ describe('tampering with any signed byte is refused', () => {
   /** Another character of the same kind, so that the field stays well-formed where it can. */
   const flipCharacter = (text: string, position: number) => {
     const char = text[position]!;
-    const alphabet = /[0-9a-f]/.test(char) && /^[0-9a-f-]+$/.test(text) ? '0123456789abcdef' : 'qpzry9x8gf2tvdw0s3jn54khce6mua7lABCDEFGHIJKLMNOPQRSTUVWXYZ+/=:';
+    const alphabet =
+      /[0-9a-f]/.test(char) && /^[0-9a-f-]+$/.test(text)
+        ? '0123456789abcdef'
+        : 'qpzry9x8gf2tvdw0s3jn54khce6mua7lABCDEFGHIJKLMNOPQRSTUVWXYZ+/=:';
     return text.slice(0, position) + alphabet[(alphabet.indexOf(char) + 1) % alphabet.length] + text.slice(position + 1);
   };
 
@@ -196,7 +223,9 @@ describe('tampering with any signed byte is refused', () => {
     for (let position = 0; position < compact.length; position++) {
       const tampered = Uint8Array.from(compact);
       tampered[position]! ^= 0x80;
-      expect(await refusedAfterTheWire({ ...original, signature: bech32.encode('sig', bech32.toWords(tampered), false) })).toBe('bad_signature');
+      expect(await refusedAfterTheWire({ ...original, signature: bech32.encode('sig', bech32.toWords(tampered), false) })).toBe(
+        'bad_signature',
+      );
     }
   });
 

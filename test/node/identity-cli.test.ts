@@ -21,7 +21,9 @@ async function identity(args: string[]): Promise<{ code: number; stdout: string;
 
 describe('npm run identity', () => {
   it('prints the address and public key of a seed and index (through npm, as users call it)', async () => {
-    const { stdout } = await run('npm', ['run', '--silent', 'identity', '--', '--seed', vector.seed, '--index', String(vector.index)], { cwd: ROOT });
+    const { stdout } = await run('npm', ['run', '--silent', 'identity', '--', '--seed', vector.seed, '--index', String(vector.index)], {
+      cwd: ROOT,
+    });
     expect(stdout).toContain(`address     ${vector.address}`);
     expect(stdout).toContain(`public key  ${vector.public_key_hex}`);
     expect(stdout).not.toContain(vector.private_key_hex);

@@ -136,7 +136,11 @@ describe('addresses', () => {
     ['a changed data character', flipCharacter(valid, 10), /checksum does not match/],
     ['a missing character', valid.slice(0, -1), /checksum does not match/],
     ['32 bytes', bech32.encode('agent', bech32.toWords(publicKey.slice(1)), false), /holds 32 bytes, expected a 33-byte public key/],
-    ['34 bytes', bech32.encode('agent', bech32.toWords(Uint8Array.of(...publicKey, 0)), false), /holds 34 bytes, expected a 33-byte public key/],
+    [
+      '34 bytes',
+      bech32.encode('agent', bech32.toWords(Uint8Array.of(...publicKey, 0)), false),
+      /holds 34 bytes, expected a 33-byte public key/,
+    ],
     ['no separator', 'agentqqqq', /no "1" between prefix and data/],
     ['mixed case', valid.slice(0, 10) + valid.slice(10).toUpperCase(), /not valid bech32/],
     ['nothing', '', /address is empty/],

@@ -18,12 +18,25 @@ function registry(challenge: string) {
   return { calls, fetch: fake };
 }
 
-const options = (fake: typeof fetch) => ({ seed: SEED, url: 'https://a.example.com/hook', token: 't', title: 'A', readme: '# A', registryUrl: 'https://registry.example', fetch: fake });
+const options = (fake: typeof fetch) => ({
+  seed: SEED,
+  url: 'https://a.example.com/hook',
+  token: 't',
+  title: 'A',
+  readme: '# A',
+  registryUrl: 'https://registry.example',
+  fetch: fake,
+});
 
 describe('registerAgent signs only the registry’s documented challenge form', () => {
   it('refuses a challenge that is an envelope’s signed text, so a hostile registry cannot get an envelope signed', async () => {
     const victim = Identity.fromSeed(SEED, 0);
-    const forged = buildEnvelope({ sender: victim, target: Identity.fromSeed('someone', 0).address, schemaDigest: 'model:x', payload: { pay: 1000 } });
+    const forged = buildEnvelope({
+      sender: victim,
+      target: Identity.fromSeed('someone', 0).address,
+      schemaDigest: 'model:x',
+      payload: { pay: 1000 },
+    });
     // The signed text of an envelope without expires and nonce: what sign(challenge) would hash.
     const preimage = forged.sender + forged.target + forged.session + forged.schema_digest + (forged.payload ?? '');
     expect(envelopeDigest(forged)).toEqual(envelopeDigest({ ...forged, expires: null, nonce: null }));
@@ -39,11 +52,14 @@ describe('registerAgent signs only the registry’s documented challenge form', 
     expect(serializeEnvelope(forged)).toContain(forged.sender);
   });
 
-  it.each(['anything', 'rendezvous:', `rendezvous:${crypto.randomUUID()}`, `x-rendezvous:${crypto.randomUUID()}:${crypto.randomUUID()}`])('refuses %j', async (challenge) => {
-    const net = registry(challenge);
-    await expect(registerAgent(options(net.fetch))).rejects.toMatchObject({ step: 'challenge' });
-    expect(net.calls.some((call) => call.url.endsWith('/v2/identity'))).toBe(false);
-  });
+  it.each(['anything', 'rendezvous:', `rendezvous:${crypto.randomUUID()}`, `x-rendezvous:${crypto.randomUUID()}:${crypto.randomUUID()}`])(
+    'refuses %j',
+    async (challenge) => {
+      const net = registry(challenge);
+      await expect(registerAgent(options(net.fetch))).rejects.toMatchObject({ step: 'challenge' });
+      expect(net.calls.some((call) => call.url.endsWith('/v2/identity'))).toBe(false);
+    },
+  );
 
   it('signs a challenge of the documented form', async () => {
     const net = registry(`rendezvous:${crypto.randomUUID()}:${crypto.randomUUID()}`);

@@ -17,7 +17,9 @@ const referenceSchema = z.object({
   pydantic_version: z.string().startsWith('1.'),
   models: z.array(z.object({ title: z.string(), schema_json: z.string(), digest: z.string() })),
 });
-const reference = referenceSchema.parse(JSON.parse(readFileSync(resolve(import.meta.dirname, 'fixtures/pydantic-v1-schemas.json'), 'utf8')));
+const reference = referenceSchema.parse(
+  JSON.parse(readFileSync(resolve(import.meta.dirname, 'fixtures/pydantic-v1-schemas.json'), 'utf8')),
+);
 
 const address = z.object({ street: z.string(), city_name: z.string() }).meta({ title: 'Address' });
 const analysisItem = z.object({ role: z.string(), name: z.string().nullable(), content: z.string() }).meta({ title: 'AnalysisItem' });
@@ -32,10 +34,21 @@ const zodTwins: Record<string, z.ZodObject> = {
     label: z.string().default('ünïcødé ✓'),
     strict_mode: z.boolean().default(false),
   }),
-  Lists: z.object({ tags: z.array(z.string()), scores: z.array(z.number()), maybe_ids: z.array(z.number().int()).nullable(), matrix: z.array(z.array(z.number().int())) }),
+  Lists: z.object({
+    tags: z.array(z.string()),
+    scores: z.array(z.number()),
+    maybe_ids: z.array(z.number().int()).nullable(),
+    matrix: z.array(z.array(z.number().int())),
+  }),
   AnalysisResult: analysisResult,
   AnalysisResultMessage: z.object({ analysis_result: analysisResult.meta({ title: 'AnalysisResult' }) }),
-  Person: z.object({ full_name: z.string(), home: address, work: address.nullable(), previous: z.array(address), agentAddress: z.string() }),
+  Person: z.object({
+    full_name: z.string(),
+    home: address,
+    work: address.nullable(),
+    previous: z.array(address),
+    agentAddress: z.string(),
+  }),
 };
 
 describe('schema digests (uagents-core vectors)', () => {

@@ -61,7 +61,10 @@ describe('search, detail and the almanac show an agent alike', () => {
       protocols: [`proto:${'a'.repeat(64)}`],
       metadata: { region: 'eu', labels: ['x', 'y'] },
       geo_location: { latitude: 48.85, longitude: 2.35, city: 'Paris' },
-      endpoints: [{ url: 'https://agents.example.com/a', weight: 2 }, { url: 'https://agents.example.com/b', weight: 1 }],
+      endpoints: [
+        { url: 'https://agents.example.com/a', weight: 2 },
+        { url: 'https://agents.example.com/b', weight: 1 },
+      ],
     });
     expect(response.status).toBe(201);
     const seen = await views(identity.address, word, token);
@@ -77,7 +80,10 @@ describe('search, detail and the almanac show an agent alike', () => {
         banner_url: null,
         starter_prompts: ['What do you agree with?'],
       },
-      endpoints: [{ url: 'https://agents.example.com/a', weight: 2 }, { url: 'https://agents.example.com/b', weight: 1 }],
+      endpoints: [
+        { url: 'https://agents.example.com/a', weight: 2 },
+        { url: 'https://agents.example.com/b', weight: 1 },
+      ],
     });
     expectAgreement(seen);
   });

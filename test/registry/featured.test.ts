@@ -17,7 +17,8 @@ beforeAll(async () => {
   await insertAgents(env.DB, owner.accountId, agents);
 });
 
-const featured = async () => (await json<FeaturedAgentList>(await api('/v1/featured-agents', { token: ADMIN_TOKEN }))).agents.map((agent) => agent.address);
+const featured = async () =>
+  (await json<FeaturedAgentList>(await api('/v1/featured-agents', { token: ADMIN_TOKEN }))).agents.map((agent) => agent.address);
 
 describe('featured agents (/v1/featured-agents, admin token)', () => {
   it('features an agent: listed as featured, first when browsing by relevancy, its record says so; and unfeatures it', async () => {

@@ -51,18 +51,37 @@ const ENDPOINTS: { method: string; path: (address: string) => string; template?:
 
 const weird = fc.oneof(
   fc.string({ maxLength: 80 }),
-  fc.constantFrom('', ' ', '%00', '%2e%2e', '..%2f..', 'agent1', `agent1${'q'.repeat(200)}`, '🌱', '<script>', "' OR 1=1 --", 'null', '[]', '{}'),
+  fc.constantFrom(
+    '',
+    ' ',
+    '%00',
+    '%2e%2e',
+    '..%2f..',
+    'agent1',
+    `agent1${'q'.repeat(200)}`,
+    '🌱',
+    '<script>',
+    "' OR 1=1 --",
+    'null',
+    '[]',
+    '{}',
+  ),
   fc.stringMatching(/^[a-z0-9]{1,70}$/),
 );
 
 /** Replaces a random top-level field of a valid body with anything, or drops it, or adds one. */
 function mutated(template: unknown) {
-  if (!template || typeof template !== 'object' || Array.isArray(template) || Object.keys(template).length === 0) return fc.constant(template);
+  if (!template || typeof template !== 'object' || Array.isArray(template) || Object.keys(template).length === 0)
+    return fc.constant(template);
   const keys = Object.keys(template);
   return fc.oneof(
-    fc.record({ key: fc.constantFrom(...keys), value: fc.anything({ maxDepth: 3 }) }).map(({ key, value }) => ({ ...template, [key]: value })),
+    fc
+      .record({ key: fc.constantFrom(...keys), value: fc.anything({ maxDepth: 3 }) })
+      .map(({ key, value }) => ({ ...template, [key]: value })),
     fc.constantFrom(...keys).map((key) => Object.fromEntries(Object.entries(template).filter(([name]) => name !== key))),
-    fc.record({ key: fc.string({ maxLength: 20 }), value: fc.jsonValue({ maxDepth: 2 }) }).map(({ key, value }) => ({ ...template, [key]: value })),
+    fc
+      .record({ key: fc.string({ maxLength: 20 }), value: fc.jsonValue({ maxDepth: 2 }) })
+      .map(({ key, value }) => ({ ...template, [key]: value })),
     fc.constant(template),
   );
 }
@@ -71,7 +90,10 @@ function requestArbitrary(context: Context) {
   return fc
     .record({
       endpoint: fc.constantFrom(...ENDPOINTS),
-      address: fc.oneof(fc.constantFrom(context.address, context.otherAddress), weird.map((text) => encodeURIComponent(text))),
+      address: fc.oneof(
+        fc.constantFrom(context.address, context.otherAddress),
+        weird.map((text) => encodeURIComponent(text)),
+      ),
       // Mostly a key that passes authentication, so the bodies reach validation and the handlers.
       authorization: fc.oneof(
         { weight: 6, arbitrary: fc.constant(`Bearer ${context.key}`) },
@@ -79,7 +101,13 @@ function requestArbitrary(context: Context) {
         { weight: 1, arbitrary: fc.string({ maxLength: 60 }) },
         { weight: 1, arbitrary: fc.constant(undefined) },
       ),
-      contentType: fc.constantFrom('application/json', 'text/plain', 'application/x-www-form-urlencoded', 'application/json; charset=utf-8', undefined),
+      contentType: fc.constantFrom(
+        'application/json',
+        'text/plain',
+        'application/x-www-form-urlencoded',
+        'application/json; charset=utf-8',
+        undefined,
+      ),
       bodyKind: fc.constantFrom('mutated', 'mutated', 'json', 'text', 'none', 'bytes'),
       junkPath: fc.oneof({ weight: 9, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: weird }),
       seedBody: fc.nat(),
@@ -114,18 +142,43 @@ describe('fuzz: random and malformed requests against every registry endpoint', 
       key: key.key,
       address: owned.address,
       otherAddress: other.address,
-      authorizations: [`Bearer ${key.key}`, `Bearer ${reader.key}`, `Bearer ${ADMIN_TOKEN}`, `Agent ${createAttestation(owned)}`, 'Bearer', 'Agent attr:AAAA:sig1', `Bearer ${key.key}x`],
+      authorizations: [
+        `Bearer ${key.key}`,
+        `Bearer ${reader.key}`,
+        `Bearer ${ADMIN_TOKEN}`,
+        `Agent ${createAttestation(owned)}`,
+        'Bearer',
+        'Agent attr:AAAA:sig1',
+        `Bearer ${key.key}x`,
+      ],
       templates: {
         key: { name: 'fuzz', permissions: ['read'], limits: { requests_per_minute: 5 } },
         search: { search_text: 'finance', filters: { state: ['active'] }, limit: 5 },
         click: { search_id: crypto.randomUUID(), page_index: 0, address: owned.address },
         status: signVerifiableModel(owned, { agent_identifier: owned.address, is_active: true, timestamp: now }),
-        attestation: signVerifiableModel(other, { agent_identifier: other.address, protocols: [], endpoints: [{ url: 'https://fuzz.example.com/submit', weight: 1 }], metadata: null, timestamp: now }),
+        attestation: signVerifiableModel(other, {
+          agent_identifier: other.address,
+          protocols: [],
+          endpoints: [{ url: 'https://fuzz.example.com/submit', weight: 1 }],
+          metadata: null,
+          timestamp: now,
+        }),
         proof: { address: other.address, challenge: 'x', challenge_response: 'sig1qqqq' },
         registration: registrationBody(other),
         update: { name: 'Fuzzed', readme: '![tag:x](y)' },
         interaction: { target: owned.address, source: other.address, session_id: 'fuzz' },
-        envelope: { version: 1, sender: other.address, target: owned.address, session: crypto.randomUUID(), schema_digest: 'model:x', protocol_digest: null, payload: 'e30=', expires: null, nonce: null, signature: 'sig1qqqq' },
+        envelope: {
+          version: 1,
+          sender: other.address,
+          target: owned.address,
+          session: crypto.randomUUID(),
+          schema_digest: 'model:x',
+          protocol_digest: null,
+          payload: 'e30=',
+          expires: null,
+          nonce: null,
+          signature: 'sig1qqqq',
+        },
       },
     };
 
@@ -138,7 +191,11 @@ describe('fuzz: random and malformed requests against every registry endpoint', 
       if (request.authorization !== undefined) headers.authorization = request.authorization.replace(/[\r\n\0]/g, '');
       if (request.contentType) headers['content-type'] = request.contentType;
       const hasBody = request.body !== undefined && request.endpoint.method !== 'GET';
-      const response = await worker.fetch(new Request(`${BASE}${path}`, { method: request.endpoint.method, headers, body: hasBody ? request.body : undefined }), env, createExecutionContext());
+      const response = await worker.fetch(
+        new Request(`${BASE}${path}`, { method: request.endpoint.method, headers, body: hasBody ? request.body : undefined }),
+        env,
+        createExecutionContext(),
+      );
       const text = await response.text();
       let parsed = true;
       try {
@@ -149,9 +206,11 @@ describe('fuzz: random and malformed requests against every registry endpoint', 
       if (response.status >= 500 || !parsed) failures.push(`${request.endpoint.method} ${path} → ${response.status} ${text.slice(0, 200)}`);
     };
     const queue = [...requests];
-    await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
-      for (let request = queue.shift(); request; request = queue.shift()) await send(request);
-    }));
+    await Promise.all(
+      Array.from({ length: CONCURRENCY }, async () => {
+        for (let request = queue.shift(); request; request = queue.shift()) await send(request);
+      }),
+    );
     expect(requests).toHaveLength(RUNS);
     expect(failures).toEqual([]);
   });

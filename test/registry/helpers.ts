@@ -22,7 +22,10 @@ export async function json<T = Record<string, unknown>>(response: Response): Pro
 }
 
 /** A key of a new account, created with the admin token. */
-export async function newKey(permissions: Permission[] = ['read', 'write', 'chat', 'keys'], extra: Record<string, unknown> = {}): Promise<CreatedKey> {
+export async function newKey(
+  permissions: Permission[] = ['read', 'write', 'chat', 'keys'],
+  extra: Record<string, unknown> = {},
+): Promise<CreatedKey> {
   const response = await api('/v1/keys', { method: 'POST', token: ADMIN_TOKEN, json: { name: 'test', permissions, ...extra } });
   if (response.status !== 201) throw new Error(`key creation failed: ${response.status} ${await response.text()}`);
   return json<CreatedKey>(response);
@@ -32,7 +35,11 @@ export async function newKey(permissions: Permission[] = ['read', 'write', 'chat
 export async function prove(identity: Identity, token: string) {
   const issued = await api(`/v2/identity/${identity.address}/challenge`, { token });
   const { challenge } = await json<{ challenge: string }>(issued);
-  return api('/v2/identity', { method: 'POST', token, json: { address: identity.address, challenge, challenge_response: identity.sign(challenge) } });
+  return api('/v2/identity', {
+    method: 'POST',
+    token,
+    json: { address: identity.address, challenge, challenge_response: identity.sign(challenge) },
+  });
 }
 
 export function registrationBody(identity: Identity, overrides: Record<string, unknown> = {}) {

@@ -45,7 +45,9 @@ describe('defaults and hygiene', () => {
     await Promise.all([prove(a, key.key), prove(b, key.key)]);
     const handle = `race${crypto.randomUUID().slice(0, 8)}`;
     const statuses = (
-      await Promise.all([a, b].map((identity) => api('/v2/agents', { method: 'POST', token: key.key, json: registrationBody(identity, { handle }) })))
+      await Promise.all(
+        [a, b].map((identity) => api('/v2/agents', { method: 'POST', token: key.key, json: registrationBody(identity, { handle }) })),
+      )
     ).map((response) => response.status);
     expect(statuses.sort()).toEqual([201, 409]);
     expect((await registered(freshIdentity(), key.key, { handle })).status).toBe(409);

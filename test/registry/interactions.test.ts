@@ -26,7 +26,8 @@ async function freshMinute() {
   if (left < 20_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
 }
 
-const record = (attestation: string, body: unknown) => api('/v2/agents/interactions', { method: 'POST', headers: { authorization: `Agent ${attestation}` }, json: body });
+const record = (attestation: string, body: unknown) =>
+  api('/v2/agents/interactions', { method: 'POST', headers: { authorization: `Agent ${attestation}` }, json: body });
 
 describe('POST /v2/agents/interactions (Authorization: Agent <attestation>)', () => {
   it('counts an attested interaction once; a replayed attestation counts nothing', async () => {
@@ -41,7 +42,9 @@ describe('POST /v2/agents/interactions (Authorization: Agent <attestation>)', ()
     expect(replay.status).toBe(409);
     expect(await json(replay)).toEqual({ detail: expect.stringContaining('already used') });
 
-    expect(await json(await record(createAttestation(target), { target: target.address, source: source.address }))).toMatchObject({ total_interactions: 2 });
+    expect(await json(await record(createAttestation(target), { target: target.address, source: source.address }))).toMatchObject({
+      total_interactions: 2,
+    });
     const agent = await json<AgentDetail>(await api(`/v2/agents/${target.address}`, { token: key.key }));
     expect(agent).toMatchObject({ total_interactions: 2, recent_interactions: 2 });
   });
@@ -83,11 +86,15 @@ describe('interaction counts cannot be inflated', () => {
   it('counts at most 10 interactions a day from one source to one target; the rest answer counted: false', async () => {
     const { target, source } = await agentPair();
     const results: { counted: boolean; total_interactions: number }[] = [];
-    for (let i = 0; i < 12; i += 1) results.push(await json(await record(createAttestation(source), { target: target.address, source: source.address })));
+    for (let i = 0; i < 12; i += 1)
+      results.push(await json(await record(createAttestation(source), { target: target.address, source: source.address })));
     expect(results.filter((r) => r.counted)).toHaveLength(10);
     expect(results.at(-1)).toMatchObject({ counted: false, total_interactions: 10 });
     // Another source still counts.
-    expect(await json(await record(createAttestation(target), { target: target.address, source: freshIdentity().address }))).toMatchObject({ counted: true, total_interactions: 11 });
+    expect(await json(await record(createAttestation(target), { target: target.address, source: freshIdentity().address }))).toMatchObject({
+      counted: true,
+      total_interactions: 11,
+    });
   }, 20_000);
 });
 
@@ -106,7 +113,9 @@ describe('POST /v2/agents/proxy/submit', () => {
   it('relays a signed envelope to the target webhook once and counts it', async () => {
     const { key, target, source } = await agentPair();
     const outbound = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => Response.json({ status: 'success' }));
-    const text = serializeEnvelope(buildEnvelope({ sender: source, target: target.address, schemaDigest: 'model:x', payload: { request: 'hello' } }));
+    const text = serializeEnvelope(
+      buildEnvelope({ sender: source, target: target.address, schemaDigest: 'model:x', payload: { request: 'hello' } }),
+    );
 
     const relayed = await api('/v2/agents/proxy/submit', { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
     expect(relayed.status).toBe(200);
@@ -127,10 +136,15 @@ describe('POST /v2/agents/proxy/submit', () => {
     const { target, source } = await agentPair();
     const outbound = vi.spyOn(globalThis, 'fetch');
     const envelope = buildEnvelope({ sender: source, target: target.address, schemaDigest: 'model:x', payload: { request: 'hello' } });
-    const forged = serializeEnvelope({ ...envelope, payload: buildEnvelope({ sender: source, target: target.address, schemaDigest: 'model:x', payload: { request: 'other' } }).payload });
+    const forged = serializeEnvelope({
+      ...envelope,
+      payload: buildEnvelope({ sender: source, target: target.address, schemaDigest: 'model:x', payload: { request: 'other' } }).payload,
+    });
     expect((await api('/v2/agents/proxy/submit', { method: 'POST', body: forged })).status).toBe(401);
     expect((await api('/v2/agents/proxy/submit', { method: 'POST', body: '{"version":1' })).status).toBe(406);
-    const elsewhere = serializeEnvelope(buildEnvelope({ sender: source, target: freshIdentity().address, schemaDigest: 'model:x', payload: {} }));
+    const elsewhere = serializeEnvelope(
+      buildEnvelope({ sender: source, target: freshIdentity().address, schemaDigest: 'model:x', payload: {} }),
+    );
     expect((await api('/v2/agents/proxy/submit', { method: 'POST', body: elsewhere })).status).toBe(404);
     expect(outbound).not.toHaveBeenCalled();
   });
@@ -160,9 +174,13 @@ describe('POST /v2/agents/proxy/submit', () => {
 
   it('does not follow a redirect from the target webhook', async () => {
     const { key, target, source } = await agentPair();
-    const outbound = vi.spyOn(globalThis, 'fetch').mockImplementation(async (input) =>
-      String(input).startsWith('https://target.example.com') ? new Response(null, { status: 307, headers: { location: 'http://169.254.169.254/' } }) : Response.json({}),
-    );
+    const outbound = vi
+      .spyOn(globalThis, 'fetch')
+      .mockImplementation(async (input) =>
+        String(input).startsWith('https://target.example.com')
+          ? new Response(null, { status: 307, headers: { location: 'http://169.254.169.254/' } })
+          : Response.json({}),
+      );
     const text = serializeEnvelope(buildEnvelope({ sender: source, target: target.address, schemaDigest: 'model:x', payload: {} }));
     const response = await api('/v2/agents/proxy/submit', { method: 'POST', body: text });
     expect(response.status).toBe(502);
@@ -177,7 +195,9 @@ describe('POST /v2/agents/proxy/submit', () => {
     for (const url of ['http://[::127.0.0.1]/hook', 'http://localhost./hook', 'http://198.18.0.1/hook']) {
       const target = freshIdentity();
       expect((await registered(target, key.key, { url, endpoints: [{ url, weight: 1 }] })).status).toBeLessThan(300);
-      const text = serializeEnvelope(buildEnvelope({ sender: freshIdentity(), target: target.address, schemaDigest: 'model:x', payload: {} }));
+      const text = serializeEnvelope(
+        buildEnvelope({ sender: freshIdentity(), target: target.address, schemaDigest: 'model:x', payload: {} }),
+      );
       const ctx = createExecutionContext();
       const request = new Request('http://registry.test/v2/agents/proxy/submit', { method: 'POST', body: text });
       const response = await worker.fetch(request, { ...env, ALLOW_PRIVATE_URLS: 'false' }, ctx);
@@ -192,7 +212,10 @@ describe('POST /v2/agents/proxy/submit', () => {
     const { target, source } = await agentPair();
     vi.spyOn(globalThis, 'fetch').mockImplementation(async () => Response.json({}));
     const send = (from: ReturnType<typeof freshIdentity>) =>
-      api('/v2/agents/proxy/submit', { method: 'POST', body: serializeEnvelope(buildEnvelope({ sender: from, target: target.address, schemaDigest: 'model:x', payload: {} })) });
+      api('/v2/agents/proxy/submit', {
+        method: 'POST',
+        body: serializeEnvelope(buildEnvelope({ sender: from, target: target.address, schemaDigest: 'model:x', payload: {} })),
+      });
     const statuses: number[] = [];
     for (let i = 0; i < 25; i += 1) statuses.push((await send(source)).status);
     expect(statuses.slice(0, 20).every((status) => status === 200)).toBe(true);
@@ -233,7 +256,8 @@ describe('interaction counts cannot be inflated by throwaway identities', () => 
   it(`counts at most ${DAILY_INTERACTIONS_PER_PAIR} interactions per source and target a day`, async () => {
     const { target, source } = await agentPair();
     const body = { target: target.address, source: source.address };
-    for (let i = 0; i < DAILY_INTERACTIONS_PER_PAIR; i++) expect(await json(await record(createAttestation(source), body))).toMatchObject({ counted: true });
+    for (let i = 0; i < DAILY_INTERACTIONS_PER_PAIR; i++)
+      expect(await json(await record(createAttestation(source), body))).toMatchObject({ counted: true });
     const over = await record(createAttestation(source), body);
     expect(over.status).toBe(200);
     expect(await json(over)).toMatchObject({ counted: false, total_interactions: DAILY_INTERACTIONS_PER_PAIR });

@@ -6,13 +6,18 @@ import { ADMIN_TOKEN, api, json, migrate, newKey } from './helpers.ts';
 
 beforeAll(migrate);
 
-const keyService = () => (exports as unknown as { KeyService: { authenticate(token: string, permission: string): Promise<KeyCheck> } }).KeyService;
+const keyService = () =>
+  (exports as unknown as { KeyService: { authenticate(token: string, permission: string): Promise<KeyCheck> } }).KeyService;
 
 describe('API keys (/v1/keys)', () => {
   it('the admin token creates a key for a new account; the secret is shown once and never listed', async () => {
     const created = await newKey(['read', 'write'], { limits: { requests_per_minute: 5, tokens_per_minute: 1000 } });
     expect(created.key).toMatch(/^rdv_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
-    expect(created).toMatchObject({ permissions: ['read', 'write'], limits: { requests_per_minute: 5, tokens_per_minute: 1000 }, expires_at: null });
+    expect(created).toMatchObject({
+      permissions: ['read', 'write'],
+      limits: { requests_per_minute: 5, tokens_per_minute: 1000 },
+      expires_at: null,
+    });
 
     const listed = await api(`/v1/keys?account_id=${created.account_id}`, { token: ADMIN_TOKEN });
     expect(listed.status).toBe(200);
@@ -30,13 +35,21 @@ describe('API keys (/v1/keys)', () => {
   it('a key with the keys permission manages only its own account', async () => {
     const manager = await newKey(['keys', 'read']);
     const other = await newKey(['read']);
-    const made = await api('/v1/keys', { method: 'POST', token: manager.key, json: { name: 'child', permissions: ['read'], expires_in_days: 30 } });
+    const made = await api('/v1/keys', {
+      method: 'POST',
+      token: manager.key,
+      json: { name: 'child', permissions: ['read'], expires_in_days: 30 },
+    });
     expect(made.status).toBe(201);
     const child = await json<{ account_id: string; expires_at: string }>(made);
     expect(child.account_id).toBe(manager.account_id);
     expect(Date.parse(child.expires_at)).toBeGreaterThan(Date.now() + 29 * 86_400_000);
 
-    const foreign = await api('/v1/keys', { method: 'POST', token: manager.key, json: { name: 'x', permissions: ['read'], account_id: other.account_id } });
+    const foreign = await api('/v1/keys', {
+      method: 'POST',
+      token: manager.key,
+      json: { name: 'x', permissions: ['read'], account_id: other.account_id },
+    });
     expect(foreign.status).toBe(403);
     expect(await json(foreign)).toMatchObject({ error: { type: 'permission_error', param: 'account_id' } });
 
@@ -62,7 +75,11 @@ describe('API keys (/v1/keys)', () => {
     expect(await json(bad)).toMatchObject({ error: { param: 'permissions.0' } });
     const badId = await api('/v1/keys/not-a-key-id', { method: 'DELETE', token: ADMIN_TOKEN });
     expect(badId.status).toBe(400);
-    const unknownAccount = await api('/v1/keys', { method: 'POST', token: ADMIN_TOKEN, json: { name: 'x', permissions: ['read'], account_id: 'nope' } });
+    const unknownAccount = await api('/v1/keys', {
+      method: 'POST',
+      token: ADMIN_TOKEN,
+      json: { name: 'x', permissions: ['read'], account_id: 'nope' },
+    });
     expect(unknownAccount.status).toBe(404);
   });
 
@@ -81,7 +98,9 @@ describe('API keys (/v1/keys)', () => {
     expect(await json(refused)).toMatchObject({ error: { message: 'API key revoked' } });
     expect(await keyService().authenticate(key.key, 'chat')).toEqual({ ok: false, status: 401, message: 'API key revoked' });
     expect((await api(`/v1/keys/${key.id}`, { method: 'DELETE', token: ADMIN_TOKEN })).status).toBe(404);
-    expect((await json<{ keys: unknown[] }>(await api(`/v1/keys?account_id=${key.account_id}`, { token: ADMIN_TOKEN }))).keys).toHaveLength(0);
+    expect((await json<{ keys: unknown[] }>(await api(`/v1/keys?account_id=${key.account_id}`, { token: ADMIN_TOKEN }))).keys).toHaveLength(
+      0,
+    );
   });
 
   it('a deletion the chat Worker cannot be told of answers 503 and leaves the key live (the stand-in fails for ids starting dead)', async () => {
@@ -94,7 +113,11 @@ describe('API keys (/v1/keys)', () => {
     expect(refused.status).toBe(503);
     expect(await json(refused)).toMatchObject({ error: { code: 'revocation_undelivered' } });
     expect(await keyService().authenticate(key, 'chat')).toMatchObject({ ok: true, keyId: id });
-    expect((await json<{ keys: { id: string }[] }>(await api(`/v1/keys?account_id=${created.account_id}`, { token: ADMIN_TOKEN }))).keys.map((k) => k.id)).toEqual([id]);
+    expect(
+      (await json<{ keys: { id: string }[] }>(await api(`/v1/keys?account_id=${created.account_id}`, { token: ADMIN_TOKEN }))).keys.map(
+        (k) => k.id,
+      ),
+    ).toEqual([id]);
   });
 
   it('PATCH renames a key and changes its limits (null: the defaults again); KeyService answers the new limits', async () => {
@@ -105,19 +128,30 @@ describe('API keys (/v1/keys)', () => {
     expect(renamedKey).toMatchObject({ id: key.id, name: 'renamed', limits: { requests_per_minute: 5 }, permissions: ['read', 'chat'] });
     expect(renamedKey).not.toHaveProperty('key');
 
-    const limited = await api(`/v1/keys/${key.id}`, { method: 'PATCH', token: ADMIN_TOKEN, json: { limits: { requests_per_minute: 60, tokens_per_minute: 5000 } } });
+    const limited = await api(`/v1/keys/${key.id}`, {
+      method: 'PATCH',
+      token: ADMIN_TOKEN,
+      json: { limits: { requests_per_minute: 60, tokens_per_minute: 5000 } },
+    });
     expect(await json(limited)).toMatchObject({ name: 'renamed', limits: { requests_per_minute: 60, tokens_per_minute: 5000 } });
-    expect(await keyService().authenticate(key.key, 'chat')).toMatchObject({ ok: true, limits: { requests_per_minute: 60, tokens_per_minute: 5000 } });
+    expect(await keyService().authenticate(key.key, 'chat')).toMatchObject({
+      ok: true,
+      limits: { requests_per_minute: 60, tokens_per_minute: 5000 },
+    });
 
     const reset = await api(`/v1/keys/${key.id}`, { method: 'PATCH', token: ADMIN_TOKEN, json: { limits: null } });
     expect(await json(reset)).toMatchObject({ limits: null });
-    const listed = await json<{ keys: { id: string; name: string; limits: unknown }[] }>(await api(`/v1/keys?account_id=${key.account_id}`, { token: ADMIN_TOKEN }));
+    const listed = await json<{ keys: { id: string; name: string; limits: unknown }[] }>(
+      await api(`/v1/keys?account_id=${key.account_id}`, { token: ADMIN_TOKEN }),
+    );
     expect(listed.keys).toEqual([expect.objectContaining({ id: key.id, name: 'renamed', limits: null })]);
   });
 
   it('PATCH: only the caller’s own live keys (404 otherwise), a keys key may, and every bad body is a 400 naming the field', async () => {
     const manager = await newKey(['keys', 'chat']);
-    const own = await json<{ id: string }>(await api('/v1/keys', { method: 'POST', token: manager.key, json: { name: 'child', permissions: ['chat'] } }));
+    const own = await json<{ id: string }>(
+      await api('/v1/keys', { method: 'POST', token: manager.key, json: { name: 'child', permissions: ['chat'] } }),
+    );
     const other = await newKey(['chat']);
     expect((await api(`/v1/keys/${own.id}`, { method: 'PATCH', token: manager.key, json: { name: 'mine' } })).status).toBe(200);
     const foreign = await api(`/v1/keys/${other.id}`, { method: 'PATCH', token: manager.key, json: { name: 'theirs' } });
@@ -143,7 +177,9 @@ describe('API keys (/v1/keys)', () => {
       expect(((await json<{ error: { param: string | null } }>(response)).error.param ?? '').startsWith(param)).toBe(true);
     }
     expect((await api('/v1/keys/not-a-key-id', { method: 'PATCH', token: ADMIN_TOKEN, json: { name: 'x' } })).status).toBe(400);
-    expect(await json(await api(`/v1/keys/${other.id}`, { method: 'PATCH', token: ADMIN_TOKEN, json: { name: 'x' } }))).toMatchObject({ name: 'x' });
+    expect(await json(await api(`/v1/keys/${other.id}`, { method: 'PATCH', token: ADMIN_TOKEN, json: { name: 'x' } }))).toMatchObject({
+      name: 'x',
+    });
   });
 
   it('PATCH stores the change even when the chat Worker cannot be told (it applies there when its cached copy expires)', async () => {
@@ -152,12 +188,17 @@ describe('API keys (/v1/keys)', () => {
     await env.DB.prepare('UPDATE api_keys SET id = ? WHERE id = ?').bind(id, created.id).run();
     const response = await api(`/v1/keys/${id}`, { method: 'PATCH', token: ADMIN_TOKEN, json: { limits: { requests_per_minute: 9 } } });
     expect(response.status).toBe(200);
-    expect(await keyService().authenticate(created.key.replace(created.id, id), 'chat')).toMatchObject({ ok: true, limits: { requests_per_minute: 9 } });
+    expect(await keyService().authenticate(created.key.replace(created.id, id), 'chat')).toMatchObject({
+      ok: true,
+      limits: { requests_per_minute: 9 },
+    });
   });
 
   it('an expired key is refused (401)', async () => {
     const key = await newKey(['read'], { expires_in_days: 1 });
-    await env.DB.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?').bind(new Date(Date.now() - 1000).toISOString(), key.id).run();
+    await env.DB.prepare('UPDATE api_keys SET expires_at = ? WHERE id = ?')
+      .bind(new Date(Date.now() - 1000).toISOString(), key.id)
+      .run();
     const response = await api('/v1/search/agents', { method: 'POST', token: key.key, json: {} });
     expect(response.status).toBe(401);
     expect(await json(response)).toMatchObject({ error: { message: 'API key expired' } });
@@ -173,7 +214,11 @@ describe('API keys (/v1/keys)', () => {
 
   it('KeyService: 403 without the permission, limits for chat, 401 for garbage', async () => {
     const reader = await newKey(['read']);
-    expect(await keyService().authenticate(reader.key, 'chat')).toMatchObject({ ok: false, status: 403, message: expect.stringContaining('"chat"') });
+    expect(await keyService().authenticate(reader.key, 'chat')).toMatchObject({
+      ok: false,
+      status: 403,
+      message: expect.stringContaining('"chat"'),
+    });
     const chatter = await newKey(['chat'], { limits: { requests_per_minute: 7 } });
     expect(await keyService().authenticate(chatter.key, 'chat')).toMatchObject({ ok: true, limits: { requests_per_minute: 7 } });
     expect(await keyService().authenticate('', 'chat')).toMatchObject({ ok: false, status: 401 });
@@ -189,11 +234,16 @@ describe('API keys (/v1/keys)', () => {
   });
 
   describe('a key manager cannot give itself more than the operator gave it', () => {
-    const create = (token: string, body: Record<string, unknown>) => api('/v1/keys', { method: 'POST', token, json: { name: 'minted', ...body } });
+    const create = (token: string, body: Record<string, unknown>) =>
+      api('/v1/keys', { method: 'POST', token, json: { name: 'minted', ...body } });
 
     it('limits are the operator’s: a keys key may not set or raise them, on itself or on keys it mints (403); minted keys inherit its limits', async () => {
       const manager = await newKey(['keys', 'chat'], { limits: { requests_per_minute: 10 } });
-      const raised = await api(`/v1/keys/${manager.id}`, { method: 'PATCH', token: manager.key, json: { limits: { requests_per_minute: 1_000_000 } } });
+      const raised = await api(`/v1/keys/${manager.id}`, {
+        method: 'PATCH',
+        token: manager.key,
+        json: { limits: { requests_per_minute: 1_000_000 } },
+      });
       expect(raised.status).toBe(403);
       expect(await json(raised)).toMatchObject({ error: { type: 'permission_error', param: 'limits' } });
       expect((await api(`/v1/keys/${manager.id}`, { method: 'PATCH', token: manager.key, json: { limits: null } })).status).toBe(403);
@@ -206,7 +256,10 @@ describe('API keys (/v1/keys)', () => {
       expect(plain.status).toBe(201);
       expect(await json(plain)).toMatchObject({ limits: { requests_per_minute: 10 } });
       // The operator still sets limits.
-      expect((await api(`/v1/keys/${manager.id}`, { method: 'PATCH', token: ADMIN_TOKEN, json: { limits: { requests_per_minute: 20 } } })).status).toBe(200);
+      expect(
+        (await api(`/v1/keys/${manager.id}`, { method: 'PATCH', token: ADMIN_TOKEN, json: { limits: { requests_per_minute: 20 } } }))
+          .status,
+      ).toBe(200);
     });
 
     it('a minted key’s permissions are a subset of its minter’s (403 naming permissions)', async () => {
@@ -241,7 +294,15 @@ describe('API keys (/v1/keys)', () => {
       const over = await create(manager.key, { permissions: ['read'] });
       expect(over.status).toBe(403);
       expect(await json(over)).toMatchObject({ error: { code: 'too_many_keys' } });
-      expect((await api('/v1/keys', { method: 'POST', token: ADMIN_TOKEN, json: { name: 'x', permissions: ['read'], account_id: manager.account_id } })).status).toBe(403);
+      expect(
+        (
+          await api('/v1/keys', {
+            method: 'POST',
+            token: ADMIN_TOKEN,
+            json: { name: 'x', permissions: ['read'], account_id: manager.account_id },
+          })
+        ).status,
+      ).toBe(403);
       expect((await api(`/v1/keys/${made[0]}`, { method: 'DELETE', token: manager.key })).status).toBe(200);
       expect((await create(manager.key, { permissions: ['read'] })).status).toBe(201);
     }, 30_000);

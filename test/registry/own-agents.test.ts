@@ -17,7 +17,14 @@ describe('GET /v2/agents (the key’s own agents)', () => {
     const tenant = await newKey(['read', 'write']);
     const mine = freshIdentity();
     const theirs = freshIdentity();
-    expect((await registered(mine, operator.key, { url: 'http://localhost:5008/webhook', profile: { description: 'x', readme: README_WITH_PAYLOAD, avatar_url: '', starter_prompts: [] } })).status).toBe(201);
+    expect(
+      (
+        await registered(mine, operator.key, {
+          url: 'http://localhost:5008/webhook',
+          profile: { description: 'x', readme: README_WITH_PAYLOAD, avatar_url: '', starter_prompts: [] },
+        })
+      ).status,
+    ).toBe(201);
     expect((await registered(theirs, tenant.key)).status).toBe(201);
 
     const response = await api('/v2/agents', { token: operator.key });

@@ -30,15 +30,21 @@ const PATHOLOGICAL: Record<string, string> = {
 };
 
 describe('README analysis runs in linear time on hostile READMEs', () => {
-  it.each(Object.entries(PATHOLOGICAL))('%s', (_, readme) => {
-    expect(readme.length).toBeGreaterThan(README_MAX_CHARS - 200);
-    const analysis = analyzeReadme(readme);
-    expect(analysis.functions.length).toBeLessThan(README_MAX_CHARS);
-  }, 2_000);
+  it.each(Object.entries(PATHOLOGICAL))(
+    '%s',
+    (_, readme) => {
+      expect(readme.length).toBeGreaterThan(README_MAX_CHARS - 200);
+      const analysis = analyzeReadme(readme);
+      expect(analysis.functions.length).toBeLessThan(README_MAX_CHARS);
+    },
+    2_000,
+  );
 
   it('registers an agent whose README is one of them, through the API', async () => {
     const key = await newKey(['read', 'write']);
-    const response = await registered(freshIdentity(), key.key, { profile: { description: 'x', readme: PATHOLOGICAL['badges without a closing parenthesis'], avatar_url: '', starter_prompts: [] } });
+    const response = await registered(freshIdentity(), key.key, {
+      profile: { description: 'x', readme: PATHOLOGICAL['badges without a closing parenthesis'], avatar_url: '', starter_prompts: [] },
+    });
     expect(response.status).toBe(201);
     expect((await json<RegistrationResponse>(response)).readme.tags).toEqual([]);
   }, 5_000);

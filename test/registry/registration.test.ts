@@ -53,18 +53,32 @@ describe('registration as uagents-core performs it', () => {
     const { challenge } = await json<{ challenge: string }>(issued);
     expect(challenge.length).toBeGreaterThan(20);
 
-    const proof = await api('/v2/identity', { method: 'POST', token: key.key, json: { address: identity.address, challenge, challenge_response: identity.sign(challenge) } });
+    const proof = await api('/v2/identity', {
+      method: 'POST',
+      token: key.key,
+      json: { address: identity.address, challenge, challenge_response: identity.sign(challenge) },
+    });
     expect(proof.status).toBe(200);
     expect(await json(proof)).toEqual({ address: identity.address });
 
-    const reused = await api('/v2/identity', { method: 'POST', token: key.key, json: { address: identity.address, challenge, challenge_response: identity.sign(challenge) } });
+    const reused = await api('/v2/identity', {
+      method: 'POST',
+      token: key.key,
+      json: { address: identity.address, challenge, challenge_response: identity.sign(challenge) },
+    });
     expect(reused.status).toBe(401);
     expect(await json(reused)).toEqual({ detail: expect.stringContaining('already used') });
 
     const created = await api('/v2/agents', {
       method: 'POST',
       token: key.key,
-      json: registrationBody(identity, { name: 'Market Pulse', handle: 'market-pulse', url: 'https://pulse.example.com/webhook', profile: { description: 'filings', readme: README, avatar_url: '' }, protocols: [`proto:${'a'.repeat(64)}`] }),
+      json: registrationBody(identity, {
+        name: 'Market Pulse',
+        handle: 'market-pulse',
+        url: 'https://pulse.example.com/webhook',
+        profile: { description: 'filings', readme: README, avatar_url: '' },
+        protocols: [`proto:${'a'.repeat(64)}`],
+      }),
     });
     expect(created.status).toBe(201);
     const body = await json<RegistrationResponse>(created);
@@ -73,7 +87,12 @@ describe('registration as uagents-core performs it', () => {
     expect(body.agent.readme).toBe(README);
     expect(body.readme.tags).toEqual(['finance', 'innovationlab']);
     expect(body.readme.domain_tags).toEqual([{ domain: 'finance', label: 'Financial Analysis', color: '3d8bd3' }]);
-    expect(body.readme.invalid_domain_badges).toEqual([{ badge: '![tag:domain/health](https://img.shields.io/badge/health-zz12xx)', reason: expect.stringContaining('"zz12xx" is not a six-digit hex colour') }]);
+    expect(body.readme.invalid_domain_badges).toEqual([
+      {
+        badge: '![tag:domain/health](https://img.shields.io/badge/health-zz12xx)',
+        reason: expect.stringContaining('"zz12xx" is not a six-digit hex colour'),
+      },
+    ]);
     expect(body.readme.description).toBe('Reads SEC filings and answers questions about listed companies.');
     expect(body.readme.use_cases).toEqual(['Summarise the latest 10-K of a company.', 'Compare the revenue of two companies.']);
     expect(body.readme.functions).toEqual([
@@ -121,18 +140,32 @@ describe('registration as uagents-core performs it', () => {
 
     const almanac = await api(`/v1/almanac/agents/${identity.address}`);
     expect(almanac.status).toBe(200);
-    expect(await json(almanac)).toMatchObject({ address: identity.address, endpoints: [{ url: 'https://agents.example.com/webhook', weight: 1 }], url: 'https://pulse.example.com/webhook' });
+    expect(await json(almanac)).toMatchObject({
+      address: identity.address,
+      endpoints: [{ url: 'https://agents.example.com/webhook', weight: 1 }],
+      url: 'https://pulse.example.com/webhook',
+    });
   });
 
   it('accepts a challenge response signed by Python (high-s vector)', async () => {
     const key = await newKey(['write']);
     await env.DB.prepare('INSERT INTO challenges (challenge, address, account_id, created_at, expires_at) VALUES (?, ?, ?, ?, ?)')
-      .bind(PYTHON_CHALLENGE_SIGNATURE.challenge, PYTHON_CHALLENGE_SIGNATURE.address, key.account_id, new Date().toISOString(), new Date(Date.now() + 60_000).toISOString())
+      .bind(
+        PYTHON_CHALLENGE_SIGNATURE.challenge,
+        PYTHON_CHALLENGE_SIGNATURE.address,
+        key.account_id,
+        new Date().toISOString(),
+        new Date(Date.now() + 60_000).toISOString(),
+      )
       .run();
     const proof = await api('/v2/identity', {
       method: 'POST',
       token: key.key,
-      json: { address: PYTHON_CHALLENGE_SIGNATURE.address, challenge: PYTHON_CHALLENGE_SIGNATURE.challenge, challenge_response: PYTHON_CHALLENGE_SIGNATURE.signature },
+      json: {
+        address: PYTHON_CHALLENGE_SIGNATURE.address,
+        challenge: PYTHON_CHALLENGE_SIGNATURE.challenge,
+        challenge_response: PYTHON_CHALLENGE_SIGNATURE.signature,
+      },
     });
     expect(proof.status).toBe(200);
   });
@@ -142,7 +175,11 @@ describe('registration as uagents-core performs it', () => {
     const identity = Identity.fromSeed(PRIMARY.seed, PRIMARY.index);
     const first = await json<RegistrationResponse>(await registered(identity, key.key));
     await new Promise((resolve) => setTimeout(resolve, 5));
-    const again = await api('/v2/agents', { method: 'POST', token: key.key, json: registrationBody(identity, { name: 'Renamed', url: 'https://new.example.com/webhook' }) });
+    const again = await api('/v2/agents', {
+      method: 'POST',
+      token: key.key,
+      json: registrationBody(identity, { name: 'Renamed', url: 'https://new.example.com/webhook' }),
+    });
     expect(again.status).toBe(200);
     const second = await json<RegistrationResponse>(again);
     expect(second.created).toBe(false);
@@ -154,12 +191,28 @@ describe('registration as uagents-core performs it', () => {
     const key = await newKey(['read', 'write']);
     const identity = freshIdentity();
     await registered(identity, key.key);
-    const put = await api(`/v2/agents/${identity.address}`, { method: 'PUT', token: key.key, json: { name: 'Updated', readme: '![tag:weather](x/y)', avatar_url: null, short_description: 'short', agent_type: 'custom' } });
+    const put = await api(`/v2/agents/${identity.address}`, {
+      method: 'PUT',
+      token: key.key,
+      json: { name: 'Updated', readme: '![tag:weather](x/y)', avatar_url: null, short_description: 'short', agent_type: 'custom' },
+    });
     expect(put.status).toBe(200);
-    expect((await json<RegistrationResponse>(put)).agent).toMatchObject({ name: 'Updated', tags: ['weather'], readme: '![tag:weather](x/y)', description: 'short' });
-    const patch = await api(`/v2/agents/${identity.address}`, { method: 'PATCH', token: key.key, json: { geo_location: { latitude: 51.5, longitude: -0.1 } } });
+    expect((await json<RegistrationResponse>(put)).agent).toMatchObject({
+      name: 'Updated',
+      tags: ['weather'],
+      readme: '![tag:weather](x/y)',
+      description: 'short',
+    });
+    const patch = await api(`/v2/agents/${identity.address}`, {
+      method: 'PATCH',
+      token: key.key,
+      json: { geo_location: { latitude: 51.5, longitude: -0.1 } },
+    });
     expect(patch.status).toBe(200);
-    expect((await json<RegistrationResponse>(patch)).agent).toMatchObject({ name: 'Updated', geo_location: { latitude: 51.5, longitude: -0.1 } });
+    expect((await json<RegistrationResponse>(patch)).agent).toMatchObject({
+      name: 'Updated',
+      geo_location: { latitude: 51.5, longitude: -0.1 },
+    });
 
     const deleted = await api(`/v2/agents/${identity.address}`, { method: 'DELETE', token: key.key });
     expect(deleted.status).toBe(200);
@@ -180,7 +233,13 @@ describe('registration as uagents-core performs it', () => {
 
   it('a webhook on loopback or a private network makes the agent local', async () => {
     const key = await newKey(['read', 'write']);
-    for (const url of ['http://localhost:5008/webhook', 'http://127.0.0.1:5001/webhook', 'http://192.168.1.20/webhook', 'http://[::1]:8000/submit', 'http://router/webhook']) {
+    for (const url of [
+      'http://localhost:5008/webhook',
+      'http://127.0.0.1:5001/webhook',
+      'http://192.168.1.20/webhook',
+      'http://[::1]:8000/submit',
+      'http://router/webhook',
+    ]) {
       const identity = freshIdentity();
       const response = await registered(identity, key.key, { url, endpoints: [{ url, weight: 1 }] });
       expect((await json<RegistrationResponse>(response)).agent.status, url).toBe('local');
@@ -199,7 +258,11 @@ describe('nobody takes over an address or a handle', () => {
     expect(challenge.status).toBe(409);
     expect(await json(challenge)).toEqual({ detail: expect.stringContaining('owned by another account') });
 
-    const register = await api('/v2/agents', { method: 'POST', token: thief.key, json: registrationBody(identity, { url: 'https://evil.example.com/webhook' }) });
+    const register = await api('/v2/agents', {
+      method: 'POST',
+      token: thief.key,
+      json: registrationBody(identity, { url: 'https://evil.example.com/webhook' }),
+    });
     expect(register.status).toBe(409);
     const update = await api(`/v2/agents/${identity.address}`, { method: 'PUT', token: thief.key, json: { name: 'Stolen' } });
     expect(update.status).toBe(409);
@@ -215,7 +278,11 @@ describe('nobody takes over an address or a handle', () => {
     expect(victim.address).toBe(UNICODE.address);
     const attacker = Identity.fromSeed('not the seed', 0);
     const { challenge } = await json<{ challenge: string }>(await api(`/v2/identity/${victim.address}/challenge`, { token: key.key }));
-    const proof = await api('/v2/identity', { method: 'POST', token: key.key, json: { address: victim.address, challenge, challenge_response: attacker.sign(challenge) } });
+    const proof = await api('/v2/identity', {
+      method: 'POST',
+      token: key.key,
+      json: { address: victim.address, challenge, challenge_response: attacker.sign(challenge) },
+    });
     expect(proof.status).toBe(401);
     expect(await json(proof)).toEqual({ detail: expect.stringContaining('not a signature of the challenge') });
     const register = await api('/v2/agents', { method: 'POST', token: key.key, json: registrationBody(victim) });
@@ -229,16 +296,34 @@ describe('nobody takes over an address or a handle', () => {
     const identity = freshIdentity();
     const other = freshIdentity();
     const { challenge } = await json<{ challenge: string }>(await api(`/v2/identity/${identity.address}/challenge`, { token: alice.key }));
-    const byBob = await api('/v2/identity', { method: 'POST', token: bob.key, json: { address: identity.address, challenge, challenge_response: identity.sign(challenge) } });
+    const byBob = await api('/v2/identity', {
+      method: 'POST',
+      token: bob.key,
+      json: { address: identity.address, challenge, challenge_response: identity.sign(challenge) },
+    });
     expect(byBob.status).toBe(401);
-    const forOther = await api('/v2/identity', { method: 'POST', token: alice.key, json: { address: other.address, challenge, challenge_response: other.sign(challenge) } });
+    const forOther = await api('/v2/identity', {
+      method: 'POST',
+      token: alice.key,
+      json: { address: other.address, challenge, challenge_response: other.sign(challenge) },
+    });
     expect(forOther.status).toBe(401);
     expect(await json(forOther)).toEqual({ detail: expect.stringContaining('issued for') });
-    await env.DB.prepare('UPDATE challenges SET expires_at = ? WHERE challenge = ?').bind(new Date(Date.now() - 1000).toISOString(), challenge).run();
-    const late = await api('/v2/identity', { method: 'POST', token: alice.key, json: { address: identity.address, challenge, challenge_response: identity.sign(challenge) } });
+    await env.DB.prepare('UPDATE challenges SET expires_at = ? WHERE challenge = ?')
+      .bind(new Date(Date.now() - 1000).toISOString(), challenge)
+      .run();
+    const late = await api('/v2/identity', {
+      method: 'POST',
+      token: alice.key,
+      json: { address: identity.address, challenge, challenge_response: identity.sign(challenge) },
+    });
     expect(late.status).toBe(401);
     expect(await json(late)).toEqual({ detail: expect.stringContaining('expired') });
-    const invented = await api('/v2/identity', { method: 'POST', token: alice.key, json: { address: identity.address, challenge: 'made-up', challenge_response: identity.sign('made-up') } });
+    const invented = await api('/v2/identity', {
+      method: 'POST',
+      token: alice.key,
+      json: { address: identity.address, challenge: 'made-up', challenge_response: identity.sign('made-up') },
+    });
     expect(invented.status).toBe(401);
   });
 
@@ -263,7 +348,11 @@ describe('nobody takes over an address or a handle', () => {
     expect((await api(`/v2/identity/${extra.address}/challenge`, { token: other.key })).status).toBe(200);
     // Using one frees a place.
     const [first] = identities;
-    const proof = await api('/v2/identity', { method: 'POST', token: key.key, json: { address: first!.address, challenge: issued[0]!.challenge, challenge_response: first!.sign(issued[0]!.challenge) } });
+    const proof = await api('/v2/identity', {
+      method: 'POST',
+      token: key.key,
+      json: { address: first!.address, challenge: issued[0]!.challenge, challenge_response: first!.sign(issued[0]!.challenge) },
+    });
     expect(proof.status).toBe(200);
     expect((await api(`/v2/identity/${extra.address}/challenge`, { token: key.key })).status).toBe(200);
   });
@@ -274,8 +363,20 @@ describe('nobody takes over an address or a handle', () => {
     const identity = freshIdentity();
     const a = await json<{ challenge: string }>(await api(`/v2/identity/${identity.address}/challenge`, { token: first.key }));
     const b = await json<{ challenge: string }>(await api(`/v2/identity/${identity.address}/challenge`, { token: second.key }));
-    expect((await api('/v2/identity', { method: 'POST', token: first.key, json: { address: identity.address, challenge: a.challenge, challenge_response: identity.sign(a.challenge) } })).status).toBe(200);
-    const lost = await api('/v2/identity', { method: 'POST', token: second.key, json: { address: identity.address, challenge: b.challenge, challenge_response: identity.sign(b.challenge) } });
+    expect(
+      (
+        await api('/v2/identity', {
+          method: 'POST',
+          token: first.key,
+          json: { address: identity.address, challenge: a.challenge, challenge_response: identity.sign(a.challenge) },
+        })
+      ).status,
+    ).toBe(200);
+    const lost = await api('/v2/identity', {
+      method: 'POST',
+      token: second.key,
+      json: { address: identity.address, challenge: b.challenge, challenge_response: identity.sign(b.challenge) },
+    });
     expect(lost.status).toBe(409);
   });
 
@@ -321,7 +422,12 @@ describe('registration errors the SDK understands', () => {
       expect(response.status, field).toBe(406);
       expect((await json<{ detail: string }>(response)).detail, field).toContain(field);
     }
-    const notJson = await api('/v2/agents', { method: 'POST', token: key.key, headers: { 'content-type': 'application/json' }, body: '{"address":' });
+    const notJson = await api('/v2/agents', {
+      method: 'POST',
+      token: key.key,
+      headers: { 'content-type': 'application/json' },
+      body: '{"address":',
+    });
     expect(notJson.status).toBe(406);
     expect(await json(notJson)).toEqual({ detail: expect.any(String) });
     expect((await api('/v2/agents/agent1bad', { token: key.key })).status).toBe(406);

@@ -11,12 +11,26 @@ const agents: SeedAgent[] = [...generateAgents(150, 11)].map((agent, i) => ({
 
 function craft(overrides: Partial<SeedAgent> & { name: string; seed: number }): SeedAgent {
   const [base] = [...generateAgents(1, overrides.seed)] as CorpusAgent[];
-  return { ...base!, tags: [], protocols: [], readme: `# ${overrides.name}`, description: '', is_active: true, featured: false, ...overrides };
+  return {
+    ...base!,
+    tags: [],
+    protocols: [],
+    readme: `# ${overrides.name}`,
+    description: '',
+    is_active: true,
+    featured: false,
+    ...overrides,
+  };
 }
 
 const hidden = craft({ seed: 901, name: 'Secret Weather Oracle', description: 'Private weather forecasts', is_public: false });
 const titled = craft({ seed: 902, name: 'Zebrafish Tracker', description: 'Follows lab animals.', recent_interactions: 0 });
-const readmeOnly = craft({ seed: 903, name: 'Lab Notebook', readme: '# Lab Notebook\n\nKeeps notes. Mentions zebrafish once.', recent_interactions: 4000 });
+const readmeOnly = craft({
+  seed: 903,
+  name: 'Lab Notebook',
+  readme: '# Lab Notebook\n\nKeeps notes. Mentions zebrafish once.',
+  recent_interactions: 4000,
+});
 const phrase = craft({ seed: 904, name: 'Quantum Ledger Auditor', description: 'Audits a quantum ledger for anomalies.' });
 const scrambled = craft({ seed: 905, name: 'Ledger Tools', description: 'A ledger of quantum experiments.' });
 const all = [...agents, hidden, titled, readmeOnly, phrase, scrambled];
@@ -53,7 +67,12 @@ describe('POST /v1/search/agents: keys', () => {
   });
 
   // The key is read in the search's own first batch (BatchedKeyCheck): every kind of search must still refuse.
-  const bodies = { browse: {}, words: { search_text: 'weather' }, phrase: { search_text: 'weather', exact_match: true }, typo: { search_text: 'wether' } };
+  const bodies = {
+    browse: {},
+    words: { search_text: 'weather' },
+    phrase: { search_text: 'weather', exact_match: true },
+    typo: { search_text: 'wether' },
+  };
 
   it.each(Object.entries(bodies))('refuses a wrong secret, a revoked key and an expired key (401) for a %s search', async (_, body) => {
     const live = await accountWithKey(env.DB, ['read']);
@@ -61,8 +80,14 @@ describe('POST /v1/search/agents: keys', () => {
     const revoked = await accountWithKey(env.DB, ['read']);
     await env.DB.prepare('UPDATE api_keys SET revoked_at = ?1 WHERE id = ?2').bind(new Date().toISOString(), revoked.keyId).run();
     const expired = await accountWithKey(env.DB, ['read']);
-    await env.DB.prepare('UPDATE api_keys SET expires_at = ?1 WHERE id = ?2').bind(new Date(Date.now() - 1000).toISOString(), expired.keyId).run();
-    for (const [key, message] of [[wrongSecret, 'invalid API key'], [revoked.token, 'API key revoked'], [expired.token, 'API key expired']] as const) {
+    await env.DB.prepare('UPDATE api_keys SET expires_at = ?1 WHERE id = ?2')
+      .bind(new Date(Date.now() - 1000).toISOString(), expired.keyId)
+      .run();
+    for (const [key, message] of [
+      [wrongSecret, 'invalid API key'],
+      [revoked.token, 'API key revoked'],
+      [expired.token, 'API key expired'],
+    ] as const) {
       const response = await post('/v1/search/agents', key, body);
       expect(response.status).toBe(401);
       expect(await response.json()).toMatchObject({ error: { type: 'authentication_error', message } });
@@ -85,7 +110,9 @@ describe('POST /v1/search/agents: keys', () => {
     let lastUsed: string | null = null;
     // Refreshed after the response (waitUntil): poll for it.
     for (let i = 0; i < 200 && !lastUsed; i++) {
-      lastUsed = (await env.DB.prepare('SELECT last_used_at FROM api_keys WHERE id = ?1').bind(fresh.keyId).first<{ last_used_at: string | null }>())!.last_used_at;
+      lastUsed = (await env.DB.prepare('SELECT last_used_at FROM api_keys WHERE id = ?1')
+        .bind(fresh.keyId)
+        .first<{ last_used_at: string | null }>())!.last_used_at;
       if (!lastUsed) await new Promise((resolve) => setTimeout(resolve, 10));
     }
     expect(Date.now() - Date.parse(lastUsed!)).toBeLessThan(60_000);
@@ -135,7 +162,13 @@ describe('POST /v1/search/agents: validation', () => {
   });
 
   it('takes null for any optional field (Python clients send None)', async () => {
-    const page = await searchAgents(token, { search_text: null, filters: { state: null, tags: null }, sort: null, limit: null, search_id: null });
+    const page = await searchAgents(token, {
+      search_text: null,
+      filters: { state: null, tags: null },
+      sort: null,
+      limit: null,
+      search_id: null,
+    });
     expect(page.limit).toBe(30);
   });
 });
@@ -161,7 +194,11 @@ describe('POST /v1/search/agents: envelope and paging', () => {
     expect(page).toMatchObject({ offset: 0, limit: 30, num_hits: 30, total: listedByDefault.length });
     expect(page.search_id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(page.agents).toHaveLength(30);
-    expect(page.agents[0]).toMatchObject({ address: expect.stringMatching(/^agent1/), status: expect.any(String), featured: expect.any(Boolean) });
+    expect(page.agents[0]).toMatchObject({
+      address: expect.stringMatching(/^agent1/),
+      status: expect.any(String),
+      featured: expect.any(Boolean),
+    });
   });
 
   it('reuses a given search_id', async () => {
@@ -193,7 +230,8 @@ describe('POST /v1/search/agents: envelope and paging', () => {
     expect(paged.length).toBe(pages[0]!.total);
     for (const page of pages) expect(page.num_hits).toBe(page.agents.length);
     const whole: string[] = [];
-    for (let offset = 0; offset < pages[0]!.total; offset += 100) whole.push(...addresses(await searchAgents(token, { ...body, limit: 100, offset })));
+    for (let offset = 0; offset < pages[0]!.total; offset += 100)
+      whole.push(...addresses(await searchAgents(token, { ...body, limit: 100, offset })));
     expect(paged).toEqual(whole);
   });
 });
@@ -208,26 +246,57 @@ describe('POST /v1/search/agents: filters', () => {
 
   it('state: inactive agents and those not public are hidden unless asked for', async () => {
     expectSame(await browseAll({}), listedByDefault);
-    expectSame(await browseAll({ state: ['inactive'] }), all.filter((a) => !a.is_active && a.is_public !== false));
-    expectSame(await browseAll({ state: ['active', 'inactive'] }), all.filter((a) => a.is_public !== false));
-    expect((await searchAgents(token, { search_text: 'secret weather oracle', filters: { state: ['active', 'inactive'] } })).agents.map((a) => a.name)).not.toContain(hidden.name);
+    expectSame(
+      await browseAll({ state: ['inactive'] }),
+      all.filter((a) => !a.is_active && a.is_public !== false),
+    );
+    expectSame(
+      await browseAll({ state: ['active', 'inactive'] }),
+      all.filter((a) => a.is_public !== false),
+    );
+    expect(
+      (await searchAgents(token, { search_text: 'secret weather oracle', filters: { state: ['active', 'inactive'] } })).agents.map(
+        (a) => a.name,
+      ),
+    ).not.toContain(hidden.name);
   });
 
   it('state: responsive and unresponsive read the last liveness probe', async () => {
-    expectSame(await browseAll({ state: ['responsive'] }), listedByDefault.filter((a) => a.last_probe_ok === true));
-    expectSame(await browseAll({ state: ['unresponsive'] }), listedByDefault.filter((a) => a.last_probe_ok !== true));
-    expectSame(await browseAll({ state: ['inactive', 'responsive'] }), all.filter((a) => !a.is_active && a.is_public !== false && a.last_probe_ok === true));
+    expectSame(
+      await browseAll({ state: ['responsive'] }),
+      listedByDefault.filter((a) => a.last_probe_ok === true),
+    );
+    expectSame(
+      await browseAll({ state: ['unresponsive'] }),
+      listedByDefault.filter((a) => a.last_probe_ok !== true),
+    );
+    expectSame(
+      await browseAll({ state: ['inactive', 'responsive'] }),
+      all.filter((a) => !a.is_active && a.is_public !== false && a.last_probe_ok === true),
+    );
   });
 
   it('category, agent_type: any of the values', async () => {
-    expectSame(await browseAll({ category: ['fetch-ai'] }), listedByDefault.filter((a) => a.category === 'fetch-ai'));
-    expectSame(await browseAll({ agent_type: ['hosted', 'mailbox'] }), listedByDefault.filter((a) => a.agent_type === 'hosted' || a.agent_type === 'mailbox'));
+    expectSame(
+      await browseAll({ category: ['fetch-ai'] }),
+      listedByDefault.filter((a) => a.category === 'fetch-ai'),
+    );
+    expectSame(
+      await browseAll({ agent_type: ['hosted', 'mailbox'] }),
+      listedByDefault.filter((a) => a.agent_type === 'hosted' || a.agent_type === 'mailbox'),
+    );
   });
 
   it('protocol_digest and tags: agents having any of them (tags case-insensitively)', async () => {
     const digest = agents.find((a) => a.protocols.length)!.protocols[0]!;
-    expectSame(await browseAll({ protocol_digest: [digest] }), listedByDefault.filter((a) => a.protocols.includes(digest)));
-    expectSame(await browseAll({ tags: ['Weather', 'defi'] }), listedByDefault.filter((a) => a.tags.includes('weather') || a.tags.includes('defi')));
+    expectSame(
+      await browseAll({ protocol_digest: [digest] }),
+      listedByDefault.filter((a) => a.protocols.includes(digest)),
+    );
+    expectSame(
+      await browseAll({ tags: ['Weather', 'defi'] }),
+      listedByDefault.filter((a) => a.tags.includes('weather') || a.tags.includes('defi')),
+    );
   });
 
   it('has_readme, has_location, n_interactions, exclude_geo_agents', async () => {
@@ -235,11 +304,23 @@ describe('POST /v1/search/agents: filters', () => {
     const owner = await accountWithKey(env.DB, ['read']);
     await insertAgents(env.DB, owner.accountId, [empty]);
     const listed = [...listedByDefault, empty];
-    expectSame(await browseAll({ has_readme: true }), listed.filter((a) => a.readme.trim().length > 0));
+    expectSame(
+      await browseAll({ has_readme: true }),
+      listed.filter((a) => a.readme.trim().length > 0),
+    );
     expectSame(await browseAll({ has_readme: false }), listed);
-    expectSame(await browseAll({ has_location: true }), listed.filter((a) => a.geo_location));
-    expectSame(await browseAll({}, { exclude_geo_agents: true }), listed.filter((a) => !a.geo_location));
-    expectSame(await browseAll({ n_interactions: 1000 }), listed.filter((a) => a.recent_interactions >= 1000));
+    expectSame(
+      await browseAll({ has_location: true }),
+      listed.filter((a) => a.geo_location),
+    );
+    expectSame(
+      await browseAll({}, { exclude_geo_agents: true }),
+      listed.filter((a) => !a.geo_location),
+    );
+    expectSame(
+      await browseAll({ n_interactions: 1000 }),
+      listed.filter((a) => a.recent_interactions >= 1000),
+    );
     await env.DB.prepare('DELETE FROM agents WHERE address = ?').bind(empty.address).run();
   });
 
@@ -256,7 +337,12 @@ describe('POST /v1/search/agents: sorts', () => {
     'last-modified': (a) => a.last_updated as string,
     interactions: (a) => a.total_interactions as number,
   };
-  it.each(Object.keys(keyOf).flatMap((sort) => [[sort, 'desc'], [sort, 'asc']]))('%s %s orders every agent', async (sort, direction) => {
+  it.each(
+    Object.keys(keyOf).flatMap((sort) => [
+      [sort, 'desc'],
+      [sort, 'asc'],
+    ]),
+  )('%s %s orders every agent', async (sort, direction) => {
     const list = (await allPages(token, { sort, direction }, 100)).flatMap((page) => page.agents);
     expect(list).toHaveLength(listedByDefault.length);
     const keys = list.map(keyOf[sort]!);
@@ -327,11 +413,21 @@ describe('POST /v1/search/agents: text', () => {
 
   it('with no words left (punctuation, emoji, operators) lists agents like an empty text', async () => {
     const browse = await searchAgents(token, {});
-    for (const text of ['!!!', '🤖🚀', ' "" ', '* - ( ) :']) expect(addresses(await searchAgents(token, { search_text: text }))).toEqual(addresses(browse));
+    for (const text of ['!!!', '🤖🚀', ' "" ', '* - ( ) :'])
+      expect(addresses(await searchAgents(token, { search_text: text }))).toEqual(addresses(browse));
   });
 
   it('survives FTS syntax, SQL and huge texts', async () => {
-    for (const text of ['"weather', 'weather" OR "x', 'NEAR(weather forecast, 2)', "'; DROP TABLE agents; --", 'name:weather', '^weather', 'a'.repeat(10_000), 'weather '.repeat(1500)]) {
+    for (const text of [
+      '"weather',
+      'weather" OR "x',
+      'NEAR(weather forecast, 2)',
+      "'; DROP TABLE agents; --",
+      'name:weather',
+      '^weather',
+      'a'.repeat(10_000),
+      'weather '.repeat(1500),
+    ]) {
       const response = await post('/v1/search/agents', token, { search_text: text });
       expect(response.status).toBe(200);
     }
@@ -351,6 +447,8 @@ describe('POST /v1/search/agents: text', () => {
   });
 
   it('source is accepted and does not change results', async () => {
-    expect(addresses(await searchAgents(token, { search_text: 'weather', source: 'router' }))).toEqual(addresses(await searchAgents(token, { search_text: 'weather' })));
+    expect(addresses(await searchAgents(token, { search_text: 'weather', source: 'router' }))).toEqual(
+      addresses(await searchAgents(token, { search_text: 'weather' })),
+    );
   });
 });

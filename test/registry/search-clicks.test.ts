@@ -7,8 +7,20 @@ import { accountWithKey, insertAgents, type SeedAgent } from './fixtures/search-
 
 const [first, second, third] = [...generateAgents(3, 21)];
 const base = { tags: [], protocols: [], is_active: true, featured: false, recent_interactions: 0, geo_location: null };
-const favourite: SeedAgent = { ...first!, ...base, name: 'Harbor Tide Forecast', description: 'Tide tables for sailors.', readme: '# Harbor Tide Forecast\n\nTide tables.' };
-const chosen: SeedAgent = { ...second!, ...base, name: 'Coastal Almanac', description: 'Tide and harbor forecasts for boats.', readme: '# Coastal Almanac\n\nMoon phases, tides.' };
+const favourite: SeedAgent = {
+  ...first!,
+  ...base,
+  name: 'Harbor Tide Forecast',
+  description: 'Tide tables for sailors.',
+  readme: '# Harbor Tide Forecast\n\nTide tables.',
+};
+const chosen: SeedAgent = {
+  ...second!,
+  ...base,
+  name: 'Coastal Almanac',
+  description: 'Tide and harbor forecasts for boats.',
+  readme: '# Coastal Almanac\n\nMoon phases, tides.',
+};
 const other: SeedAgent = { ...third!, ...base, name: 'Inland Planner', description: 'Plans hikes.', readme: '# Inland Planner' };
 
 let token: string;

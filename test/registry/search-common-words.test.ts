@@ -13,7 +13,17 @@ import { accountWithKey, insertAgents, type SeedAgent } from './fixtures/search-
  */
 function craft(seed: number, name: string, description: string): SeedAgent {
   const [base] = [...generateAgents(1, seed)] as CorpusAgent[];
-  return { ...base!, name, description, readme: `# ${name}\n\n${description}`, tags: [], protocols: [], is_active: true, featured: false, recent_interactions: 0 };
+  return {
+    ...base!,
+    name,
+    description,
+    readme: `# ${name}\n\n${description}`,
+    tags: [],
+    protocols: [],
+    is_active: true,
+    featured: false,
+    recent_interactions: 0,
+  };
 }
 
 const both = craft(1, 'Ubiquitous Parcel Tracker', 'Tracks every parcel, ubiquitous coverage.');
@@ -51,7 +61,9 @@ describe('words too frequent to match alone', () => {
   });
 
   it('alone, or with only other frequent words, find every agent that has one', async () => {
-    expect(new Set(addresses(await searchAgents(token, { search_text: 'ubiquitous' })))).toEqual(new Set([both.address, frequentOnly.address, twoFrequent.address]));
+    expect(new Set(addresses(await searchAgents(token, { search_text: 'ubiquitous' })))).toEqual(
+      new Set([both.address, frequentOnly.address, twoFrequent.address]),
+    );
     const page = await searchAgents(token, { search_text: 'omnipresent ubiquitous' });
     expect(addresses(page)[0]).toBe(twoFrequent.address);
     expect(new Set(addresses(page))).toEqual(new Set([both.address, frequentOnly.address, twoFrequent.address]));

@@ -17,9 +17,38 @@ const RUNS = 5000;
 
 const words = ['weather', 'forecast', 'wether', 'transl', 'stock', 'crypto', 'paris', 'agent', 'the', 'and', 'or', 'not', 'near'];
 const hostile = [
-  '"', '""', '"weather', 'weather"', '*', '**', 'weather*', '^weather', 'name:weather', '{name tags}: weather', 'NEAR(a b, 3)',
-  'a AND', 'OR OR', 'NOT', '(', ')', '( )', '-', '+weather', "'; DROP TABLE agents; --", "' OR 1=1 --", '\\', '\u0000', '\u202e',
-  '🤖', '👩‍💻 agents', '日本語の天気', 'Ünïcödé wéather', 'ﬁnance', 'x'.repeat(10_000), 'weather '.repeat(1_400), '\n\t\r',
+  '"',
+  '""',
+  '"weather',
+  'weather"',
+  '*',
+  '**',
+  'weather*',
+  '^weather',
+  'name:weather',
+  '{name tags}: weather',
+  'NEAR(a b, 3)',
+  'a AND',
+  'OR OR',
+  'NOT',
+  '(',
+  ')',
+  '( )',
+  '-',
+  '+weather',
+  "'; DROP TABLE agents; --",
+  "' OR 1=1 --",
+  '\\',
+  '\u0000',
+  '\u202e',
+  '🤖',
+  '👩‍💻 agents',
+  '日本語の天気',
+  'Ünïcödé wéather',
+  'ﬁnance',
+  'x'.repeat(10_000),
+  'weather '.repeat(1_400),
+  '\n\t\r',
 ];
 
 const text = fc.oneof(
@@ -30,7 +59,15 @@ const text = fc.oneof(
   fc.array(fc.oneof(fc.constantFrom(...words), fc.constantFrom(...hostile.slice(0, 24))), { maxLength: 8 }).map((parts) => parts.join(' ')),
 );
 
-const junk = fc.oneof(fc.string({ maxLength: 12 }), fc.integer(), fc.double({ noNaN: true }), fc.boolean(), fc.constant(null), fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }), fc.object({ maxDepth: 1 }));
+const junk = fc.oneof(
+  fc.string({ maxLength: 12 }),
+  fc.integer(),
+  fc.double({ noNaN: true }),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.string({ maxLength: 5 }), { maxLength: 3 }),
+  fc.object({ maxDepth: 1 }),
+);
 const maybe = <T>(valid: fc.Arbitrary<T>) => fc.oneof({ weight: 4, arbitrary: valid }, { weight: 1, arbitrary: junk });
 
 const filters = fc.record(
@@ -38,7 +75,9 @@ const filters = fc.record(
     state: maybe(fc.subarray(['active', 'inactive', 'responsive', 'unresponsive'])),
     category: maybe(fc.subarray(['fetch-ai', 'community'])),
     agent_type: maybe(fc.subarray(['uagent', 'a2a', 'hosted', 'mailbox', 'proxy', 'local', 'custom'])),
-    protocol_digest: maybe(fc.array(fc.constantFrom('proto:30a801ed3a83f9a0ff0a9f1e6fe958cb91da1fc2218b153df7b6cbf87bd33d62', 'proto:nope'), { maxLength: 2 })),
+    protocol_digest: maybe(
+      fc.array(fc.constantFrom('proto:30a801ed3a83f9a0ff0a9f1e6fe958cb91da1fc2218b153df7b6cbf87bd33d62', 'proto:nope'), { maxLength: 2 }),
+    ),
     tags: maybe(fc.array(fc.oneof(fc.constantFrom('weather', 'finance', 'defi'), fc.string({ maxLength: 20 })), { maxLength: 4 })),
     has_readme: maybe(fc.boolean()),
     has_location: maybe(fc.boolean()),
@@ -68,7 +107,10 @@ const body = fc.record(
 );
 
 /** Mostly JSON bodies; some raw strings that may not parse at all. */
-const request = fc.oneof({ weight: 9, arbitrary: body.map((value) => JSON.stringify(value)) }, { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 50 }), fc.json()) });
+const request = fc.oneof(
+  { weight: 9, arbitrary: body.map((value) => JSON.stringify(value)) },
+  { weight: 1, arbitrary: fc.oneof(fc.string({ maxLength: 50 }), fc.json()) },
+);
 
 let token: string;
 
@@ -81,7 +123,11 @@ beforeAll(async () => {
 
 async function call(path: string, raw: string): Promise<Response> {
   const ctx = createExecutionContext();
-  const request = new Request(`http://registry.test${path}`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: raw });
+  const request = new Request(`http://registry.test${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: raw,
+  });
   const response = await worker.fetch(request, env, ctx);
   await waitOnExecutionContext(ctx);
   return response;
@@ -106,15 +152,24 @@ async function check(path: string, raw: string) {
 
 describe('search fuzz', () => {
   it(`answers ${RUNS} generated agent searches with 200 or 400, never 5xx`, async () => {
-    await fc.assert(fc.asyncProperty(request, (raw) => check('/v1/search/agents', raw)), { numRuns: RUNS, seed: 20261123 });
+    await fc.assert(
+      fc.asyncProperty(request, (raw) => check('/v1/search/agents', raw)),
+      { numRuns: RUNS, seed: 20261123 },
+    );
   }, 240_000);
 
   it('answers generated function searches the same way', async () => {
-    await fc.assert(fc.asyncProperty(request, (raw) => check('/v1/search/functions', raw)), { numRuns: 1000, seed: 11 });
+    await fc.assert(
+      fc.asyncProperty(request, (raw) => check('/v1/search/functions', raw)),
+      { numRuns: 1000, seed: 11 },
+    );
   }, 120_000);
 
   it('answers generated click bodies with 200, 400 or 404', async () => {
-    const click = fc.record({ search_id: maybe(fc.uuid({ version: 4 })), page_index: maybe(fc.nat(50)), address: maybe(fc.string({ maxLength: 70 })) }, { requiredKeys: [] });
+    const click = fc.record(
+      { search_id: maybe(fc.uuid({ version: 4 })), page_index: maybe(fc.nat(50)), address: maybe(fc.string({ maxLength: 70 })) },
+      { requiredKeys: [] },
+    );
     await fc.assert(
       fc.asyncProperty(click, async (value) => {
         const response = await call('/v1/search/agents/click', JSON.stringify(value));

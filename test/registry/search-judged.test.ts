@@ -30,7 +30,12 @@ beforeAll(async () => {
 const ranker = (body: Record<string, unknown>) => async (text: string) =>
   (await searchAgents(token, { search_text: text, limit: 10, ...body })).agents.map((agent) => keyOf.get(agent.address)!);
 
-const stems = (text: string) => text.toLowerCase().split(/[^a-z0-9]+/).filter(Boolean).map((word) => stemmer(word));
+const stems = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .map((word) => stemmer(word));
 
 describe('the judged set', () => {
   it('has 150+ agents and 120+ queries in six kinds; natural-language queries share no word with the title of their agent', () => {
@@ -42,7 +47,10 @@ describe('the judged set', () => {
       for (const key of query.relevant) expect(byKey.has(key), `${query.query} → ${key}`).toBe(true);
       if (query.kind !== 'natural') continue;
       const title = new Set(stems(byKey.get(query.relevant[0]!)!.name));
-      expect(stems(query.query).filter((stem) => title.has(stem)), query.query).toEqual([]);
+      expect(
+        stems(query.query).filter((stem) => title.has(stem)),
+        query.query,
+      ).toEqual([]);
     }
   });
 
@@ -54,8 +62,14 @@ describe('the judged set', () => {
   }, 120_000);
 
   it('the concept model finds by meaning what words alone miss', async () => {
-    const lexical = await evaluate(JUDGED_QUERIES.filter((query) => query.kind === 'natural'), ranker({}));
-    const hybrid = await evaluate(JUDGED_QUERIES.filter((query) => query.kind === 'natural'), ranker({ semantic_search: true }));
+    const lexical = await evaluate(
+      JUDGED_QUERIES.filter((query) => query.kind === 'natural'),
+      ranker({}),
+    );
+    const hybrid = await evaluate(
+      JUDGED_QUERIES.filter((query) => query.kind === 'natural'),
+      ranker({ semantic_search: true }),
+    );
     expect(hybrid.overall.mrr - lexical.overall.mrr).toBeGreaterThanOrEqual(0.3);
     const response = await post('/v1/search/agents', token, { search_text: 'how much is 100 dollars in yen', semantic_search: true });
     expect(response.headers.get('x-semantic-source')).toBe('concepts');
@@ -65,7 +79,10 @@ describe('the judged set', () => {
 
   it('a README listing every domain does not outrank the focused agent (breadth normalisation)', async () => {
     const cases = [
-      ['currency converter', 'fx-convert'], ['weather forecast', 'forecast'], ['track my parcel', 'parcel-track'], ['hotel booking', 'hotels'],
+      ['currency converter', 'fx-convert'],
+      ['weather forecast', 'forecast'],
+      ['track my parcel', 'parcel-track'],
+      ['hotel booking', 'hotels'],
     ] as const;
     for (const [text, key] of cases) {
       const keys = await ranker({ semantic_search: true })(text);

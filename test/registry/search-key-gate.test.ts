@@ -23,7 +23,9 @@ beforeAll(async () => {
   const owner = await accountWithKey(env.DB, ['read']);
   ({ token, keyId } = owner);
   await insertAgents(env.DB, owner.accountId, [...generateAgents(60, 5)]);
-  commonWord = (await env.DB.prepare('SELECT term FROM search_words_vocab WHERE length(term) > 4 ORDER BY doc DESC LIMIT 1').first<{ term: string }>())!.term;
+  commonWord = (await env.DB.prepare('SELECT term FROM search_words_vocab WHERE length(term) > 4 ORDER BY doc DESC LIMIT 1').first<{
+    term: string;
+  }>())!.term;
 });
 
 /** D1, refusing a second batch: every search here must be answered by its first, the one the gate covers. */

@@ -11,16 +11,30 @@ import { accountWithKey, insertAgents, type SeedAgent } from './fixtures/search-
  */
 const [a, b] = [...generateAgents(2, 161)];
 const plain = {
-  tags: [], protocols: [], is_active: true, featured: false, recent_interactions: 0, geo_location: null, last_probe_ok: null,
+  tags: [],
+  protocols: [],
+  is_active: true,
+  featured: false,
+  recent_interactions: 0,
+  geo_location: null,
+  last_probe_ok: null,
 };
 // The stronger text match for "tide tables": both words in its title and description.
 const flaky: SeedAgent = {
-  ...a!, ...plain, name: 'Tide Tables Live', url: 'https://flaky.example.com/webhook',
-  description: 'Tide tables: high and low tide times for 3,000 harbours.', readme: '# Tide Tables Live\n\nTide tables for sailors.',
+  ...a!,
+  ...plain,
+  name: 'Tide Tables Live',
+  url: 'https://flaky.example.com/webhook',
+  description: 'Tide tables: high and low tide times for 3,000 harbours.',
+  readme: '# Tide Tables Live\n\nTide tables for sailors.',
 };
 const steady: SeedAgent = {
-  ...b!, ...plain, name: 'Harbour Almanac', url: 'https://steady.example.com/webhook',
-  description: 'High and low tide times for harbours.', readme: '# Harbour Almanac\n\nTables of tides.',
+  ...b!,
+  ...plain,
+  name: 'Harbour Almanac',
+  url: 'https://steady.example.com/webhook',
+  description: 'High and low tide times for harbours.',
+  readme: '# Harbour Almanac\n\nTables of tides.',
 };
 
 let token: string;

@@ -27,12 +27,18 @@ describe('search_agent_rank', () => {
     expect(await rows(RANK)).toHaveLength(agents.length);
     expect(await rows(RANK)).toEqual(await rows(FACTS));
 
-    await env.DB.prepare('UPDATE agents SET recent_interactions = recent_interactions + 1000, featured = 1 WHERE address = ?1').bind(agents[3]!.address).run();
+    await env.DB.prepare('UPDATE agents SET recent_interactions = recent_interactions + 1000, featured = 1 WHERE address = ?1')
+      .bind(agents[3]!.address)
+      .run();
     await env.DB.prepare('UPDATE agents SET is_active = 0 WHERE address = ?1').bind(agents[4]!.address).run();
     await env.DB.prepare('DELETE FROM agents WHERE address = ?1').bind(agents[5]!.address).run();
     expect(await rows(RANK)).toHaveLength(agents.length - 1);
     expect(await rows(RANK)).toEqual(await rows(FACTS));
-    expect(await env.DB.prepare('SELECT recent_interactions, featured FROM search_agent_rank WHERE address = ?1').bind(agents[3]!.address).first()).toEqual({
+    expect(
+      await env.DB.prepare('SELECT recent_interactions, featured FROM search_agent_rank WHERE address = ?1')
+        .bind(agents[3]!.address)
+        .first(),
+    ).toEqual({
       recent_interactions: (agents[3]!.recent_interactions ?? 0) + 1000,
       featured: 1,
     });

@@ -32,7 +32,10 @@ const listed = agents.filter((agent) => agent.is_active);
 const queries = (judged as { queries: Judgement[] }).queries;
 
 function gradeOf(agent: CorpusAgent, rules: Rule[]): number {
-  return Math.max(0, ...rules.filter((rule) => rule.domain === agent.domain && (!rule.entity || rule.entity === agent.entity)).map((rule) => rule.grade));
+  return Math.max(
+    0,
+    ...rules.filter((rule) => rule.domain === agent.domain && (!rule.entity || rule.entity === agent.entity)).map((rule) => rule.grade),
+  );
 }
 
 const dcg = (grades: number[]) => grades.reduce((sum, grade, i) => sum + (2 ** grade - 1) / Math.log2(i + 2), 0);
@@ -52,7 +55,10 @@ describe('search relevance', () => {
     expect(agents.length).toBeGreaterThanOrEqual(300);
     for (const { query, rules } of queries) {
       const top = Math.max(...rules.map((rule) => rule.grade));
-      expect(listed.some((agent) => gradeOf(agent, rules) === top), query).toBe(true);
+      expect(
+        listed.some((agent) => gradeOf(agent, rules) === top),
+        query,
+      ).toBe(true);
     }
   });
 
@@ -64,7 +70,10 @@ describe('search relevance', () => {
       const grades = page.agents.map((found) => gradeOf(byAddress.get(found.address)!, rules));
       const top = Math.max(...rules.map((rule) => rule.grade));
       const firstTop = grades.indexOf(top);
-      const ideal = listed.map((agent) => gradeOf(agent, rules)).sort((a, b) => b - a).slice(0, 10);
+      const ideal = listed
+        .map((agent) => gradeOf(agent, rules))
+        .sort((a, b) => b - a)
+        .slice(0, 10);
       results.push({ query, kind, rr: firstTop < 0 ? 0 : 1 / (firstTop + 1), ndcg: dcg(grades) / dcg(ideal) });
     }
     const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
@@ -74,9 +83,13 @@ describe('search relevance', () => {
       const of = results.filter((r) => r.kind === kind);
       return { kind, queries: of.length, mrr: mean(of.map((r) => r.rr)), ndcg: mean(of.map((r) => r.ndcg)) };
     });
-    console.log(`search relevance: ${results.length} queries over ${agents.length} agents: MRR ${mrr.toFixed(3)}, nDCG@10 ${ndcg.toFixed(3)}`);
-    for (const k of kinds) console.log(`  ${k.kind.padEnd(8)} ${String(k.queries).padStart(2)} queries  MRR ${k.mrr.toFixed(3)}  nDCG@10 ${k.ndcg.toFixed(3)}`);
-    for (const r of results.filter((r) => r.ndcg < 0.6)) console.log(`  weak: "${r.query}" RR ${r.rr.toFixed(2)} nDCG@10 ${r.ndcg.toFixed(2)}`);
+    console.log(
+      `search relevance: ${results.length} queries over ${agents.length} agents: MRR ${mrr.toFixed(3)}, nDCG@10 ${ndcg.toFixed(3)}`,
+    );
+    for (const k of kinds)
+      console.log(`  ${k.kind.padEnd(8)} ${String(k.queries).padStart(2)} queries  MRR ${k.mrr.toFixed(3)}  nDCG@10 ${k.ndcg.toFixed(3)}`);
+    for (const r of results.filter((r) => r.ndcg < 0.6))
+      console.log(`  weak: "${r.query}" RR ${r.rr.toFixed(2)} nDCG@10 ${r.ndcg.toFixed(2)}`);
     expect(mrr).toBeGreaterThanOrEqual(MRR_FLOOR);
     expect(ndcg).toBeGreaterThanOrEqual(NDCG_FLOOR);
     for (const k of kinds) expect(k.ndcg, k.kind).toBeGreaterThanOrEqual(KIND_NDCG_FLOOR);

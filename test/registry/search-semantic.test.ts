@@ -40,9 +40,21 @@ class StandInIndex {
 
 const [a, b, c] = [...generateAgents(3, 77)];
 const plain = { tags: [], protocols: [], is_active: true, featured: false, recent_interactions: 0, geo_location: null };
-const weather: SeedAgent = { ...a!, ...plain, name: 'Sky Watch', description: 'Rain and storm forecast for your city.', readme: '# Sky Watch\n\nWeather forecast.' };
+const weather: SeedAgent = {
+  ...a!,
+  ...plain,
+  name: 'Sky Watch',
+  description: 'Rain and storm forecast for your city.',
+  readme: '# Sky Watch\n\nWeather forecast.',
+};
 const budget: SeedAgent = { ...b!, ...plain, name: 'Budget Buddy', description: 'Tracks spend and savings.', readme: '# Budget Buddy' };
-const chef: SeedAgent = { ...c!, ...plain, name: 'Pantry Chef', description: 'Dinner ideas from your pantry; a recipe when hungry.', readme: '# Pantry Chef' };
+const chef: SeedAgent = {
+  ...c!,
+  ...plain,
+  name: 'Pantry Chef',
+  description: 'Dinner ideas from your pantry; a recipe when hungry.',
+  readme: '# Pantry Chef',
+};
 
 let token: string;
 const index = new StandInIndex();
@@ -95,7 +107,9 @@ describe('semantic_search with Workers AI and Vectorize', () => {
   });
 
   it('re-embeds changed agents and drops deleted ones', async () => {
-    await env.DB.prepare("UPDATE agents SET description = 'Savings goals and budget alerts.', readme = '# Budget Buddy', last_updated = ? WHERE address = ?")
+    await env.DB.prepare(
+      "UPDATE agents SET description = 'Savings goals and budget alerts.', readme = '# Budget Buddy', last_updated = ? WHERE address = ?",
+    )
       .bind(new Date().toISOString(), budget.address)
       .run();
     await env.DB.prepare('DELETE FROM agents WHERE address = ?').bind(chef.address).run();
@@ -114,14 +128,24 @@ describe('semantic_search with Workers AI and Vectorize', () => {
 
   it('the cron keeps the vectors current: a new agent is embedded without any semantic search', async () => {
     const [d] = [...generateAgents(1, 78)];
-    const umbrellas: SeedAgent = { ...d!, ...plain, name: 'Umbrella Rental', description: 'Rent an umbrella before the storm.', readme: '# Umbrella Rental' };
+    const umbrellas: SeedAgent = {
+      ...d!,
+      ...plain,
+      name: 'Umbrella Rental',
+      description: 'Rent an umbrella before the storm.',
+      readme: '# Umbrella Rental',
+    };
     const owner = await accountWithKey(env.DB);
     await insertAgents(env.DB, owner.accountId, [umbrellas]);
     const before = index.vectors.size;
     // The same run probes the agents' webhooks; they answer here rather than over the network.
     const probe = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response('ok'));
     const ctx = createExecutionContext();
-    await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '*/5 * * * *' }), { ...env, AI: ai as unknown as Ai, VECTORIZE: index as unknown as VectorizeIndex }, ctx);
+    await worker.scheduled(
+      createScheduledController({ scheduledTime: Date.now(), cron: '*/5 * * * *' }),
+      { ...env, AI: ai as unknown as Ai, VECTORIZE: index as unknown as VectorizeIndex },
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
     probe.mockRestore();
     expect(index.vectors.size).toBe(before + 1);

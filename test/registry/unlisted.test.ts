@@ -20,7 +20,9 @@ beforeAll(migrate);
 async function unlistedAgent() {
   const owner = await newKey(['read', 'write']);
   const identity = freshIdentity();
-  const response = await registered(identity, owner.key, { profile: { description: 'unlisted', readme: README, avatar_url: '', starter_prompts: [] } });
+  const response = await registered(identity, owner.key, {
+    profile: { description: 'unlisted', readme: README, avatar_url: '', starter_prompts: [] },
+  });
   expect(response.status).toBeLessThan(300);
   const unlisted = await api(`/v2/agents/${identity.address}`, { method: 'PUT', token: owner.key, json: { public: false } });
   expect(unlisted.status).toBe(200);
@@ -32,7 +34,11 @@ describe('an agent registered with public: false', () => {
     const { owner, identity } = await unlistedAgent();
     const other = await newKey(['read']);
     for (const token of [owner.key, other.key]) {
-      const response = await api('/v1/search/functions', { method: 'POST', token, json: { filters: { agent_address: [identity.address] }, limit: 10 } });
+      const response = await api('/v1/search/functions', {
+        method: 'POST',
+        token,
+        json: { filters: { agent_address: [identity.address] }, limit: 10 },
+      });
       expect(response.status).toBe(200);
       expect((await json<FunctionSearchResponse>(response)).functions).toEqual([]);
     }

@@ -12,7 +12,8 @@ const send = (input: string, client = crypto.randomUUID()) =>
     body: JSON.stringify({ input }),
   });
 
-const status = async (requestId: string) => requestStatusSchema.parse(await (await SELF.fetch(`http://router.test/api/requests/${requestId}`)).json());
+const status = async (requestId: string) =>
+  requestStatusSchema.parse(await (await SELF.fetch(`http://router.test/api/requests/${requestId}`)).json());
 
 /** Own agents with dead webhooks (a laptop gone home), each new per test so the router's memory of failures starts empty. */
 function deadDecoys(network: FakeNetwork, count: number): Identity[] {
@@ -107,7 +108,10 @@ describe('trust: only the operatorâ€™s own agents (or TRUSTED_AGENTS) get usersâ
     network.registered.push(lookalike.address);
     const response = await send('revenue?');
     expect(response.status).toBe(404);
-    expect(routerErrorSchema.parse(await response.json())).toMatchObject({ code: 'no_specialist', error: expect.stringContaining('trust') });
+    expect(routerErrorSchema.parse(await response.json())).toMatchObject({
+      code: 'no_specialist',
+      error: expect.stringContaining('trust'),
+    });
     expect(network.lookalikeInbox).toEqual([]);
   });
 

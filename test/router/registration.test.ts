@@ -13,7 +13,12 @@ describe('router registration', () => {
     expect((await SELF.fetch('http://router.test/health')).status).toBe(200);
     await vi.waitFor(() => expect(network.registrations).toHaveLength(1));
     const [registration] = network.registrations;
-    expect(registration).toMatchObject({ address: ROUTER.address, name: 'Rendezvous router', url: 'http://localhost:5001/webhook', authorization: 'Bearer test-registry-key' });
+    expect(registration).toMatchObject({
+      address: ROUTER.address,
+      name: 'Rendezvous router',
+      url: 'http://localhost:5001/webhook',
+      authorization: 'Bearer test-registry-key',
+    });
     expect(registration!.readme).toMatch(/^# Rendezvous router\n/);
     expect(registration!.readme).not.toMatch(/financial|filings/i);
 

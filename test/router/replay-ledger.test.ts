@@ -1,6 +1,13 @@
 import { env, runDurableObjectAlarm, runInDurableObject } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
-import { buildEnvelope, parseEnvelope, REPLAY_WINDOW_SECONDS, serializeEnvelope, verifyEnvelope, type Verification } from '../../lib/envelope/index.ts';
+import {
+  buildEnvelope,
+  parseEnvelope,
+  REPLAY_WINDOW_SECONDS,
+  serializeEnvelope,
+  verifyEnvelope,
+  type Verification,
+} from '../../lib/envelope/index.ts';
 import { durableReplayGuard, HANDLER_LEASE_SECONDS } from '../../lib/envelope/replay-ledger.ts';
 import { Identity } from '../../lib/identity/index.ts';
 
@@ -31,14 +38,20 @@ function envelopeText(receiver: Identity, options: { expires?: number | null; no
 async function receive(receiver: Identity, text: string, clock?: number): Promise<Verification> {
   const parsed = parseEnvelope(text);
   if (!parsed.ok) throw new Error(parsed.message);
-  return verifyEnvelope(parsed.envelope, { self: receiver.address, replay: durableReplayGuard(env.REPLAY_LEDGER, receiver.address), nowSeconds: clock });
+  return verifyEnvelope(parsed.envelope, {
+    self: receiver.address,
+    replay: durableReplayGuard(env.REPLAY_LEDGER, receiver.address),
+    nowSeconds: clock,
+  });
 }
 
 const ledgerOf = (receiver: Identity) => env.REPLAY_LEDGER.get(env.REPLAY_LEDGER.idFromName(receiver.address));
 
 /** The ledger's rows, read inside the Durable Object. */
 function rows(receiver: Identity): Promise<{ digest: string; until: number }[]> {
-  return runInDurableObject(ledgerOf(receiver), (_, state) => state.storage.sql.exec<{ digest: string; until: number }>('SELECT digest, until FROM seen ORDER BY until').toArray());
+  return runInDurableObject(ledgerOf(receiver), (_, state) =>
+    state.storage.sql.exec<{ digest: string; until: number }>('SELECT digest, until FROM seen ORDER BY until').toArray(),
+  );
 }
 
 const alarmAt = (receiver: Identity) => runInDurableObject(ledgerOf(receiver), (_, state) => state.storage.getAlarm());
@@ -62,7 +75,8 @@ describe('ReplayLedger (Durable Object) with verifyEnvelope', () => {
 
   it('different envelopes (another nonce) are all accepted', async () => {
     const receiver = newReceiver();
-    for (const nonce of [1n, 2n, 18446744073709551615n]) expect(await receive(receiver, envelopeText(receiver, { nonce }))).toMatchObject({ ok: true });
+    for (const nonce of [1n, 2n, 18446744073709551615n])
+      expect(await receive(receiver, envelopeText(receiver, { nonce }))).toMatchObject({ ok: true });
     expect(await rows(receiver)).toHaveLength(3);
   });
 
@@ -209,7 +223,9 @@ describe('ReplayLedger (Durable Object) with verifyEnvelope', () => {
       await guard.claim(digest(), nowSeconds() - 1);
       await guard.claim(digest(), until());
       expect(await runDurableObjectAlarm(ledgerOf(receiver))).toBe(true);
-      const leases = await runInDurableObject(ledgerOf(receiver), (_, state) => state.storage.sql.exec('SELECT digest FROM handling').toArray());
+      const leases = await runInDurableObject(ledgerOf(receiver), (_, state) =>
+        state.storage.sql.exec('SELECT digest FROM handling').toArray(),
+      );
       expect(leases).toHaveLength(1);
     });
   });

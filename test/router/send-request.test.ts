@@ -8,7 +8,11 @@ const specialist = Identity.fromSeed('router-test-specialist', 0);
 const router = Identity.fromSeed('router-dev-seed', 0);
 
 const send = (body: unknown) =>
-  SELF.fetch('http://router.test/api/send-request', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  SELF.fetch('http://router.test/api/send-request', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
 
 let network: FakeNetwork;
 beforeEach(() => {
@@ -62,7 +66,11 @@ describe('POST /api/send-request', () => {
   });
 
   it('answers 400 for a body that is not JSON', async () => {
-    const response = await SELF.fetch('http://router.test/api/send-request', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{nope' });
+    const response = await SELF.fetch('http://router.test/api/send-request', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: '{nope',
+    });
     expect(response.status).toBe(400);
   });
 

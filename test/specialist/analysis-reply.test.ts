@@ -34,8 +34,12 @@ describe('the analysis sent back to the router', () => {
     ]);
     const answer = items.at(-1)!.content;
     // FY2022-FY2024 from Apple's 10-K filings: revenue 394,328 / 383,285 / 391,035 and net income 99,803 / 96,995 / 93,736 ($M).
-    expect(answer).toContain('Revenue: $394.33B in FY2022 (+7.8%), $383.29B in FY2023 (-2.8%), $391.04B in FY2024 (+2.0%); -0.8% from FY2022 to FY2024.');
-    expect(answer).toContain('Net margin: 25.3% in FY2022 (-0.6 pts), 25.3% in FY2023 (0.0 pts), 24.0% in FY2024 (-1.3 pts); -1.3 pts from FY2022 to FY2024.');
+    expect(answer).toContain(
+      'Revenue: $394.33B in FY2022 (+7.8%), $383.29B in FY2023 (-2.8%), $391.04B in FY2024 (+2.0%); -0.8% from FY2022 to FY2024.',
+    );
+    expect(answer).toContain(
+      'Net margin: 25.3% in FY2022 (-0.6 pts), 25.3% in FY2023 (0.0 pts), 24.0% in FY2024 (-1.3 pts); -1.3 pts from FY2022 to FY2024.',
+    );
     expect(answer.indexOf('Revenue:')).toBeLessThan(answer.indexOf('Net margin:'));
     expect(answer).not.toContain('FY2021 (');
     const plan = items[0]!.content;
@@ -51,13 +55,18 @@ describe('the analysis sent back to the router', () => {
   it('asks EDGAR with the configured User-Agent, for the ticker map, the company facts and the submissions', async () => {
     await ask('What was Microsoft revenue in fiscal 2023?');
     const paths = network.edgarRequests.map((r) => new URL(r.url).pathname);
-    expect(paths).toEqual(expect.arrayContaining(['/api/xbrl/companyfacts/CIK0000789019.json', '/submissions/CIK0000789019.json', '/LATEST/search-index']));
+    expect(paths).toEqual(
+      expect.arrayContaining(['/api/xbrl/companyfacts/CIK0000789019.json', '/submissions/CIK0000789019.json', '/LATEST/search-index']),
+    );
     expect(new Set(network.edgarRequests.map((r) => r.userAgent))).toEqual(new Set(['Rendezvous demo admin@example.com']));
   });
 
   it('compares companies named by ticker and by name', async () => {
     const items = await ask('Compare MSFT and Alphabet operating margin in fiscal 2023');
-    expect(items.filter((item) => item.role === 'filings').map((item) => item.content.split(' (')[0])).toEqual(['MICROSOFT CORP', 'Alphabet Inc.']);
+    expect(items.filter((item) => item.role === 'filings').map((item) => item.content.split(' (')[0])).toEqual([
+      'MICROSOFT CORP',
+      'Alphabet Inc.',
+    ]);
     const answer = items.at(-1)!.content;
     // Microsoft FY2023: 88,523 / 211,915; Alphabet 2023: 84,293 / 307,394.
     expect(answer).toContain('Operating margin: 41.8% in FY2023 (-0.3 pts)');
@@ -68,7 +77,9 @@ describe('the analysis sent back to the router', () => {
   it('compares per-share figures only within one filing, so a share split does not show as a collapse', async () => {
     const items = await ask('NVDA diluted EPS since 2023');
     // FY2023 EPS is 0.17 in the FY2025 10-K (after the 10-for-1 split); FY2022's 3.85 is from before it.
-    expect(items.at(-1)!.content).toContain('- Diluted EPS: $0.17 in FY2023, $1.19 in FY2024 (+600.0%), $2.94 in FY2025 (+147.1%); +1629.4% from FY2023 to FY2025.');
+    expect(items.at(-1)!.content).toContain(
+      '- Diluted EPS: $0.17 in FY2023, $1.19 in FY2024 (+600.0%), $2.94 in FY2025 (+147.1%); +1629.4% from FY2023 to FY2025.',
+    );
   });
 
   it('says which company it could not find, and answers nevertheless', async () => {
@@ -80,7 +91,9 @@ describe('the analysis sent back to the router', () => {
 
   it('reports a company whose filings EDGAR does not have', async () => {
     const items = await ask("What was Tesla's revenue last year?");
-    expect(items.find((item) => item.role === 'filings')!.content).toBe('No figures: EDGAR has no XBRL financial data for Tesla, Inc. (TSLA, CIK 0001318605).');
+    expect(items.find((item) => item.role === 'filings')!.content).toBe(
+      'No figures: EDGAR has no XBRL financial data for Tesla, Inc. (TSLA, CIK 0001318605).',
+    );
     expect(items.at(-1)!.content).toContain('No figures for Tesla, Inc. (TSLA)');
   });
 

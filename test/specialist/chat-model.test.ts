@@ -15,7 +15,8 @@ async function ask(question: string): Promise<AnalysisItem[]> {
   const envelope = requestEnvelope({ request: question });
   expect((await send(envelope)).status).toBe(200);
   await vi.waitFor(() => expect(network.delivered.some((d) => d.envelope.session === envelope.session)).toBe(true), { timeout: 15_000 });
-  return analysisResultMessageSchema.parse(network.delivered.find((d) => d.envelope.session === envelope.session)!.payload).analysis_result.analysis;
+  return analysisResultMessageSchema.parse(network.delivered.find((d) => d.envelope.session === envelope.session)!.payload).analysis_result
+    .analysis;
 }
 
 const draftOf = (call: ChatCall) => call.body.messages.at(-1)!.content.split('Draft answer:\n')[1]!;
@@ -26,7 +27,16 @@ describe('the supervisor and the chat model', () => {
   it('lets the model name the company the rules could not find (tool calling), checked against the ticker map', async () => {
     network.chat = (call) =>
       call.body.tools?.length
-        ? chatCompletion({ content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'analyze_filings', arguments: '{"ticker":"AAPL","metrics":["revenue"]}' } }] })
+        ? chatCompletion({
+            content: null,
+            tool_calls: [
+              {
+                id: 'call_1',
+                type: 'function',
+                function: { name: 'analyze_filings', arguments: '{"ticker":"AAPL","metrics":["revenue"]}' },
+              },
+            ],
+          })
         : chatCompletion({ content: 'no' });
     const items = await ask('What did the iPhone maker sell in its latest fiscal year?');
     expect(items[0]!.content).toContain('Companies: Apple Inc. (AAPL).');
@@ -40,7 +50,12 @@ describe('the supervisor and the chat model', () => {
 
   it('ignores tool calls that name no known company or figure', async () => {
     network.chat = () =>
-      chatCompletion({ content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'analyze_filings', arguments: '{"ticker":"ZZZZ","metrics":["vibes"]}' } }] });
+      chatCompletion({
+        content: null,
+        tool_calls: [
+          { id: 'call_1', type: 'function', function: { name: 'analyze_filings', arguments: '{"ticker":"ZZZZ","metrics":["vibes"]}' } },
+        ],
+      });
     const items = await ask('What did the iPhone maker sell?');
     expect(items[0]!.content).toContain('Companies: none recognised.');
     expect(items[0]!.content).toContain('(none named; the usual set)');

@@ -2,7 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { dedupeByFiscalYear, fiscalYearNamer, isAnnual } from '../../workers/specialist/src/analysis/annual-facts.ts';
 import type { XbrlFact } from '../../workers/specialist/src/edgar/schemas.ts';
 
-const fact = (overrides: Partial<XbrlFact>): XbrlFact => ({ start: '2023-01-01', end: '2023-12-31', val: 1, accn: 'a', fy: 2023, fp: 'FY', form: '10-K', filed: '2024-02-01', ...overrides });
+const fact = (overrides: Partial<XbrlFact>): XbrlFact => ({
+  start: '2023-01-01',
+  end: '2023-12-31',
+  val: 1,
+  accn: 'a',
+  fy: 2023,
+  fp: 'FY',
+  form: '10-K',
+  filed: '2024-02-01',
+  ...overrides,
+});
 
 describe('annual facts', () => {
   it('are facts of about a year from annual reports', () => {
@@ -32,13 +42,20 @@ describe('deduplication by fiscal year', () => {
   });
 
   it('prefers an amendment filed the same day (the later accession number)', () => {
-    const kept = dedupeByFiscalYear([fact({ val: 2, accn: '0000000001-24-000002', form: '10-K/A' }), fact({ val: 1, accn: '0000000001-24-000001' })], byEndYear);
+    const kept = dedupeByFiscalYear(
+      [fact({ val: 2, accn: '0000000001-24-000002', form: '10-K/A' }), fact({ val: 1, accn: '0000000001-24-000001' })],
+      byEndYear,
+    );
     expect(kept.get(2023)!.val).toBe(2);
   });
 
   it('ignores quarterly facts, and keeps every year apart', () => {
     const kept = dedupeByFiscalYear(
-      [fact({ val: 1 }), fact({ val: 2, start: '2022-01-01', end: '2022-12-31' }), fact({ val: 3, form: '10-Q', start: '2023-10-01', filed: '2030-01-01' })],
+      [
+        fact({ val: 1 }),
+        fact({ val: 2, start: '2022-01-01', end: '2022-12-31' }),
+        fact({ val: 3, form: '10-Q', start: '2023-10-01', filed: '2030-01-01' }),
+      ],
       byEndYear,
     );
     expect([...kept].map(([year, f]) => [year, f.val]).sort()).toEqual([

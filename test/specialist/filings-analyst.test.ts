@@ -19,7 +19,19 @@ afterEach(() => {
 
 /** Millions of USD, as the filings state them (integers, so the comparisons are exact). */
 const M = 1e6;
-const ALL: Metric[] = ['revenue', 'net_income', 'net_margin', 'gross_profit', 'gross_margin', 'operating_income', 'operating_margin', 'eps_diluted', 'operating_cash_flow', 'capex', 'free_cash_flow'];
+const ALL: Metric[] = [
+  'revenue',
+  'net_income',
+  'net_margin',
+  'gross_profit',
+  'gross_margin',
+  'operating_income',
+  'operating_margin',
+  'eps_diluted',
+  'operating_cash_flow',
+  'capex',
+  'free_cash_flow',
+];
 
 /** The real analyst, reading the shipped dataset through the Worker's EDGAR client (edgar.test serves data/edgar). */
 async function analyze(ticker: string, period: PeriodRequest, metrics: Metric[] = ALL): Promise<FilingsReport> {
@@ -33,7 +45,7 @@ async function analyze(ticker: string, period: PeriodRequest, metrics: Metric[] 
 const byYear = (report: FilingsReport) => Object.fromEntries(report.years.map((year) => [year.fiscalYear, year.values]));
 
 describe('the filings analyst computes figures from EDGAR company facts', () => {
-  it("Apple FY2021-FY2024: every figure as reported in the 10-Ks, margins and free cash flow computed", async () => {
+  it('Apple FY2021-FY2024: every figure as reported in the 10-Ks, margins and free cash flow computed', async () => {
     const report = await analyze('AAPL', { kind: 'years', years: [2021, 2022, 2023, 2024] });
     const years = byYear(report);
     expect(Object.keys(years)).toEqual(['2021', '2022', '2023', '2024']);

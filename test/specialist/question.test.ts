@@ -22,7 +22,10 @@ describe('the supervisor reads a question for companies, figures and periods', (
       { tickers: ['GOOGL', 'AMZN'], metrics: ['operating_margin'], period: { kind: 'years', years: [2021, 2022, 2023] } },
     ],
     ['nvidia free cash flow since 2022', { tickers: ['NVDA'], metrics: ['free_cash_flow'], period: { kind: 'since', from: 2022 } }],
-    ['How profitable was $amzn last year?', { tickers: ['AMZN'], metrics: ['operating_margin', 'net_margin'], period: { kind: 'latest', count: 1 } }],
+    [
+      'How profitable was $amzn last year?',
+      { tickers: ['AMZN'], metrics: ['operating_margin', 'net_margin'], period: { kind: 'latest', count: 1 } },
+    ],
     [
       'Gross margin and capex of Microsoft Corp for the past 5 years',
       { tickers: ['MSFT'], metrics: ['gross_margin', 'capex'], period: { kind: 'latest', count: 5 } },
@@ -32,12 +35,22 @@ describe('the supervisor reads a question for companies, figures and periods', (
       'How did sales grow at Amazon.com in fiscal 2022 and 2023?',
       { tickers: ['AMZN'], metrics: ['revenue'], period: { kind: 'years', years: [2022, 2023] } },
     ],
-    ['Alphabet Inc. (GOOG) net income and cash flow', { tickers: ['GOOGL'], metrics: ['net_income', 'operating_cash_flow'], period: { kind: 'latest', count: 3 } }],
+    [
+      'Alphabet Inc. (GOOG) net income and cash flow',
+      { tickers: ['GOOGL'], metrics: ['net_income', 'operating_cash_flow'], period: { kind: 'latest', count: 3 } },
+    ],
     [
       'Compare the margins of NVDA, AAPL and MSFT in 2024',
-      { tickers: ['NVDA', 'AAPL', 'MSFT'], metrics: ['gross_margin', 'operating_margin', 'net_margin'], period: { kind: 'years', years: [2024] } },
+      {
+        tickers: ['NVDA', 'AAPL', 'MSFT'],
+        metrics: ['gross_margin', 'operating_margin', 'net_margin'],
+        period: { kind: 'years', years: [2024] },
+      },
     ],
-    ['What was Apple’s total revenue in its latest annual report?', { tickers: ['AAPL'], metrics: ['revenue'], period: { kind: 'latest', count: 1 } }],
+    [
+      'What was Apple’s total revenue in its latest annual report?',
+      { tickers: ['AAPL'], metrics: ['revenue'], period: { kind: 'latest', count: 1 } },
+    ],
     [
       'What are the main risk factors in NVIDIA’s latest 10-K?',
       { tickers: ['NVDA'], metrics: ['revenue', 'net_income', 'net_margin'], period: { kind: 'latest', count: 1 } },
@@ -48,7 +61,12 @@ describe('the supervisor reads a question for companies, figures and periods', (
 
   it('takes revenue, net income and net margin over the last three fiscal years when the question names neither', () => {
     const plan = parseQuestion('Tell me about Apple', directory);
-    expect(plan).toMatchObject({ metrics: ['revenue', 'net_income', 'net_margin'], metricsDefaulted: true, period: { kind: 'latest', count: 3 }, periodDefaulted: true });
+    expect(plan).toMatchObject({
+      metrics: ['revenue', 'net_income', 'net_margin'],
+      metricsDefaulted: true,
+      period: { kind: 'latest', count: 3 },
+      periodDefaulted: true,
+    });
   });
 
   it('does not read financial abbreviations or ordinary upper-case words as tickers', () => {

@@ -52,7 +52,10 @@ describe('the EDGAR client', () => {
     const { edgar } = teamFromEnv(env);
     const run = crypto.randomUUID();
     await Promise.all(Array.from({ length: 6 }, (_, i) => edgar.fullTextSearch(`rate ${run} ${i}`)));
-    const times = network.edgarRequests.filter((r) => r.url.includes(run)).map((r) => r.at).sort((a, b) => a - b);
+    const times = network.edgarRequests
+      .filter((r) => r.url.includes(run))
+      .map((r) => r.at)
+      .sort((a, b) => a - b);
     expect(times).toHaveLength(6);
     for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(100);
   });

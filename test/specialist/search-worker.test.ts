@@ -21,10 +21,16 @@ async function deps(tavilyApiKey: string | null) {
 
 describe('the search worker', () => {
   it('searches the web with Tavily when TAVILY_API_KEY is configured', async () => {
-    network.tavily = () => Response.json({ results: [{ title: 'NVIDIA results', url: 'https://news.example/nvda', content: 'Record revenue', published_date: '2025-02-26' }] });
+    network.tavily = () =>
+      Response.json({
+        results: [{ title: 'NVIDIA results', url: 'https://news.example/nvda', content: 'Record revenue', published_date: '2025-02-26' }],
+      });
     const { deps: d, nvidia } = await deps('tvly-test');
     const report = await searchCurrentInformation(d, 'NVIDIA revenue', [nvidia]);
-    expect(report).toMatchObject({ provider: 'Tavily web search', results: [{ title: 'NVIDIA results', url: 'https://news.example/nvda', date: '2025-02-26', snippet: 'Record revenue' }] });
+    expect(report).toMatchObject({
+      provider: 'Tavily web search',
+      results: [{ title: 'NVIDIA results', url: 'https://news.example/nvda', date: '2025-02-26', snippet: 'Record revenue' }],
+    });
     expect(network.tavilyCalls).toEqual([{ query: 'NVIDIA CORP latest financial results', authorization: 'Bearer tvly-test' }]);
   });
 
@@ -33,7 +39,10 @@ describe('the search worker', () => {
     const { deps: d, nvidia } = await deps('tvly-test');
     const report = await searchCurrentInformation(d, 'NVIDIA revenue', [nvidia]);
     expect(report.provider).toBe('EDGAR full-text search');
-    expect(report.results[0]).toMatchObject({ title: '10-K of NVIDIA CORP (NVDA) (CIK 0001045810), period ending 2025-01-26', date: '2025-02-26' });
+    expect(report.results[0]).toMatchObject({
+      title: '10-K of NVIDIA CORP (NVDA) (CIK 0001045810), period ending 2025-01-26',
+      date: '2025-02-26',
+    });
     expect(searchItem(report).content).toContain('Note: Tavily web search failed; EDGAR full-text search used instead.');
   });
 

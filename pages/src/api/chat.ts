@@ -17,7 +17,12 @@ export async function listModels(token: string): Promise<ModelInfo[]> {
  * Streams a completion: each `data:` event is checked against the chunk schema and handed to `onChunk`
  * until `data: [DONE]`. Throws ApiError for an error status, and AbortError when `signal` aborts.
  */
-export async function streamCompletion(token: string, request: ChatRequestInput, onChunk: (chunk: ChatCompletionChunk) => void, signal?: AbortSignal): Promise<void> {
+export async function streamCompletion(
+  token: string,
+  request: ChatRequestInput,
+  onChunk: (chunk: ChatCompletionChunk) => void,
+  signal?: AbortSignal,
+): Promise<void> {
   const response = await send(`${CHAT_URL}/v1/chat/completions`, {
     method: 'POST',
     headers: { ...bearer(token), 'Content-Type': 'application/json', Accept: 'text/event-stream' },
@@ -34,7 +39,8 @@ export async function streamCompletion(token: string, request: ChatRequestInput,
       return;
     }
     const chunk = ChatCompletionChunk.safeParse(JSON.parse(event.data));
-    if (!chunk.success) throw new ApiError(response.status, `unexpected stream event: ${chunk.error.issues[0]?.message ?? 'invalid chunk'}`);
+    if (!chunk.success)
+      throw new ApiError(response.status, `unexpected stream event: ${chunk.error.issues[0]?.message ?? 'invalid chunk'}`);
     onChunk(chunk.data);
   }
   throw new ApiError(response.status, 'the stream ended before [DONE]');

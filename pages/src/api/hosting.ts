@@ -26,7 +26,11 @@ export async function listHosted(token: string): Promise<HostedAgentSummary[]> {
 }
 
 export function createHosted(token: string, name: string, readme: string): Promise<HostedAgent> {
-  return requestJson(`${BASE}/agents`, { method: 'POST', headers: bearer(token), body: JSON.stringify({ name, readme }) }, hostedAgentSchema);
+  return requestJson(
+    `${BASE}/agents`,
+    { method: 'POST', headers: bearer(token), body: JSON.stringify({ name, readme }) },
+    hostedAgentSchema,
+  );
 }
 
 export function getHosted(token: string, address: string): Promise<HostedAgent> {
@@ -40,7 +44,13 @@ export function getCode(token: string, address: string): Promise<AgentCode> {
 /** Saves one TypeScript file as Agentverse takes code: a string holding the JSON list of files. */
 export async function saveCode(token: string, address: string, source: string): Promise<string> {
   const code = JSON.stringify([{ name: 'agent.ts', value: source, language: 'typescript' }]);
-  return (await requestJson(`${agentUrl(address)}/code`, { method: 'PUT', headers: bearer(token), body: JSON.stringify({ code }) }, codeDigestSchema)).digest;
+  return (
+    await requestJson(
+      `${agentUrl(address)}/code`,
+      { method: 'PUT', headers: bearer(token), body: JSON.stringify({ code }) },
+      codeDigestSchema,
+    )
+  ).digest;
 }
 
 export function lifecycle(token: string, address: string, action: 'start' | 'stop' | 'restart'): Promise<HostedAgent> {
@@ -60,5 +70,9 @@ export async function secrets(token: string, address: string): Promise<z.infer<t
 }
 
 export function setSecret(token: string, address: string, name: string, secret: string) {
-  return requestJson(`${BASE}/secrets`, { method: 'POST', headers: bearer(token), body: JSON.stringify({ address, name, secret }) }, secretSchema);
+  return requestJson(
+    `${BASE}/secrets`,
+    { method: 'POST', headers: bearer(token), body: JSON.stringify({ address, name, secret }) },
+    secretSchema,
+  );
 }

@@ -51,6 +51,10 @@ export async function requestJson<T>(url: string, init: RequestInit, schema: Zod
   const headers = { Accept: 'application/json', ...(init.body ? { 'Content-Type': 'application/json' } : {}), ...init.headers };
   const response = await send(url, { ...init, headers });
   const parsed = schema.safeParse(await response.json());
-  if (!parsed.success) throw new ApiError(response.status, `unexpected answer from ${new URL(url).pathname}: ${parsed.error.issues[0]?.message ?? 'invalid body'}`);
+  if (!parsed.success)
+    throw new ApiError(
+      response.status,
+      `unexpected answer from ${new URL(url).pathname}: ${parsed.error.issues[0]?.message ?? 'invalid body'}`,
+    );
   return parsed.data;
 }

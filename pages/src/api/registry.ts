@@ -27,11 +27,19 @@ import { bearer, requestJson } from './http.ts';
 export type AgentSearchInput = z.input<typeof agentSearchRequestSchema>;
 
 export function searchAgents(token: string, request: AgentSearchInput, signal?: AbortSignal): Promise<AgentSearchResponse> {
-  return requestJson(`${REGISTRY_URL}/v1/search/agents`, { method: 'POST', headers: bearer(token), body: JSON.stringify(request), signal }, agentSearchResponseSchema);
+  return requestJson(
+    `${REGISTRY_URL}/v1/search/agents`,
+    { method: 'POST', headers: bearer(token), body: JSON.stringify(request), signal },
+    agentSearchResponseSchema,
+  );
 }
 
 export function sendClick(token: string, click: SearchClickRequest): Promise<SearchClickResponse> {
-  return requestJson(`${REGISTRY_URL}/v1/search/agents/click`, { method: 'POST', headers: bearer(token), body: JSON.stringify(click) }, searchClickResponseSchema);
+  return requestJson(
+    `${REGISTRY_URL}/v1/search/agents/click`,
+    { method: 'POST', headers: bearer(token), body: JSON.stringify(click) },
+    searchClickResponseSchema,
+  );
 }
 
 export function getAgent(token: string, address: string): Promise<AgentDetail> {
@@ -43,12 +51,20 @@ export async function listKeys(token: string): Promise<ApiKey[]> {
 }
 
 export function createKey(token: string, request: CreateKeyRequest): Promise<CreatedKey> {
-  return requestJson(`${REGISTRY_URL}/v1/keys`, { method: 'POST', headers: bearer(token), body: JSON.stringify(request) }, createdKeySchema);
+  return requestJson(
+    `${REGISTRY_URL}/v1/keys`,
+    { method: 'POST', headers: bearer(token), body: JSON.stringify(request) },
+    createdKeySchema,
+  );
 }
 
 /** Renames a key or changes its limits (`limits: null`: the deployment's defaults); answers the key as it now is. */
 export function updateKey(token: string, id: string, request: UpdateKeyRequest): Promise<ApiKey> {
-  return requestJson(`${REGISTRY_URL}/v1/keys/${encodeURIComponent(id)}`, { method: 'PATCH', headers: bearer(token), body: JSON.stringify(request) }, apiKeySchema);
+  return requestJson(
+    `${REGISTRY_URL}/v1/keys/${encodeURIComponent(id)}`,
+    { method: 'PATCH', headers: bearer(token), body: JSON.stringify(request) },
+    apiKeySchema,
+  );
 }
 
 export function revokeKey(token: string, id: string): Promise<RevokedKey> {

@@ -60,7 +60,11 @@ export function AgentView(props: { agent: AgentRecord; token: string; onBack: ()
               <dt>Webhook</dt>
               <dd class="ui-mono">{agent().url ?? '—'}</dd>
               <dt>Last probe</dt>
-              <dd>{agent().last_probe_at ? `${formatDate(agent().last_probe_at)} (${agent().last_probe_ok ? 'answered' : 'no answer'})` : 'not probed yet'}</dd>
+              <dd>
+                {agent().last_probe_at
+                  ? `${formatDate(agent().last_probe_at)} (${agent().last_probe_ok ? 'answered' : 'no answer'})`
+                  : 'not probed yet'}
+              </dd>
             </>
           )}
         </Show>

@@ -20,7 +20,9 @@ function Toggles<T extends string>(props: { legend: string; values: readonly T[]
             <input
               type="checkbox"
               checked={props.chosen.includes(value)}
-              onChange={(event) => props.onChange(event.currentTarget.checked ? [...props.chosen, value] : props.chosen.filter((v) => v !== value))}
+              onChange={(event) =>
+                props.onChange(event.currentTarget.checked ? [...props.chosen, value] : props.chosen.filter((v) => v !== value))
+              }
             />
             {value}
           </label>
@@ -47,20 +49,36 @@ export function SearchControls(props: { search: AgentSearch }) {
       <div class="ui-row">
         <label class="ui-field">
           Sort by
-          <select class="ui-select" aria-label="Sort by" value={q().sort} onChange={(event) => update({ sort: event.currentTarget.value as SearchQuery['sort'] })}>
+          <select
+            class="ui-select"
+            aria-label="Sort by"
+            value={q().sort}
+            onChange={(event) => update({ sort: event.currentTarget.value as SearchQuery['sort'] })}
+          >
             <For each={SEARCH_SORTS}>{(sort) => <option value={sort}>{SORT_LABELS[sort]}</option>}</For>
           </select>
         </label>
         <label class="ui-field">
           Order
-          <select class="ui-select" aria-label="Order" value={q().direction} onChange={(event) => update({ direction: event.currentTarget.value as SearchQuery['direction'] })}>
+          <select
+            class="ui-select"
+            aria-label="Order"
+            value={q().direction}
+            onChange={(event) => update({ direction: event.currentTarget.value as SearchQuery['direction'] })}
+          >
             <option value="desc">Descending</option>
             <option value="asc">Ascending</option>
           </select>
         </label>
         <label class="ui-field">
           Tags
-          <input class="ui-input" placeholder="finance, weather" aria-label="Tags" value={q().tags} onChange={(event) => update({ tags: event.currentTarget.value })} />
+          <input
+            class="ui-input"
+            placeholder="finance, weather"
+            aria-label="Tags"
+            value={q().tags}
+            onChange={(event) => update({ tags: event.currentTarget.value })}
+          />
         </label>
         <label class="ui-field">
           Min. interactions
@@ -70,7 +88,11 @@ export function SearchControls(props: { search: AgentSearch }) {
             min="0"
             aria-label="Minimum interactions"
             value={q().minInteractions ?? ''}
-            onChange={(event) => update({ minInteractions: event.currentTarget.value === '' ? null : Math.max(0, Math.floor(Number(event.currentTarget.value))) })}
+            onChange={(event) =>
+              update({
+                minInteractions: event.currentTarget.value === '' ? null : Math.max(0, Math.floor(Number(event.currentTarget.value))),
+              })
+            }
           />
         </label>
       </div>

@@ -1,4 +1,11 @@
-import { AGENT_CATEGORIES, AGENT_STATES, AGENT_TYPES, type SEARCH_DIRECTIONS, SEARCH_SORTS, type SearchFilters } from '../../../schemas/search.ts';
+import {
+  AGENT_CATEGORIES,
+  AGENT_STATES,
+  AGENT_TYPES,
+  type SEARCH_DIRECTIONS,
+  SEARCH_SORTS,
+  type SearchFilters,
+} from '../../../schemas/search.ts';
 import type { AgentSearchInput } from '../api/registry.ts';
 
 export { AGENT_CATEGORIES, AGENT_STATES, AGENT_TYPES, SEARCH_SORTS };
@@ -37,7 +44,10 @@ export function toSearchRequest(query: SearchQuery, page: number, searchId: stri
   if (query.state.length) filters.state = query.state;
   if (query.agentType.length) filters.agent_type = query.agentType;
   if (query.category.length) filters.category = query.category;
-  const tags = query.tags.split(',').map((tag) => tag.trim()).filter(Boolean);
+  const tags = query.tags
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter(Boolean);
   if (tags.length) filters.tags = tags;
   if (query.hasReadme) filters.has_readme = true;
   if (query.minInteractions !== null && query.minInteractions > 0) filters.n_interactions = query.minInteractions;

@@ -10,7 +10,11 @@ export function CodeEditor(props: { value: string; onChange: (text: string) => v
     view = new EditorView({
       doc: props.value,
       parent: host,
-      extensions: [basicSetup, javascript({ typescript: true }), EditorView.updateListener.of((update) => update.docChanged && props.onChange(update.state.doc.toString()))],
+      extensions: [
+        basicSetup,
+        javascript({ typescript: true }),
+        EditorView.updateListener.of((update) => update.docChanged && props.onChange(update.state.doc.toString())),
+      ],
     });
   });
   createEffect(() => {

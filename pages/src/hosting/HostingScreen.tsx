@@ -1,7 +1,18 @@
 import { createResource, createSignal, For, onCleanup, Show } from 'solid-js';
 import type { HostedAgentSummary } from '../../../schemas/hosting.ts';
 import { credential } from '../api/credentials.ts';
-import { createHosted, getCode, getHosted, latestLogs, lifecycle, listHosted, saveCode, secrets, setSecret, storage } from '../api/hosting.ts';
+import {
+  createHosted,
+  getCode,
+  getHosted,
+  latestLogs,
+  lifecycle,
+  listHosted,
+  saveCode,
+  secrets,
+  setSecret,
+  storage,
+} from '../api/hosting.ts';
 import { KeyField } from '../keys/KeyField.tsx';
 import { CodeEditor } from './CodeEditor.tsx';
 import { AGENT_TEMPLATE, mainSource } from './template.ts';
@@ -18,17 +29,31 @@ export function HostingScreen() {
   const [token] = credential('hostingKey');
   const [selected, setSelected] = createSignal<string | null>(null);
   const [error, setError] = createSignal<string | null>(null);
-  const [agents, { refetch: refetchAgents }] = createResource(token, (value) => (value ? listHosted(value) : Promise.resolve<HostedAgentSummary[]>([])));
-  const [agent, { refetch: refetchAgent }] = createResource(() => (token() && selected() ? [token(), selected()!] as const : null), ([key, address]) => getHosted(key, address));
+  const [agents, { refetch: refetchAgents }] = createResource(token, (value) =>
+    value ? listHosted(value) : Promise.resolve<HostedAgentSummary[]>([]),
+  );
+  const [agent, { refetch: refetchAgent }] = createResource(
+    () => (token() && selected() ? ([token(), selected()!] as const) : null),
+    ([key, address]) => getHosted(key, address),
+  );
   const [source, setSource] = createSignal('');
   const [saved, setSaved] = createSignal<string | null>(null);
   const [tab, setTab] = createSignal<Tab>('logs');
   const [tick, setTick] = createSignal(0);
   const timer = setInterval(() => setTick(tick() + 1), LOG_REFRESH_MS);
   onCleanup(() => clearInterval(timer));
-  const [logs] = createResource(() => (selected() && tab() === 'logs' ? [token(), selected()!, tick()] as const : null), ([key, address]) => latestLogs(key, address));
-  const [items] = createResource(() => (selected() && tab() === 'storage' ? [token(), selected()!, tick()] as const : null), ([key, address]) => storage(key, address));
-  const [secretList, { refetch: refetchSecrets }] = createResource(() => (selected() && tab() === 'secrets' ? [token(), selected()!] as const : null), ([key, address]) => secrets(key, address));
+  const [logs] = createResource(
+    () => (selected() && tab() === 'logs' ? ([token(), selected()!, tick()] as const) : null),
+    ([key, address]) => latestLogs(key, address),
+  );
+  const [items] = createResource(
+    () => (selected() && tab() === 'storage' ? ([token(), selected()!, tick()] as const) : null),
+    ([key, address]) => storage(key, address),
+  );
+  const [secretList, { refetch: refetchSecrets }] = createResource(
+    () => (selected() && tab() === 'secrets' ? ([token(), selected()!] as const) : null),
+    ([key, address]) => secrets(key, address),
+  );
 
   /** Runs an action, shows its refusal, and refreshes what it may have changed. */
   async function act(action: () => Promise<unknown>) {
@@ -112,16 +137,32 @@ export function HostingScreen() {
             </p>
             <CodeEditor value={source()} onChange={setSource} />
             <div class="hosting-actions">
-              <button class="ui-button" type="button" onClick={() => void act(async () => setSaved(await saveCode(token(), current().address, source())))}>
+              <button
+                class="ui-button"
+                type="button"
+                onClick={() => void act(async () => setSaved(await saveCode(token(), current().address, source())))}
+              >
                 Save
               </button>
-              <button class="ui-button secondary" type="button" onClick={() => void act(() => lifecycle(token(), current().address, 'start'))}>
+              <button
+                class="ui-button secondary"
+                type="button"
+                onClick={() => void act(() => lifecycle(token(), current().address, 'start'))}
+              >
                 Start
               </button>
-              <button class="ui-button secondary" type="button" onClick={() => void act(() => lifecycle(token(), current().address, 'stop'))}>
+              <button
+                class="ui-button secondary"
+                type="button"
+                onClick={() => void act(() => lifecycle(token(), current().address, 'stop'))}
+              >
                 Stop
               </button>
-              <button class="ui-button secondary" type="button" onClick={() => void act(() => lifecycle(token(), current().address, 'restart'))}>
+              <button
+                class="ui-button secondary"
+                type="button"
+                onClick={() => void act(() => lifecycle(token(), current().address, 'restart'))}
+              >
                 Restart
               </button>
             </div>

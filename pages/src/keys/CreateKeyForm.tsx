@@ -23,7 +23,9 @@ export function CreateKeyForm(props: { token: string; onCreated: (key: CreatedKe
   const [error, setError] = createSignal<string | null>(null);
 
   const toggle = (permission: Permission, on: boolean) =>
-    setPermissions(on ? PERMISSIONS.filter((p) => p === permission || permissions().includes(p)) : permissions().filter((p) => p !== permission));
+    setPermissions(
+      on ? PERMISSIONS.filter((p) => p === permission || permissions().includes(p)) : permissions().filter((p) => p !== permission),
+    );
 
   async function submit(event: SubmitEvent) {
     event.preventDefault();
@@ -52,15 +54,37 @@ export function CreateKeyForm(props: { token: string; onCreated: (key: CreatedKe
       <div class="ui-row">
         <label class="ui-field keys-name">
           Name
-          <input class="ui-input" required maxLength={100} placeholder="e.g. my weather agent" value={name()} onInput={(event) => setName(event.currentTarget.value)} />
+          <input
+            class="ui-input"
+            required
+            maxLength={100}
+            placeholder="e.g. my weather agent"
+            value={name()}
+            onInput={(event) => setName(event.currentTarget.value)}
+          />
         </label>
         <label class="ui-field">
           Expires after (days)
-          <input class="ui-input keys-number" type="number" min="1" max="3650" placeholder="never" value={expiresInDays()} onInput={(event) => setExpiresInDays(event.currentTarget.value)} />
+          <input
+            class="ui-input keys-number"
+            type="number"
+            min="1"
+            max="3650"
+            placeholder="never"
+            value={expiresInDays()}
+            onInput={(event) => setExpiresInDays(event.currentTarget.value)}
+          />
         </label>
         <label class="ui-field">
           Requests / minute
-          <input class="ui-input keys-number" type="number" min="1" placeholder="default" value={rpm()} onInput={(event) => setRpm(event.currentTarget.value)} />
+          <input
+            class="ui-input keys-number"
+            type="number"
+            min="1"
+            placeholder="default"
+            value={rpm()}
+            onInput={(event) => setRpm(event.currentTarget.value)}
+          />
         </label>
       </div>
       <fieldset class="keys-permissions">
@@ -68,7 +92,12 @@ export function CreateKeyForm(props: { token: string; onCreated: (key: CreatedKe
         <For each={PERMISSIONS}>
           {(permission) => (
             <label>
-              <input type="checkbox" name={permission} checked={permissions().includes(permission)} onChange={(event) => toggle(permission, event.currentTarget.checked)} />
+              <input
+                type="checkbox"
+                name={permission}
+                checked={permissions().includes(permission)}
+                onChange={(event) => toggle(permission, event.currentTarget.checked)}
+              />
               <strong>{permission}</strong> <span class="ui-muted">{PERMISSION_HELP[permission]}</span>
             </label>
           )}

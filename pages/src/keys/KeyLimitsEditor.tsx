@@ -7,7 +7,11 @@ import { LIMIT_FIELDS, limitInput, parseLimits, type LimitField, type LimitInput
  * anything is sent; a refusal from the registry (a 400 naming the field, a 404 for a key revoked meanwhile)
  * shows here and leaves the editor open.
  */
-export function KeyLimitsEditor(props: { limits: KeyLimits | null; onSave: (limits: KeyLimits | null) => Promise<void>; onCancel: () => void }) {
+export function KeyLimitsEditor(props: {
+  limits: KeyLimits | null;
+  onSave: (limits: KeyLimits | null) => Promise<void>;
+  onCancel: () => void;
+}) {
   const initial: Record<LimitField, LimitInput> = {
     requests_per_minute: limitInput(props.limits, 'requests_per_minute'),
     tokens_per_minute: limitInput(props.limits, 'tokens_per_minute'),
@@ -36,9 +40,14 @@ export function KeyLimitsEditor(props: { limits: KeyLimits | null; onSave: (limi
   }
 
   return (
-    <form class="keys-limits-editor" noValidate onSubmit={(event) => void save(event)} onKeyDown={(event) => {
+    <form
+      class="keys-limits-editor"
+      noValidate
+      onSubmit={(event) => void save(event)}
+      onKeyDown={(event) => {
         if (event.key === 'Escape') props.onCancel();
-      }}>
+      }}
+    >
       <For each={LIMIT_FIELDS}>
         {({ field, label }, index) => (
           <label class="ui-field">

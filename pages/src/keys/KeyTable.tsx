@@ -5,7 +5,11 @@ import { KeyLimitsEditor } from './KeyLimitsEditor.tsx';
 import { LIMIT_FIELDS, limitText } from './limits.ts';
 
 /** Live keys (never their secrets), each with its limits (editable in the row) and a two-step revoke. */
-export function KeyTable(props: { keys: ApiKey[]; onRevoke: (key: ApiKey) => Promise<void>; onUpdateLimits: (key: ApiKey, limits: KeyLimits | null) => Promise<void> }) {
+export function KeyTable(props: {
+  keys: ApiKey[];
+  onRevoke: (key: ApiKey) => Promise<void>;
+  onUpdateLimits: (key: ApiKey, limits: KeyLimits | null) => Promise<void>;
+}) {
   const [confirming, setConfirming] = createSignal<string | null>(null);
   const [editing, setEditing] = createSignal<string | null>(null);
   return (
@@ -79,7 +83,11 @@ export function KeyTable(props: { keys: ApiKey[]; onRevoke: (key: ApiKey) => Pro
                       }
                     >
                       <div class="ui-row">
-                        <button type="button" class="ui-button danger" onClick={() => void props.onRevoke(key).finally(() => setConfirming(null))}>
+                        <button
+                          type="button"
+                          class="ui-button danger"
+                          onClick={() => void props.onRevoke(key).finally(() => setConfirming(null))}
+                        >
                           Confirm revoke
                         </button>
                         <button type="button" class="ui-button secondary" onClick={() => setConfirming(null)}>

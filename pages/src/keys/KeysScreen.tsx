@@ -37,8 +37,15 @@ export function KeysScreen() {
 
   return (
     <section class="keys">
-      <KeyField name="managerToken" label="Admin token, or a key with the keys permission" hint="ADMIN_TOKEN from the registry's secrets, or rdv_…" />
-      <Show when={token()} fallback={<p class="ui-notice">Enter the admin token (it makes an account’s first key) or a key that may manage keys.</p>}>
+      <KeyField
+        name="managerToken"
+        label="Admin token, or a key with the keys permission"
+        hint="ADMIN_TOKEN from the registry's secrets, or rdv_…"
+      />
+      <Show
+        when={token()}
+        fallback={<p class="ui-notice">Enter the admin token (it makes an account’s first key) or a key that may manage keys.</p>}
+      >
         <Show when={created()}>{(key) => <NewKeyNotice created={key()} onDismiss={() => setCreated(null)} />}</Show>
         <CreateKeyForm
           token={token()}

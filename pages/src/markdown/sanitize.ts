@@ -7,9 +7,53 @@ import DOMPurify, { type Config } from 'dompurify';
  */
 const PROFILE: Config = {
   ALLOWED_TAGS: [
-    'a', 'abbr', 'b', 'blockquote', 'br', 'caption', 'code', 'dd', 'del', 'details', 'div', 'dl', 'dt', 'em',
-    'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'i', 'ins', 'kbd', 'li', 'mark', 'ol', 'p', 'pre', 'q', 's', 'samp',
-    'small', 'span', 'strong', 'sub', 'summary', 'sup', 'table', 'tbody', 'td', 'tfoot', 'th', 'thead', 'tr', 'u', 'ul',
+    'a',
+    'abbr',
+    'b',
+    'blockquote',
+    'br',
+    'caption',
+    'code',
+    'dd',
+    'del',
+    'details',
+    'div',
+    'dl',
+    'dt',
+    'em',
+    'h1',
+    'h2',
+    'h3',
+    'h4',
+    'h5',
+    'h6',
+    'hr',
+    'i',
+    'ins',
+    'kbd',
+    'li',
+    'mark',
+    'ol',
+    'p',
+    'pre',
+    'q',
+    's',
+    'samp',
+    'small',
+    'span',
+    'strong',
+    'sub',
+    'summary',
+    'sup',
+    'table',
+    'tbody',
+    'td',
+    'tfoot',
+    'th',
+    'thead',
+    'tr',
+    'u',
+    'ul',
   ],
   ALLOWED_ATTR: ['href', 'title', 'align', 'colspan', 'rowspan', 'start', 'class', 'data-domain'],
   ALLOW_DATA_ATTR: false,
@@ -29,7 +73,10 @@ const LINK_REL = 'noopener noreferrer nofollow';
 const purifier = DOMPurify(window);
 purifier.addHook('uponSanitizeAttribute', (_node, data) => {
   if (data.attrName !== 'class') return;
-  data.attrValue = data.attrValue.split(/\s+/).filter((name) => ALLOWED_CLASS.test(name)).join(' ');
+  data.attrValue = data.attrValue
+    .split(/\s+/)
+    .filter((name) => ALLOWED_CLASS.test(name))
+    .join(' ');
   if (!data.attrValue) data.keepAttr = false;
 });
 purifier.addHook('afterSanitizeAttributes', (node) => {

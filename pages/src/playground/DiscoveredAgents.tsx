@@ -8,15 +8,17 @@ export function DiscoveredAgents(props: { agents: AgentManifest[]; steps: Interm
     <Show when={props.agents.length || props.steps.length}>
       <div class="playground-agents">
         <p class="ui-muted">
-          Discovered agents{' '}
-          <Show when={choice()}>{(step) => <span>— {step().step === 'choose' ? step().reason : ''}</span>}</Show>
+          Discovered agents <Show when={choice()}>{(step) => <span>— {step().step === 'choose' ? step().reason : ''}</span>}</Show>
         </p>
         <Show when={props.agents.length} fallback={<p class="ui-muted">No agent fits this conversation.</p>}>
           <ul>
             <For each={props.agents}>
               {(agent) => (
                 <li class="playground-agent">
-                  <strong>{agent.name}</strong> <span class="ui-status" data-status={agent.status}>{agent.status}</span>
+                  <strong>{agent.name}</strong>{' '}
+                  <span class="ui-status" data-status={agent.status}>
+                    {agent.status}
+                  </span>
                   <div class="ui-mono ui-muted">{agent.address}</div>
                   <Show when={agent.description}>
                     <p>{agent.description}</p>

@@ -88,11 +88,25 @@ export function Playground() {
           </label>
           <label class="ui-field">
             Temperature {temperature().toFixed(1)}
-            <input type="range" min="0" max="2" step="0.1" value={temperature()} onInput={(event) => setTemperature(Number(event.currentTarget.value))} />
+            <input
+              type="range"
+              min="0"
+              max="2"
+              step="0.1"
+              value={temperature()}
+              onInput={(event) => setTemperature(Number(event.currentTarget.value))}
+            />
           </label>
           <label class="ui-field">
             Max tokens
-            <input class="ui-input playground-number" type="number" min="1" placeholder="default" value={maxTokens()} onInput={(event) => setMaxTokens(event.currentTarget.value)} />
+            <input
+              class="ui-input playground-number"
+              type="number"
+              min="1"
+              placeholder="default"
+              value={maxTokens()}
+              onInput={(event) => setMaxTokens(event.currentTarget.value)}
+            />
           </label>
           <label class="playground-check">
             <input type="checkbox" checked={discovery()} onChange={(event) => setDiscovery(event.currentTarget.checked)} />
@@ -113,9 +127,7 @@ export function Playground() {
         </details>
         <div class="playground-conversation" aria-live="polite">
           <For each={turns}>
-            {(turn) =>
-              turn.role === 'user' ? <div class="playground-user">{turn.content}</div> : <ReplyView turn={turn} />
-            }
+            {(turn) => (turn.role === 'user' ? <div class="playground-user">{turn.content}</div> : <ReplyView turn={turn} />)}
           </For>
         </div>
         <form class="playground-input" onSubmit={(event) => void send(event)}>

@@ -23,7 +23,9 @@ export function ReplyView(props: { turn: AssistantTurn }) {
       <Show when={!props.turn.streaming && !props.turn.error}>
         <p class="ui-muted playground-meta">
           {props.turn.model} · finish: {props.turn.finishReason ?? '—'}
-          <Show when={props.turn.usage}>{(usage) => ` · ${usage().prompt_tokens} prompt + ${usage().completion_tokens} completion tokens`}</Show>
+          <Show when={props.turn.usage}>
+            {(usage) => ` · ${usage().prompt_tokens} prompt + ${usage().completion_tokens} completion tokens`}
+          </Show>
         </p>
       </Show>
     </div>

@@ -22,7 +22,18 @@ interface UserTurn {
 export type Turn = UserTurn | AssistantTurn;
 
 export function emptyReply(model: string): AssistantTurn {
-  return { role: 'assistant', content: '', thought: '', agents: [], steps: [], finishReason: null, usage: null, model, streaming: true, error: null };
+  return {
+    role: 'assistant',
+    content: '',
+    thought: '',
+    agents: [],
+    steps: [],
+    finishReason: null,
+    usage: null,
+    model,
+    streaming: true,
+    error: null,
+  };
 }
 
 /**

@@ -47,11 +47,14 @@ export function ReferenceClient() {
     const requestId = sent.requestId;
     update(id, { state: 'waiting', requestId });
     void AnalysisView.preload().catch(() => undefined); // a load that fails shows when the answer is rendered
-    poller.start((signal) => api.getResponse(requestId, signal), (end) => {
-      if (end.kind === 'answered') update(id, { state: 'answered', requestId, analysis: end.analysis });
-      else if (end.kind === 'timeout') update(id, { state: 'timeout', requestId });
-      else update(id, { state: 'error', message: end.message });
-    });
+    poller.start(
+      (signal) => api.getResponse(requestId, signal),
+      (end) => {
+        if (end.kind === 'answered') update(id, { state: 'answered', requestId, analysis: end.analysis });
+        else if (end.kind === 'timeout') update(id, { state: 'timeout', requestId });
+        else update(id, { state: 'error', message: end.message });
+      },
+    );
   }
 
   const seconds = (turn: Turn) => Math.max(0, Math.floor((now() - turn.askedAt) / 1000));
@@ -61,9 +64,18 @@ export function ReferenceClient() {
       <div class="conversation" aria-live="polite">
         <Show when={turns.length === 0}>
           <div class="empty">
-            <p>Ask the financial specialist about a listed company. The router finds it in the registry, sends it your question, and shows its analysis here.</p>
+            <p>
+              Ask the financial specialist about a listed company. The router finds it in the registry, sends it your question, and shows
+              its analysis here.
+            </p>
             <div class="examples">
-              <For each={EXAMPLES}>{(example) => <button type="button" class="chip" onClick={() => setQuestion(example)}>{example}</button>}</For>
+              <For each={EXAMPLES}>
+                {(example) => (
+                  <button type="button" class="chip" onClick={() => setQuestion(example)}>
+                    {example}
+                  </button>
+                )}
+              </For>
             </div>
           </div>
         </Show>
@@ -74,10 +86,16 @@ export function ReferenceClient() {
               <div class="bubble answer">
                 <Switch>
                   <Match when={turn.state === 'sending'}>
-                    <p class="progress"><span class="spinner" />Finding a specialist…</p>
+                    <p class="progress">
+                      <span class="spinner" />
+                      Finding a specialist…
+                    </p>
                   </Match>
                   <Match when={turn.state === 'waiting'}>
-                    <p class="progress"><span class="spinner" />Waiting for the specialist’s analysis… {seconds(turn)} s</p>
+                    <p class="progress">
+                      <span class="spinner" />
+                      Waiting for the specialist’s analysis… {seconds(turn)} s
+                    </p>
                   </Match>
                   <Match when={turn.state === 'answered' && turn}>
                     {(answered) => (
@@ -88,7 +106,9 @@ export function ReferenceClient() {
                   </Match>
                   <Match when={turn.state === 'no_specialist' && turn}>
                     {(failed) => (
-                      <p class="notice warning">No specialist is registered yet. Start the specialist agent and ask again. <small>({failed().message})</small></p>
+                      <p class="notice warning">
+                        No specialist is registered yet. Start the specialist agent and ask again. <small>({failed().message})</small>
+                      </p>
                     )}
                   </Match>
                   <Match when={turn.state === 'timeout'}>

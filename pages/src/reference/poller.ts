@@ -1,10 +1,7 @@
 import type { AnalysisItem } from '../../../schemas/messages.ts';
 
 /** What one poll of the router found. */
-export type PollOutcome =
-  | { kind: 'waiting' }
-  | { kind: 'answered'; analysis: AnalysisItem[] }
-  | { kind: 'error'; message: string };
+export type PollOutcome = { kind: 'waiting' } | { kind: 'answered'; analysis: AnalysisItem[] } | { kind: 'error'; message: string };
 
 export type PollEnd = Exclude<PollOutcome, { kind: 'waiting' }> | { kind: 'timeout' };
 

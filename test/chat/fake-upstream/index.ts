@@ -10,7 +10,13 @@ const encoder = new TextEncoder();
 const sse = (value: unknown) => encoder.encode(`data: ${typeof value === 'string' ? value : JSON.stringify(value)}\n\n`);
 
 function chunk(delta: Record<string, unknown>, finish: string | null = null) {
-  return { id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: 1767225600, model: 'fake-model', choices: [{ index: 0, delta, finish_reason: finish }] };
+  return {
+    id: 'chatcmpl-fake',
+    object: 'chat.completion.chunk',
+    created: 1767225600,
+    model: 'fake-model',
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  };
 }
 
 function streamOf(events: unknown[]): ReadableStream<Uint8Array> {
@@ -44,7 +50,9 @@ async function completions(request: Request): Promise<Response> {
       return Response.json({ error: { message: 'Incorrect API key provided' } }, { status: 401 });
     case 'slow':
       await new Promise((resolve) => setTimeout(resolve, Number(scenario[2] ?? 0)));
-      return completions(new Request(request.url, { method: 'POST', body: JSON.stringify({ ...body, messages: [{ role: 'user', content: 'hello' }] }) }));
+      return completions(
+        new Request(request.url, { method: 'POST', body: JSON.stringify({ ...body, messages: [{ role: 'user', content: 'hello' }] }) }),
+      );
     case 'broken-midway':
       return new Response(streamOf([chunk({ content: 'partial ' }), { error: { message: 'model crashed' } }]), { headers: STREAM_HEADERS });
     default:

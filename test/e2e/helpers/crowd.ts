@@ -54,7 +54,14 @@ export async function registerCrowd(temp: TempStack, count = 3): Promise<Crowd> 
   const decoys: string[] = [];
   for (let index = 0; index < count; index++) {
     const url = `http://127.0.0.1:${await deadPort()}/webhook`;
-    const registered = await registerAgent({ registryUrl, token: operatorKey, seed: `dead decoy ${index} ${temp.dir}`, url, title: `Filings analyst ${index}`, readme: LOOKALIKE_README });
+    const registered = await registerAgent({
+      registryUrl,
+      token: operatorKey,
+      seed: `dead decoy ${index} ${temp.dir}`,
+      url,
+      title: `Filings analyst ${index}`,
+      readme: LOOKALIKE_README,
+    });
     decoys.push(registered.address);
   }
 
@@ -75,7 +82,14 @@ export async function registerCrowd(temp: TempStack, count = 3): Promise<Crowd> 
   });
   const tenantKey = createdKeySchema.parse(await created.json()).key;
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhook`;
-  const lookalike = await registerAgent({ registryUrl, token: tenantKey, seed: `lookalike ${temp.dir}`, url, title: 'Financial analysis SEC filings', readme: LOOKALIKE_README });
+  const lookalike = await registerAgent({
+    registryUrl,
+    token: tenantKey,
+    seed: `lookalike ${temp.dir}`,
+    url,
+    title: 'Financial analysis SEC filings',
+    readme: LOOKALIKE_README,
+  });
   return { decoys, lookalike: lookalike.address, lookalikeInbox, close: () => new Promise((resolve) => server.close(() => resolve())) };
 }
 

@@ -74,7 +74,18 @@ Converts amounts between currencies at today's rates.
 `,
 };
 
-const TOPICS = ['flight prices', 'hotel availability', 'train timetables', 'restaurant reviews', 'stock quotes', 'news headlines', 'translation', 'recipes', 'unit conversion', 'package tracking'];
+const TOPICS = [
+  'flight prices',
+  'hotel availability',
+  'train timetables',
+  'restaurant reviews',
+  'stock quotes',
+  'news headlines',
+  'translation',
+  'recipes',
+  'unit conversion',
+  'package tracking',
+];
 
 /** Enough agents for more than one page of results. */
 export const DEMO_AGENTS: DemoAgent[] = [
@@ -91,7 +102,14 @@ export const DEMO_AGENTS: DemoAgent[] = [
 export async function registerDemoAgents(registryUrl: string, token: string): Promise<string[]> {
   const addresses: string[] = [];
   for (const agent of DEMO_AGENTS) {
-    const registered = await registerAgent({ registryUrl, token, seed: agent.seed, url: agent.url, title: agent.title, readme: agent.readme });
+    const registered = await registerAgent({
+      registryUrl,
+      token,
+      seed: agent.seed,
+      url: agent.url,
+      title: agent.title,
+      readme: agent.readme,
+    });
     addresses.push(registered.address);
   }
   return addresses;

@@ -25,7 +25,11 @@ export async function ask(routerUrl: string, input: string): Promise<string> {
 }
 
 /** Polls like the client (every `intervalMs`) until the answer is there; tolerates a router that is down. */
-export async function waitForAnswer(routerUrl: string, requestId: string, { intervalMs = 1000, timeoutMs = 120_000 } = {}): Promise<AnalysisResultMessage> {
+export async function waitForAnswer(
+  routerUrl: string,
+  requestId: string,
+  { intervalMs = 1000, timeoutMs = 120_000 } = {},
+): Promise<AnalysisResultMessage> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const response = await fetch(`${routerUrl}/api/get-response?request_id=${requestId}`).catch(() => undefined);

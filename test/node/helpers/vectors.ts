@@ -59,15 +59,25 @@ export const envelopeVectorsSchema = z.object({
   }),
   protocol_digests: z.object({ AgentChatProtocol: z.string() }),
   tampered: z.array(z.object({ envelope: vectorEnvelopeSchema, valid: z.literal(false), why: z.string() })).min(1),
-  envelopes: z.array(z.object({ payload_json: z.string(), digest_hex: hex.length(64), envelope: vectorEnvelopeSchema, valid: z.literal(true) })).min(1),
+  envelopes: z
+    .array(z.object({ payload_json: z.string(), digest_hex: hex.length(64), envelope: vectorEnvelopeSchema, valid: z.literal(true) }))
+    .min(1),
 });
 
 export type IdentityVector = z.infer<typeof identityVectorSchema>;
 export type SignatureVector = z.infer<typeof signatureVectorSchema>;
 export type VectorEnvelope = z.infer<typeof vectorEnvelopeSchema>;
 
-export const identityVectors = (): IdentityVector[] => z.array(identityVectorSchema).min(1).parse(JSON.parse(readVectorText('identity.json')));
-export const signatureVectors = (): SignatureVector[] => z.array(signatureVectorSchema).min(1).parse(JSON.parse(readVectorText('signatures.json')));
+export const identityVectors = (): IdentityVector[] =>
+  z
+    .array(identityVectorSchema)
+    .min(1)
+    .parse(JSON.parse(readVectorText('identity.json')));
+export const signatureVectors = (): SignatureVector[] =>
+  z
+    .array(signatureVectorSchema)
+    .min(1)
+    .parse(JSON.parse(readVectorText('signatures.json')));
 /** Checked against the schema, but returned as read: key order (the wire order) and u64 values untouched. */
 export function envelopeVectors(): z.infer<typeof envelopeVectorsSchema> {
   const raw = parseJsonExact(readVectorText('envelope.json'));

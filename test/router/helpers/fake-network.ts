@@ -70,10 +70,19 @@ export function installFakeNetwork(specialistAddress: string): FakeNetwork {
       return Response.json({ status: 'analysis_sent' });
     }
     if (url.host === 'registry.test' && request.method === 'GET' && url.pathname === '/v2/agents') {
-      const request = { name: 'payload', description: 'question', parameters: [{ name: 'request', description: 'the question', required: true }] };
+      const request = {
+        name: 'payload',
+        description: 'question',
+        parameters: [{ name: 'request', description: 'the question', required: true }],
+      };
       const agents = network.registered
         .filter((address) => !network.tenants.has(address))
-        .map((address) => ({ address, name: 'agent', status: status(address), functions: network.withoutPayload.has(address) ? [] : [request] }));
+        .map((address) => ({
+          address,
+          name: 'agent',
+          status: status(address),
+          functions: network.withoutPayload.has(address) ? [] : [request],
+        }));
       return Response.json({ agents });
     }
     if (url.host === 'registry.test' && url.pathname === '/v1/search/agents') {
@@ -108,16 +117,24 @@ export function installFakeNetwork(specialistAddress: string): FakeNetwork {
     if (url.host === 'registry.test' && request.method === 'GET' && url.pathname.startsWith('/v2/agents/')) return Response.json({});
     if (url.host === 'registry.test' && request.method === 'POST' && url.pathname === '/v2/agents') {
       const body = (await request.json()) as { address: string; name: string; url: string; profile: { readme: string } };
-      const registration = { address: body.address, name: body.name, url: body.url, readme: body.profile.readme, authorization: request.headers.get('Authorization') };
+      const registration = {
+        address: body.address,
+        name: body.name,
+        url: body.url,
+        readme: body.profile.readme,
+        authorization: request.headers.get('Authorization'),
+      };
       network.registrations.push(registration);
       return Response.json(registrationResponse(registration));
     }
     if (url.host === 'registry.test' && request.method === 'POST' && /^\/v1\/almanac\/agents\/[^/]+\/status$/.test(url.pathname)) {
       return Response.json({ address: url.pathname.split('/')[4], is_active: true, status: 'local' });
     }
-    if (url.host === 'registry.test' && request.method === 'POST' && url.pathname === '/v2/agents/interactions') return Response.json({ status: 'recorded' });
+    if (url.host === 'registry.test' && request.method === 'POST' && url.pathname === '/v2/agents/interactions')
+      return Response.json({ status: 'recorded' });
     if (request.url === SPECIALIST_WEBHOOK) {
-      if (network.specialistStatus !== 200) return Response.json({ status: 'error', message: 'refused by the test' }, { status: network.specialistStatus });
+      if (network.specialistStatus !== 200)
+        return Response.json({ status: 'error', message: 'refused by the test' }, { status: network.specialistStatus });
       const parsed = parseEnvelope(await request.text());
       if (!parsed.ok) return Response.json({ status: 'error', message: parsed.message }, { status: 400 });
       const verified = await verifyEnvelope(parsed.envelope, { self: specialistAddress, replay });

@@ -49,17 +49,23 @@ export function almanacRecord(address: string, registered = true): AlmanacRecord
   };
 }
 
-export function chatCompletion(message: { content: string | null; tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[] }): Response {
+export function chatCompletion(message: {
+  content: string | null;
+  tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+}): Response {
   return Response.json({
     id: 'chatcmpl-test',
     object: 'chat.completion',
     created: 0,
     model: 'llm1',
-    choices: [{ index: 0, message: { role: 'assistant', tool_calls: null, ...message }, finish_reason: message.tool_calls ? 'tool_calls' : 'stop' }],
+    choices: [
+      { index: 0, message: { role: 'assistant', tool_calls: null, ...message }, finish_reason: message.tool_calls ? 'tool_calls' : 'stop' },
+    ],
   });
 }
 
-const OFFLINE_LIKE = () => chatCompletion({ content: '[offline engine: deterministic rules, not a language model]\nI do not understand free text.' });
+const OFFLINE_LIKE = () =>
+  chatCompletion({ content: '[offline engine: deterministic rules, not a language model]\nI do not understand free text.' });
 
 /**
  * Replaces the network the specialist sees (its outbound fetch): EDGAR at edgar.test / efts.test serving
@@ -87,9 +93,12 @@ export function installFakeNetwork(): FakeNetwork {
       network.edgarRequests.push({ url: request.url, userAgent: request.headers.get('User-Agent'), at: Date.now() });
       const failure = network.edgarFailures.find((f) => f.path.test(url.pathname));
       if (failure) return new Response('unavailable', { status: failure.status });
-      if (url.pathname === '/LATEST/search-index') return Response.json(fullTextSearch(url.searchParams.get('q') ?? '', (url.searchParams.get('forms') ?? '').split(',')));
+      if (url.pathname === '/LATEST/search-index')
+        return Response.json(fullTextSearch(url.searchParams.get('q') ?? '', (url.searchParams.get('forms') ?? '').split(',')));
       const text = EDGAR_FILES.get(url.pathname);
-      return text === undefined ? new Response('<Error><Code>NoSuchKey</Code></Error>', { status: 404 }) : new Response(text, { headers: { 'Content-Type': 'application/json' } });
+      return text === undefined
+        ? new Response('<Error><Code>NoSuchKey</Code></Error>', { status: 404 })
+        : new Response(text, { headers: { 'Content-Type': 'application/json' } });
     }
     if (url.host === 'chat.test' && url.pathname === '/v1/chat/completions') {
       const call: ChatCall = { body: (await request.json()) as ChatCall['body'], authorization: request.headers.get('Authorization') };
@@ -112,7 +121,15 @@ export function installFakeNetwork(): FakeNetwork {
       if (request.method === 'POST' && url.pathname === '/v2/agents') {
         const body = (await request.json()) as { address: string; name: string; url: string; profile: { readme: string } };
         network.registrations.push({ url: body.url, readme: body.profile.readme, name: body.name });
-        return Response.json(registrationResponse({ address: body.address, name: body.name, url: body.url, readme: body.profile.readme, authorization: request.headers.get('Authorization') }));
+        return Response.json(
+          registrationResponse({
+            address: body.address,
+            name: body.name,
+            url: body.url,
+            readme: body.profile.readme,
+            authorization: request.headers.get('Authorization'),
+          }),
+        );
       }
       if (request.method === 'POST' && /^\/v1\/almanac\/agents\/[^/]+\/status$/.test(url.pathname)) return Response.json({ status: 'ok' });
       if (request.method === 'POST' && url.pathname === '/v2/agents/interactions') return Response.json({ status: 'ok' });

@@ -65,7 +65,8 @@ export class AnswerSlot extends DurableObject<RouterEnv> {
 
   async markDelivered(): Promise<void> {
     const record = await this.live();
-    if (record && record.deliveredAt === undefined && record.failure === undefined) await this.ctx.storage.put<SlotRecord>(KEY, { ...record, deliveredAt: Date.now() });
+    if (record && record.deliveredAt === undefined && record.failure === undefined)
+      await this.ctx.storage.put<SlotRecord>(KEY, { ...record, deliveredAt: Date.now() });
   }
 
   /** No agent took the request: the last one tried is passed over for `lastReason`, and the request fails. */

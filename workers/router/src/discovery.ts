@@ -24,9 +24,13 @@ interface RegistryView {
 }
 
 async function askRegistry(env: RouterEnv): Promise<RegistryView> {
-  const body = { search_text: env.SPECIALIST_QUERY, sort: 'relevancy', direction: 'desc', limit: SEARCH_WINDOW, source: 'router' } satisfies z.input<
-    typeof agentSearchRequestSchema
-  >;
+  const body = {
+    search_text: env.SPECIALIST_QUERY,
+    sort: 'relevancy',
+    direction: 'desc',
+    limit: SEARCH_WINDOW,
+    source: 'router',
+  } satisfies z.input<typeof agentSearchRequestSchema>;
   const [search, trusted] = await Promise.all([callRegistry(env, '/v1/search/agents', { method: 'POST', body }), trustedAgents(env)]);
   const result = searchResultSchema.safeParse(search);
   if (!result.success) throw new RegistryError('registry search answered with an unexpected body');

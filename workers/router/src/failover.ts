@@ -19,7 +19,12 @@ export type Handover = { ok: true; agent: string } | { ok: false; failure: strin
  * it. The slot always names the agent the request is with, so only that agent's answer is filed; each one
  * passed over is recorded with a code (never its URL or its answer's text, which the client may see).
  */
-export async function handOver(agent: AgentContext<RouterEnv>, requestId: string, candidates: string[], message: Message): Promise<Handover> {
+export async function handOver(
+  agent: AgentContext<RouterEnv>,
+  requestId: string,
+  candidates: string[],
+  message: Message,
+): Promise<Handover> {
   const tried = candidates.slice(0, MAX_CANDIDATES);
   const slot = answerSlot(agent.env, requestId);
   const reasons: string[] = [];

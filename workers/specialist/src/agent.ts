@@ -41,11 +41,21 @@ async function checkSender(env: SpecialistEnv, sender: string): Promise<void> {
     registered = await isRegisteredSender(env.REGISTRY_URL, sender);
   } catch (error) {
     console.error(`specialist: could not check sender ${sender} with the registry`, error);
-    throw new ApiError({ status: 503, message: 'the sender could not be checked; send again later', headers: { 'retry-after': '30' }, cause: error });
+    throw new ApiError({
+      status: 503,
+      message: 'the sender could not be checked; send again later',
+      headers: { 'retry-after': '30' },
+      cause: error,
+    });
   }
   if (!registered) throw new ApiError({ status: 403, message: 'sender is not an agent registered under an account' });
   const wait = await senderRateLimiter(env.SENDER_RATE_LIMITER, sender).take(senderRatePerMinute(env.SENDER_REQUESTS_PER_MINUTE));
-  if (wait > 0) throw new ApiError({ status: 429, message: 'too many requests from this sender; send again later', headers: { 'retry-after': String(wait) } });
+  if (wait > 0)
+    throw new ApiError({
+      status: 429,
+      message: 'too many requests from this sender; send again later',
+      headers: { 'retry-after': String(wait) },
+    });
 }
 
 /**

@@ -20,7 +20,8 @@ export function teamFromEnv(env: SpecialistEnv): Team {
   const edgar = new EdgarClient({
     baseUrl,
     // data.sec.gov serves neither: the SEC has them on www.sec.gov and efts.sec.gov; a copy serves all at one base.
-    tickersUrl: env.EDGAR_TICKERS_URL || (baseUrl === DEFAULT_EDGAR_BASE_URL ? DEFAULT_TICKERS_URL : `${baseUrl}/files/company_tickers.json`),
+    tickersUrl:
+      env.EDGAR_TICKERS_URL || (baseUrl === DEFAULT_EDGAR_BASE_URL ? DEFAULT_TICKERS_URL : `${baseUrl}/files/company_tickers.json`),
     searchUrl: env.EDGAR_SEARCH_URL || (baseUrl === DEFAULT_EDGAR_BASE_URL ? DEFAULT_SEARCH_URL : `${baseUrl}/LATEST/search-index`),
     userAgent: env.EDGAR_USER_AGENT || DEFAULT_USER_AGENT,
     maxRequestsPerSecond: edgarRatePerSecond(env.EDGAR_MAX_REQUESTS_PER_SECOND),
@@ -29,7 +30,13 @@ export function teamFromEnv(env: SpecialistEnv): Team {
     fetch: doFetch,
   });
   const chat = env.CHAT_URL
-    ? new ChatClient({ baseUrl: env.CHAT_URL, apiKey: env.CHAT_API_KEY ?? '', model: env.CHAT_MODEL || 'llm1', timeoutMs: positive(env.CHAT_TIMEOUT_MS, 20_000), fetch: doFetch })
+    ? new ChatClient({
+        baseUrl: env.CHAT_URL,
+        apiKey: env.CHAT_API_KEY ?? '',
+        model: env.CHAT_MODEL || 'llm1',
+        timeoutMs: positive(env.CHAT_TIMEOUT_MS, 20_000),
+        fetch: doFetch,
+      })
     : null;
   // An optional secret: the generated Env has it only where .dev.vars declares it.
   const { TAVILY_API_KEY: tavilyApiKey } = env as Partial<Record<'TAVILY_API_KEY', string>>;

@@ -18,7 +18,10 @@ export interface CompletionContext {
   intermediateSteps: IntermediateStep[];
 }
 
-export function completionContext(model: ServedModel, discovery: { manifests: AgentManifest[]; steps: IntermediateStep[] }): CompletionContext {
+export function completionContext(
+  model: ServedModel,
+  discovery: { manifests: AgentManifest[]; steps: IntermediateStep[] },
+): CompletionContext {
   return {
     frame: {
       id: `chatcmpl-${crypto.randomUUID().replaceAll('-', '')}`,

@@ -45,7 +45,11 @@ export function streamCompletion(
     return settle(tally).catch((error: unknown) => console.error('usage not recorded', error));
   };
 
-  const chunk = (delta: Delta, extra: Partial<ChatCompletionChunk> = {}, finish: Partial<ChatCompletionChunk['choices'][number]> = {}): ChatCompletionChunk => ({
+  const chunk = (
+    delta: Delta,
+    extra: Partial<ChatCompletionChunk> = {},
+    finish: Partial<ChatCompletionChunk['choices'][number]> = {},
+  ): ChatCompletionChunk => ({
     ...context.frame,
     object: 'chat.completion.chunk',
     choices: [{ index: 0, delta, finish_reason: null, logprobs: null, ...finish }],
@@ -101,11 +105,14 @@ export function streamCompletion(
           background(end());
           return;
         }
-        const failure = error instanceof ApiError ? error : new ApiError({
-          status: 500,
-          message: 'the completion failed',
-          code: 'internal_error',
-        });
+        const failure =
+          error instanceof ApiError
+            ? error
+            : new ApiError({
+                status: 500,
+                message: 'the completion failed',
+                code: 'internal_error',
+              });
         if (!(error instanceof ApiError)) console.error('stream failed', error);
         batch.push(frame(platformErrorBody(failure)));
         flush();

@@ -42,9 +42,11 @@ export class CompletionTally {
   }
 
   toolCalls(): ToolCall[] {
-    return this.calls
-      .filter(Boolean)
-      .map((call, index) => ({ id: call.id || `call_${index}`, type: 'function' as const, function: { name: call.name, arguments: call.arguments } }));
+    return this.calls.filter(Boolean).map((call, index) => ({
+      id: call.id || `call_${index}`,
+      type: 'function' as const,
+      function: { name: call.name, arguments: call.arguments },
+    }));
   }
 
   /** The provider's own counts when it gave them; otherwise counted here with the tokenizer. */

@@ -39,7 +39,10 @@ export async function discoverAgents(
   if (!options) return NO_DISCOVERY;
   const query = intent(messages, options.query);
   if (!query) {
-    return { manifests: [], steps: [{ step: 'search', query, candidates: [], total: 0, error: 'nothing to search for: the conversation has no user text' }] };
+    return {
+      manifests: [],
+      steps: [{ step: 'search', query, candidates: [], total: 0, error: 'nothing to search for: the conversation has no user text' }],
+    };
   }
   const found = await searchAgents(env, token, query, Math.min(30, options.limit * 3), signal);
   const candidates = found.agents.map(({ address, name, status }) => ({ address, name, status }));
@@ -60,7 +63,9 @@ export async function discoverAgents(
     status: agent.status,
     description: agent.description.slice(0, 600),
     use_cases: agent.use_cases.slice(0, 5),
-    accepts: agent.functions.flatMap((fn) => fn.parameters).map((parameter) => ({ parameter: parameter.name, description: parameter.description })),
+    accepts: agent.functions
+      .flatMap((fn) => fn.parameters)
+      .map((parameter) => ({ parameter: parameter.name, description: parameter.description })),
     tags: agent.tags,
   }));
   return {

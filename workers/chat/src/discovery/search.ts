@@ -5,7 +5,15 @@ import { agentRecordSchema } from '../../../../schemas/search.ts';
  * One agent of a registry search result, as far as discovery needs it: the facts the registry read from its
  * README at registration (the README itself is never parsed here).
  */
-const foundAgentSchema = agentRecordSchema.pick({ address: true, name: true, status: true, description: true, tags: true, use_cases: true, functions: true });
+const foundAgentSchema = agentRecordSchema.pick({
+  address: true,
+  name: true,
+  status: true,
+  description: true,
+  tags: true,
+  use_cases: true,
+  functions: true,
+});
 type FoundAgent = z.infer<typeof foundAgentSchema>;
 const searchPageSchema = z.object({ agents: z.array(foundAgentSchema), total: z.number().int() });
 
@@ -19,7 +27,13 @@ interface SearchOutcome {
  * `POST /v1/search/agents` on the registry with the caller's own key: through the service binding when there
  * is one, else at REGISTRY_URL. A failed search is reported, not thrown: the chat still gets its answer.
  */
-export async function searchAgents(env: ChatEnv, token: string, searchText: string, limit: number, signal: AbortSignal): Promise<SearchOutcome> {
+export async function searchAgents(
+  env: ChatEnv,
+  token: string,
+  searchText: string,
+  limit: number,
+  signal: AbortSignal,
+): Promise<SearchOutcome> {
   const init: RequestInit = {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },

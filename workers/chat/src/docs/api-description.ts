@@ -39,7 +39,11 @@ export const CHAT_ROUTES: RouteDescriptor[] = [
     body: ChatCompletionRequest.meta({ title: 'ChatCompletionRequest' }),
     example: { model: 'llm1', messages: [{ role: 'user', content: 'Hello!' }], stream: false },
     responses: {
-      200: { description: 'The completion', schema: ChatCompletion.meta({ title: 'ChatCompletion' }), events: ChatCompletionChunk.meta({ title: 'ChatCompletionChunk' }) },
+      200: {
+        description: 'The completion',
+        schema: ChatCompletion.meta({ title: 'ChatCompletion' }),
+        events: ChatCompletionChunk.meta({ title: 'ChatCompletionChunk' }),
+      },
       400: error('Invalid parameters, or an unknown model'),
       ...authErrors,
       422: error('Valid parameters that cannot be served (model unavailable here, prompt too long for the window)'),

@@ -23,8 +23,10 @@ export function providerError(
 export function fromUpstreamStatus(status: number, detail: string, retryAfter: string | null): ApiError {
   console.error(`chat: upstream answered ${status}`, detail);
   const seconds = retryAfter && Number.isFinite(Number(retryAfter)) ? Math.ceil(Number(retryAfter)) : null;
-  if (status === 429) return providerError(429, 'the upstream provider is rate limiting the gateway', 'upstream_rate_limited', seconds ?? 1);
-  if (status === 401 || status === 403) return providerError(500, 'the gateway is not authorised by its upstream provider', 'upstream_auth_failed');
+  if (status === 429)
+    return providerError(429, 'the upstream provider is rate limiting the gateway', 'upstream_rate_limited', seconds ?? 1);
+  if (status === 401 || status === 403)
+    return providerError(500, 'the gateway is not authorised by its upstream provider', 'upstream_auth_failed');
   if (status === 404) return providerError(422, 'model unavailable upstream', 'model_unavailable');
   if (status === 400 || status === 422) return providerError(422, 'the upstream provider rejected the request', 'upstream_rejected');
   if (status === 503) return providerError(503, 'the upstream provider is overloaded', 'upstream_overloaded', seconds ?? 1);
@@ -42,7 +44,8 @@ export function fromWorkersAiError(error: unknown): ApiError {
   if (code === '3040' || /capacity/i.test(message)) return providerError(429, 'Workers AI is out of capacity', 'capacity_exceeded', 1);
   if (code === '3036' || /limit/i.test(message)) return providerError(429, 'Workers AI limit reached', 'upstream_rate_limited', 60);
   if (code === '5007' || /no such model/i.test(message)) return providerError(422, 'model unavailable', 'model_unavailable');
-  if (code === '5006' || code === '8001' || /input/i.test(message)) return providerError(422, 'Workers AI rejected the input', 'upstream_rejected');
+  if (code === '5006' || code === '8001' || /input/i.test(message))
+    return providerError(422, 'Workers AI rejected the input', 'upstream_rejected');
   if (/timeout|timed out/i.test(message)) return providerError(503, 'Workers AI timed out', 'upstream_timeout', 1);
   return providerError(503, 'Workers AI failed', 'upstream_error', 1);
 }

@@ -37,9 +37,15 @@ export function openAiCompatibleProvider(model: ServedModel, options: UpstreamOp
       const timeout = AbortSignal.timeout(options.timeoutMs);
       let response: Response;
       try {
-        response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body), signal: AbortSignal.any([request.signal, timeout]) });
+        response = await fetch(url, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify(body),
+          signal: AbortSignal.any([request.signal, timeout]),
+        });
       } catch (error) {
-        if (timeout.aborted) throw providerError(503, `the upstream for ${model.alias} did not answer within ${options.timeoutMs} ms`, 'upstream_timeout', 1);
+        if (timeout.aborted)
+          throw providerError(503, `the upstream for ${model.alias} did not answer within ${options.timeoutMs} ms`, 'upstream_timeout', 1);
         if (request.signal.aborted) throw error;
         // The fetch error names hosts and DNS failures: logged, not answered.
         console.error(`chat: the upstream of ${model.alias} cannot be reached`, error);

@@ -24,7 +24,10 @@ interface StreamChunk {
  * (reasoning in `reasoning_content` or `reasoning`, or inside `<think>` tags in the content) and Workers AI's
  * native `{response}` events, chunk by chunk, so each token leaves as soon as it arrives.
  */
-export async function* translateStream(data: AsyncIterable<string>, options: { think: 'tags' | 'open'; maxTokens: number }): AsyncGenerator<ProviderEvent> {
+export async function* translateStream(
+  data: AsyncIterable<string>,
+  options: { think: 'tags' | 'open'; maxTokens: number },
+): AsyncGenerator<ProviderEvent> {
   const splitter = new ThinkSplitter(options.think);
   let finish: string | null = null;
   let stopReason: string | number | null = null;
@@ -49,7 +52,13 @@ export async function* translateStream(data: AsyncIterable<string>, options: { t
       if (reasoning) yield { type: 'thought', text: reasoning };
       if (delta.content) yield* splitter.push(delta.content);
       for (const call of delta.tool_calls ?? []) {
-        yield { type: 'tool_call', index: call.index ?? 0, id: call.id, name: call.function?.name, arguments: call.function?.arguments ?? '' };
+        yield {
+          type: 'tool_call',
+          index: call.index ?? 0,
+          id: call.id,
+          name: call.function?.name,
+          arguments: call.function?.arguments ?? '',
+        };
       }
       if (choice.finish_reason) finish = choice.finish_reason;
       if (choice.stop_reason !== undefined && choice.stop_reason !== null) stopReason = choice.stop_reason;

@@ -16,7 +16,11 @@ async function* single(result: unknown): AsyncGenerator<string> {
 
 /** Workers AI answers `{response, tool_calls, usage}` (native) or an OpenAI completion; both become a chunk. */
 function toStreamShape(result: unknown): unknown {
-  const value = (result ?? {}) as { choices?: { message?: Record<string, unknown>; finish_reason?: string }[]; usage?: unknown; response?: unknown };
+  const value = (result ?? {}) as {
+    choices?: { message?: Record<string, unknown>; finish_reason?: string }[];
+    usage?: unknown;
+    response?: unknown;
+  };
   if (Array.isArray(value.choices)) {
     return {
       choices: value.choices.map((choice) => ({
@@ -29,7 +33,10 @@ function toStreamShape(result: unknown): unknown {
       usage: value.usage,
     };
   }
-  return { ...value, response: typeof value.response === 'string' ? value.response : value.response == null ? '' : JSON.stringify(value.response) };
+  return {
+    ...value,
+    response: typeof value.response === 'string' ? value.response : value.response == null ? '' : JSON.stringify(value.response),
+  };
 }
 
 /**

@@ -61,7 +61,11 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', bodyCap
   const meter = meterFor(c.env, key.keyId);
   const admission = await meter.admit(key.limits, promptTokens + maxTokens);
   if (!admission.ok) {
-    const what = { requests: 'requests per minute', tokens: 'tokens per minute', request_too_large: 'tokens per minute (this one request asks for more)' }[admission.limit];
+    const what = {
+      requests: 'requests per minute',
+      tokens: 'tokens per minute',
+      request_too_large: 'tokens per minute (this one request asks for more)',
+    }[admission.limit];
     const limit = admission.limit === 'requests' ? admission.state.limitRequests : admission.state.limitTokens;
     const refusal = new ApiError({
       status: 429,

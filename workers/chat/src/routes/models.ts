@@ -29,11 +29,15 @@ export const models = new Hono<ChatApp>()
   })
   .get('/models/:id', async (c) => {
     const model = readModelMap(c.env.MODEL_MAP).get(c.req.param('id'));
-    if (!model) throw await limitedError(c, new ApiError({
-      status: 404,
-      message: `model ${c.req.param('id')} does not exist`,
-      param: 'model',
-      code: 'model_not_found',
-    }));
+    if (!model)
+      throw await limitedError(
+        c,
+        new ApiError({
+          status: 404,
+          message: `model ${c.req.param('id')} does not exist`,
+          param: 'model',
+          code: 'model_not_found',
+        }),
+      );
     return c.json(describe(model, c.env), 200, await currentLimitHeaders(c));
   });

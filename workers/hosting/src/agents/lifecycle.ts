@@ -13,7 +13,8 @@ import { open } from './vault.ts';
  * with the platform's submit URL as its endpoint. Stop undoes each, and marks it inactive in the registry.
  */
 
-const system = (env: HostingEnv, address: string, level: 'info' | 'warn' | 'erro', entry: string) => hostedAgentStub(env, address).log(level, 'system', entry);
+const system = (env: HostingEnv, address: string, level: 'info' | 'warn' | 'erro', entry: string) =>
+  hostedAgentStub(env, address).log(level, 'system', entry);
 
 export async function startAgent(env: HostingEnv, ctx: AgentExecutionContext, row: AgentRow): Promise<AgentRow> {
   const guest = guestOf(env, row);
@@ -61,7 +62,8 @@ export async function deleteAgent(env: HostingEnv, row: AgentRow): Promise<void>
       headers: { authorization: `Bearer ${env.REGISTRY_API_KEY}` },
     });
     await response.body?.cancel();
-    if (!response.ok && response.status !== 404) console.error(`hosted agent ${row.address}: registry deletion answered ${response.status}`);
+    if (!response.ok && response.status !== 404)
+      console.error(`hosted agent ${row.address}: registry deletion answered ${response.status}`);
   }
   await hostedAgentStub(env, row.address).wipe();
   await deleteAgentRow(env.DB, row.address);

@@ -57,7 +57,9 @@ export function agentRoutes() {
     return c.json({ items: rows.slice(0, limit).map(toSummary), next_cursor: more ? String(offset + limit) : null });
   });
 
-  app.post('/', validateHosting('json', newHostedAgentSchema), async (c) => c.json(toAgent(await createAgent(c.env, c.get('accountId'), c.req.valid('json')))));
+  app.post('/', validateHosting('json', newHostedAgentSchema), async (c) =>
+    c.json(toAgent(await createAgent(c.env, c.get('accountId'), c.req.valid('json')))),
+  );
 
   app.get('/:address', async (c) => {
     const row = await findOwnAgent(c.env.DB, c.get('accountId'), c.req.param('address'));
@@ -132,7 +134,8 @@ export function agentRoutes() {
   app.post('/:address/start', async (c) => {
     const row = await findOwnAgent(c.env.DB, c.get('accountId'), c.req.param('address'));
     if (!row) throw agentNotFound();
-    if (row.code === null) throw new ApiError({ status: 409, message: 'the agent has no code yet: PUT /v1/hosting/agents/{address}/code first' });
+    if (row.code === null)
+      throw new ApiError({ status: 409, message: 'the agent has no code yet: PUT /v1/hosting/agents/{address}/code first' });
     return c.json(toAgent(await startAgent(c.env, c.executionCtx, row)));
   });
 
@@ -146,7 +149,8 @@ export function agentRoutes() {
   app.post('/:address/restart', async (c) => {
     const row = await findOwnAgent(c.env.DB, c.get('accountId'), c.req.param('address'));
     if (!row) throw agentNotFound();
-    if (row.code === null) throw new ApiError({ status: 409, message: 'the agent has no code yet: PUT /v1/hosting/agents/{address}/code first' });
+    if (row.code === null)
+      throw new ApiError({ status: 409, message: 'the agent has no code yet: PUT /v1/hosting/agents/{address}/code first' });
     const stopped = await stopAgent(c.env, row);
     return c.json(toAgent(await startAgent(c.env, c.executionCtx, stopped)));
   });

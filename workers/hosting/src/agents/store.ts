@@ -71,7 +71,9 @@ export async function listAgents(db: D1Database, accountId: string, options: Lis
   // sortBy and direction come from a closed enum (schemas/hosting.ts), never from the caller's text.
   const order = `${options.sortBy} ${options.direction}, address`;
   const { results } = await db
-    .prepare(`SELECT * FROM hosted_agents WHERE account_id = ?1 AND (?2 IS NULL OR instr(lower(name), lower(?2)) > 0) ORDER BY ${order} LIMIT ?3 OFFSET ?4`)
+    .prepare(
+      `SELECT * FROM hosted_agents WHERE account_id = ?1 AND (?2 IS NULL OR instr(lower(name), lower(?2)) > 0) ORDER BY ${order} LIMIT ?3 OFFSET ?4`,
+    )
     .bind(accountId, options.name ?? null, options.limit + 1, options.offset)
     .all<AgentRow>();
   return results;
@@ -102,18 +104,25 @@ export async function updateAgent(db: D1Database, address: string, changes: Upda
 /** New code: the revision counts it, and `compiled` is unknown again until a load is tried. */
 export async function setCode(db: D1Database, address: string, code: string, digest: string, now: Date): Promise<void> {
   await db
-    .prepare('UPDATE hosted_agents SET code = ?2, code_digest = ?3, code_update_timestamp = ?4, compiled = NULL, revision = revision + 1 WHERE address = ?1')
+    .prepare(
+      'UPDATE hosted_agents SET code = ?2, code_digest = ?3, code_update_timestamp = ?4, compiled = NULL, revision = revision + 1 WHERE address = ?1',
+    )
     .bind(address, code, digest, now.toISOString())
     .run();
 }
 
 export async function setState(db: D1Database, address: string, state: { compiled?: boolean; running?: boolean }): Promise<void> {
   await db
-    .prepare('UPDATE hosted_agents SET compiled = CASE WHEN ?2 THEN ?3 ELSE compiled END, running = CASE WHEN ?4 THEN ?5 ELSE running END WHERE address = ?1')
+    .prepare(
+      'UPDATE hosted_agents SET compiled = CASE WHEN ?2 THEN ?3 ELSE compiled END, running = CASE WHEN ?4 THEN ?5 ELSE running END WHERE address = ?1',
+    )
     .bind(address, state.compiled !== undefined ? 1 : 0, state.compiled ? 1 : 0, state.running !== undefined ? 1 : 0, state.running ? 1 : 0)
     .run();
 }
 
 export async function deleteAgentRow(db: D1Database, address: string): Promise<void> {
-  await db.batch([db.prepare('DELETE FROM hosted_secrets WHERE address = ?1').bind(address), db.prepare('DELETE FROM hosted_agents WHERE address = ?1').bind(address)]);
+  await db.batch([
+    db.prepare('DELETE FROM hosted_secrets WHERE address = ?1').bind(address),
+    db.prepare('DELETE FROM hosted_agents WHERE address = ?1').bind(address),
+  ]);
 }

@@ -33,7 +33,11 @@ export async function seal(secret: string | undefined, plain: string): Promise<s
 
 export async function open(secret: string | undefined, sealedText: string): Promise<string> {
   const bytes = base64.decode(sealedText);
-  const plain = await crypto.subtle.decrypt({ name: 'AES-GCM', iv: bytes.slice(0, 12) }, await keyOf(platformSecret(secret)), bytes.slice(12));
+  const plain = await crypto.subtle.decrypt(
+    { name: 'AES-GCM', iv: bytes.slice(0, 12) },
+    await keyOf(platformSecret(secret)),
+    bytes.slice(12),
+  );
   return new TextDecoder().decode(plain);
 }
 

@@ -19,9 +19,17 @@ export interface SourceFile {
 
 export type ParsedCode = { ok: true; files: SourceFile[]; main: string } | { ok: false; error: ValidationError };
 
-const LANGUAGE_ALIASES: Record<string, Language> = { typescript: 'typescript', ts: 'typescript', javascript: 'javascript', js: 'javascript' };
+const LANGUAGE_ALIASES: Record<string, Language> = {
+  typescript: 'typescript',
+  ts: 'typescript',
+  javascript: 'javascript',
+  js: 'javascript',
+};
 
-const invalid = (loc: (string | number)[], msg: string, type: string): ParsedCode => ({ ok: false, error: { detail: [{ loc: ['body', 'code', ...loc], msg, type }] } });
+const invalid = (loc: (string | number)[], msg: string, type: string): ParsedCode => ({
+  ok: false,
+  error: { detail: [{ loc: ['body', 'code', ...loc], msg, type }] },
+});
 
 /**
  * The code string as Agentverse sends it: JSON `[{name, value, language, id?}]`. A string that is not such
@@ -40,7 +48,11 @@ export function parseCode(code: string): ParsedCode {
   const parsed = z.array(codeFileSchema).safeParse(json);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
-    return invalid(issue.path.map((part) => (typeof part === 'number' ? part : String(part))), issue.message, issue.code);
+    return invalid(
+      issue.path.map((part) => (typeof part === 'number' ? part : String(part))),
+      issue.message,
+      issue.code,
+    );
   }
   const files: SourceFile[] = [];
   const seen = new Set<string>();
@@ -56,9 +68,14 @@ export function parseCode(code: string): ParsedCode {
 function checkFile(file: CodeFile, index: number, seen: Set<string>): SourceFile | ParsedCode {
   const language = LANGUAGE_ALIASES[file.language.toLowerCase()];
   if (!language) {
-    return invalid([index, 'language'], `${file.language} code does not run on this platform; hosted agents run ${HOSTED_LANGUAGES.join(' or ')}`, 'value_error');
+    return invalid(
+      [index, 'language'],
+      `${file.language} code does not run on this platform; hosted agents run ${HOSTED_LANGUAGES.join(' or ')}`,
+      'value_error',
+    );
   }
-  if (RESERVED_MODULES.includes(file.name)) return invalid([index, 'name'], `${file.name} is the platform's own module name`, 'value_error');
+  if (RESERVED_MODULES.includes(file.name))
+    return invalid([index, 'name'], `${file.name} is the platform's own module name`, 'value_error');
   if (seen.has(file.name)) return invalid([index, 'name'], `two files are named ${file.name}`, 'value_error');
   seen.add(file.name);
   return { name: file.name, value: file.value, language };

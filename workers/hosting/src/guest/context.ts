@@ -29,7 +29,11 @@ export interface HostedContext {
   readonly logger: AgentLogger;
   send(to: string, message: Message, options?: { session?: string }): Promise<void>;
   /** With `response`, a reply that is not that model is refused (status `failed`) and its payload is typed. */
-  sendAndReceive<Schema extends z.ZodObject>(to: string, message: Message, options: ReceiveOptions & { response: Model<Schema> }): Promise<Received<z.output<Schema>>>;
+  sendAndReceive<Schema extends z.ZodObject>(
+    to: string,
+    message: Message,
+    options: ReceiveOptions & { response: Model<Schema> },
+  ): Promise<Received<z.output<Schema>>>;
   sendAndReceive(to: string, message: Message, options?: ReceiveOptions): Promise<Received<unknown>>;
 }
 
@@ -46,7 +50,9 @@ export interface HostedMessageContext extends HostedContext {
 }
 
 function text(parts: unknown[]): string {
-  return parts.map((part) => (typeof part === 'string' ? part : part instanceof Error ? (part.stack ?? part.message) : safeJson(part))).join(' ');
+  return parts
+    .map((part) => (typeof part === 'string' ? part : part instanceof Error ? (part.stack ?? part.message) : safeJson(part)))
+    .join(' ');
 }
 
 function safeJson(value: unknown): string {
@@ -73,10 +79,12 @@ function parseStored(value: string | null): unknown {
 export function hostedContext(env: GuestEnv, name: string, defaultSession?: string): { ctx: HostedContext; flush: () => Promise<void> } {
   const host = env.HOST;
   const pending: Promise<unknown>[] = [];
-  const log = (level: 'debg' | 'info' | 'warn' | 'erro') => (...parts: unknown[]) => {
-    // A log line must never fail the handler that writes it.
-    pending.push(host.log(level, text(parts)).catch(() => undefined));
-  };
+  const log =
+    (level: 'debg' | 'info' | 'warn' | 'erro') =>
+    (...parts: unknown[]) => {
+      // A log line must never fail the handler that writes it.
+      pending.push(host.log(level, text(parts)).catch(() => undefined));
+    };
   const flush = async () => {
     await Promise.all(pending.splice(0));
   };
@@ -86,7 +94,11 @@ export function hostedContext(env: GuestEnv, name: string, defaultSession?: stri
     options: ReceiveOptions & { response: Model<Schema> },
   ): Promise<Received<z.output<Schema>>>;
   function sendAndReceive(to: string, message: Message, options?: ReceiveOptions): Promise<Received<unknown>>;
-  async function sendAndReceive(to: string, message: Message, options: ReceiveOptions & { response?: Model } = {}): Promise<Received<unknown>> {
+  async function sendAndReceive(
+    to: string,
+    message: Message,
+    options: ReceiveOptions & { response?: Model } = {},
+  ): Promise<Received<unknown>> {
     const session = options.session ?? defaultSession ?? crypto.randomUUID();
     const [reply, status] = await host.sendAndReceive(to, plainMessage(message), { session, timeout: options.timeout });
     if (!reply || !options.response) return [reply, status];

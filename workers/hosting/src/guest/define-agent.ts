@@ -35,7 +35,8 @@ export class HostedAgentDefinition {
   }
 
   onMessage<Schema extends z.ZodObject>(model: Model<Schema>, handler: HostedHandler<z.output<Schema>>): this {
-    if (this.table.typed.has(model.digest)) throw new Error(`agent ${this.name}: a handler for ${model.title} (${model.digest}) is declared already`);
+    if (this.table.typed.has(model.digest))
+      throw new Error(`agent ${this.name}: a handler for ${model.title} (${model.digest}) is declared already`);
     this.table.typed.set(model.digest, { model, handler: handler as HostedHandler<unknown> });
     return this;
   }
@@ -57,7 +58,8 @@ export class HostedAgentDefinition {
 
   /** Runs `handler` every `period` seconds while the agent runs (Durable Object alarms; at least 1 s). */
   onInterval(options: { period: number }, handler: HostedLifecycleHandler): this {
-    if (!(options.period >= MIN_INTERVAL_SECONDS)) throw new Error(`agent ${this.name}: an interval period is at least ${MIN_INTERVAL_SECONDS} s`);
+    if (!(options.period >= MIN_INTERVAL_SECONDS))
+      throw new Error(`agent ${this.name}: an interval period is at least ${MIN_INTERVAL_SECONDS} s`);
     this.intervals.push({ period: options.period, handler });
     return this;
   }

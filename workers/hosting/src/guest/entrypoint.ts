@@ -52,7 +52,11 @@ export function hostedEntrypoint(exported: unknown) {
       };
       try {
         const result = await route.handler(ctx, message.sender, route.message);
-        return { ok: true, result: result && typeof result === 'object' ? (JSON.parse(JSON.stringify(result)) as Record<string, unknown>) : null, reply };
+        return {
+          ok: true,
+          result: result && typeof result === 'object' ? (JSON.parse(JSON.stringify(result)) as Record<string, unknown>) : null,
+          reply,
+        };
       } catch (error) {
         await this.logFailure(`message handler failed (schema ${message.schemaDigest} from ${message.sender})`, error);
         return { ok: false, code: 'handler_failed', message: error instanceof Error ? error.message : String(error) };

@@ -39,7 +39,11 @@ export interface GuestContract extends Rpc.WorkerEntrypointBranded, GuestCalls {
 
 export interface HostCalls {
   send(to: string, message: Message, session: string): Promise<void>;
-  sendAndReceive(to: string, message: Message, options: { session: string; timeout?: number }): Promise<[ReceivedReply | null, DeliveryStatus]>;
+  sendAndReceive(
+    to: string,
+    message: Message,
+    options: { session: string; timeout?: number },
+  ): Promise<[ReceivedReply | null, DeliveryStatus]>;
   storageGet(key: string): Promise<string | null>;
   storageSet(key: string, value: string): Promise<void>;
   storageDelete(key: string): Promise<boolean>;

@@ -18,7 +18,10 @@ class GuestLoadError extends Error {
  * The hosted agent's Dynamic Worker. The cache id holds the code digest: new code takes effect at once,
  * and the same code is served from the loaded isolate. The code is compiled only when not cached.
  */
-export function guestOf(env: Pick<HostingEnv, 'LOADER'>, agent: Pick<AgentRow, 'address' | 'code' | 'code_digest'>): Service<GuestContract> {
+export function guestOf(
+  env: Pick<HostingEnv, 'LOADER'>,
+  agent: Pick<AgentRow, 'address' | 'code' | 'code_digest'>,
+): Service<GuestContract> {
   const { address, code } = agent;
   if (code === null) throw new GuestLoadError('the agent has no code yet');
   const stub = env.LOADER.get(`${address}:${agent.code_digest}`, () => {

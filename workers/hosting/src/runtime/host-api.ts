@@ -41,7 +41,8 @@ export class HostApi extends WorkerEntrypoint<HostingEnv, AgentProps> implements
   }
 
   async storageSet(key: string, value: string): Promise<void> {
-    if (typeof value !== 'string' || value.length > STORAGE_VALUE_MAX_CHARS) throw new TypeError(`a stored value is a JSON text of at most ${STORAGE_VALUE_MAX_CHARS} characters`);
+    if (typeof value !== 'string' || value.length > STORAGE_VALUE_MAX_CHARS)
+      throw new TypeError(`a stored value is a JSON text of at most ${STORAGE_VALUE_MAX_CHARS} characters`);
     await hostedAgentStub(this.env, this.address).storageSet(checkedKey(key), value);
   }
 
@@ -67,13 +68,18 @@ export class HostApi extends WorkerEntrypoint<HostingEnv, AgentProps> implements
 }
 
 function checkedKey(key: string): string {
-  if (typeof key !== 'string' || key.length === 0 || key.length > STORAGE_KEY_MAX_CHARS) throw new TypeError(`a storage key is a string of 1 to ${STORAGE_KEY_MAX_CHARS} characters`);
+  if (typeof key !== 'string' || key.length === 0 || key.length > STORAGE_KEY_MAX_CHARS)
+    throw new TypeError(`a storage key is a string of 1 to ${STORAGE_KEY_MAX_CHARS} characters`);
   return key;
 }
 
 function checkedMessage(message: Message): Message {
   if (!message || typeof message.schemaDigest !== 'string') throw new TypeError('send a message made by a model (or rawMessage)');
-  return { schemaDigest: message.schemaDigest, protocolDigest: typeof message.protocolDigest === 'string' ? message.protocolDigest : null, payload: message.payload };
+  return {
+    schemaDigest: message.schemaDigest,
+    protocolDigest: typeof message.protocolDigest === 'string' ? message.protocolDigest : null,
+    payload: message.payload,
+  };
 }
 
 /**
@@ -84,7 +90,9 @@ export class GuestOutbound extends WorkerEntrypoint<HostingEnv, AgentProps> {
   override async fetch(request: Request): Promise<Response> {
     const check = checkOutboundUrl(request.url, urlPolicyFromEnv(this.env.ALLOW_PRIVATE_URLS));
     if (!check.ok) {
-      this.ctx.waitUntil(hostedAgentStub(this.env, this.ctx.props.address).log('warn', 'system', `outbound fetch refused: ${check.message}`));
+      this.ctx.waitUntil(
+        hostedAgentStub(this.env, this.ctx.props.address).log('warn', 'system', `outbound fetch refused: ${check.message}`),
+      );
       return Response.json({ detail: `refused by the platform's URL policy: ${check.message}` }, { status: 403 });
     }
     return fetch(request);

@@ -24,7 +24,9 @@ export class HostedAgent extends DurableObject<HostingEnv> {
     super(ctx, env);
     this.sql = ctx.storage.sql;
     this.sql.exec('CREATE TABLE IF NOT EXISTS kv (key TEXT PRIMARY KEY, value TEXT NOT NULL)');
-    this.sql.exec('CREATE TABLE IF NOT EXISTS logs (id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, level TEXT NOT NULL, type TEXT NOT NULL, entry TEXT NOT NULL)');
+    this.sql.exec(
+      'CREATE TABLE IF NOT EXISTS logs (id INTEGER PRIMARY KEY AUTOINCREMENT, at TEXT NOT NULL, level TEXT NOT NULL, type TEXT NOT NULL, entry TEXT NOT NULL)',
+    );
     this.sql.exec('CREATE TABLE IF NOT EXISTS intervals (idx INTEGER PRIMARY KEY, period_ms INTEGER NOT NULL, due REAL NOT NULL)');
     this.sql.exec('CREATE TABLE IF NOT EXISTS meta (k TEXT PRIMARY KEY, v TEXT NOT NULL)');
   }
@@ -42,7 +44,10 @@ export class HostedAgent extends DurableObject<HostingEnv> {
   }
 
   async storageKeys(): Promise<string[]> {
-    return this.sql.exec<{ key: string }>('SELECT key FROM kv ORDER BY key').toArray().map((row) => row.key);
+    return this.sql
+      .exec<{ key: string }>('SELECT key FROM kv ORDER BY key')
+      .toArray()
+      .map((row) => row.key);
   }
 
   /** Keys after `cursor` (the last key of the previous page), in key order. */
@@ -57,14 +62,23 @@ export class HostedAgent extends DurableObject<HostingEnv> {
   }
 
   async log(level: LogLevel, type: LogType, entry: string): Promise<void> {
-    this.sql.exec('INSERT INTO logs (at, level, type, entry) VALUES (?, ?, ?, ?)', new Date().toISOString(), level, type, entry.slice(0, LOG_ENTRY_MAX_CHARS));
+    this.sql.exec(
+      'INSERT INTO logs (at, level, type, entry) VALUES (?, ?, ?, ?)',
+      new Date().toISOString(),
+      level,
+      type,
+      entry.slice(0, LOG_ENTRY_MAX_CHARS),
+    );
     this.sql.exec('DELETE FROM logs WHERE id <= (SELECT MAX(id) FROM logs) - ?', LOG_BUFFER_LINES);
   }
 
   /** The latest lines, newest last. */
   async latestLogs(): Promise<AgentLog[]> {
     return this.sql
-      .exec<{ at: string; level: LogLevel; type: LogType; entry: string }>('SELECT at, level, type, entry FROM logs ORDER BY id DESC LIMIT ?', LATEST_LOG_LINES)
+      .exec<{ at: string; level: LogLevel; type: LogType; entry: string }>(
+        'SELECT at, level, type, entry FROM logs ORDER BY id DESC LIMIT ?',
+        LATEST_LOG_LINES,
+      )
       .toArray()
       .reverse()
       .map((row) => ({ log_timestamp: row.at, log_entry: row.entry, log_type: row.type, log_level: row.level }));

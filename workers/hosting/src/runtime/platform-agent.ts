@@ -13,7 +13,7 @@ async function askGuest(env: HostingEnv, row: AgentRow, message: IncomingMessage
   return await guestOf(env, row).message(message);
 }
 
-export const OUTBOX_DLQ = 'rendezvous-hosting-outbox-dlq';
+const OUTBOX_DLQ = 'rendezvous-hosting-outbox-dlq';
 
 /**
  * A hosted agent as lib/agent sees it: the platform's identity for it (the seed opened from the vault),
@@ -65,7 +65,9 @@ async function buildPlatformAgent(env: HostingEnv, row: AgentRow): Promise<Agent
   agent.onPayload(z.unknown(), async (ctx, sender, payload) => {
     const answer = await askGuest(env, row, { sender, session: ctx.session, schemaDigest: ctx.envelope.schema_digest, payload }).catch(
       (error: unknown): GuestAnswer => {
-        ctx.executionCtx.waitUntil(hostedAgentStub(env, row.address).log('erro', 'system', `the agent's code could not run: ${failureText(error)}`));
+        ctx.executionCtx.waitUntil(
+          hostedAgentStub(env, row.address).log('erro', 'system', `the agent's code could not run: ${failureText(error)}`),
+        );
         return { ok: false, code: 'handler_failed', message: failureText(error) };
       },
     );
@@ -78,7 +80,11 @@ async function buildPlatformAgent(env: HostingEnv, row: AgentRow): Promise<Agent
     return answer.result ?? undefined;
   });
   agent.onDeadLetter(async (_ctx, letter) => {
-    await hostedAgentStub(env, row.address).log('erro', 'system', `message to ${letter.target} (session ${letter.session}) not delivered: ${letter.reason}`);
+    await hostedAgentStub(env, row.address).log(
+      'erro',
+      'system',
+      `message to ${letter.target} (session ${letter.session}) not delivered: ${letter.reason}`,
+    );
   });
   return agent;
 }

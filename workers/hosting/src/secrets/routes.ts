@@ -15,7 +15,12 @@ interface SecretRow {
   timestamp: string;
 }
 
-const listed = (row: SecretRow): Secret & { address: string } => ({ address: row.address, name: row.name, secret: MASK, timestamp: row.timestamp });
+const listed = (row: SecretRow): Secret & { address: string } => ({
+  address: row.address,
+  name: row.name,
+  secret: MASK,
+  timestamp: row.timestamp,
+});
 
 /**
  * Secrets, as Agentverse lays them out: `GET/POST /v1/hosting/secrets`, `GET /v1/hosting/{address}/secrets`,
@@ -49,7 +54,9 @@ export function secretRoutes() {
   app.get('/:address/secrets', async (c) => {
     const row = await own(c, c.req.param('address'));
     if (!row) throw new ApiError({ status: 404, message: 'agent not found' });
-    const { results } = await c.env.DB.prepare('SELECT address, name, timestamp FROM hosted_secrets WHERE address = ?1 ORDER BY name').bind(row.address).all<SecretRow>();
+    const { results } = await c.env.DB.prepare('SELECT address, name, timestamp FROM hosted_secrets WHERE address = ?1 ORDER BY name')
+      .bind(row.address)
+      .all<SecretRow>();
     return c.json({ secrets: results.map(listed) });
   });
 

@@ -50,7 +50,8 @@ export function storageRoutes() {
     if (!row) throw new ApiError({ status: 404, message: 'agent not found' });
     const key = keyOf(c);
     if (key === null) throw new ApiError({ status: 422, message: 'a storage key is 1 to 512 characters' });
-    if (!(await hostedAgentStub(c.env, row.address).storageDelete(key))) throw new ApiError({ status: 404, message: `no storage item ${JSON.stringify(key)}` });
+    if (!(await hostedAgentStub(c.env, row.address).storageDelete(key)))
+      throw new ApiError({ status: 404, message: `no storage item ${JSON.stringify(key)}` });
     return c.json({});
   });
 

@@ -37,7 +37,10 @@ function listOf<T>(accepts: (item: unknown) => item is T): (text: string | null)
   };
 }
 
-const fits = <T>(schema: z.ZodType<T>) => (item: unknown): item is T => schema.safeParse(item).success;
+const fits =
+  <T>(schema: z.ZodType<T>) =>
+  (item: unknown): item is T =>
+    schema.safeParse(item).success;
 
 function objectColumn(text: string | null): Record<string, unknown> | null {
   const value = parseJson(text);

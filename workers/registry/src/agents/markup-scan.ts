@@ -123,7 +123,13 @@ export function badges(text: string): Badge[] {
     const urlStart = close + 2;
     const end = urlEnd(urlStart);
     if (end === -1 || text.charCodeAt(end) !== 41 || end - urlStart > BADGE_URL_MAX) continue;
-    found.push({ start, end: end + 1, text: text.slice(start, end + 1), name: text.slice(nameStart, close), url: text.slice(urlStart, end) });
+    found.push({
+      start,
+      end: end + 1,
+      text: text.slice(start, end + 1),
+      name: text.slice(nameStart, close),
+      url: text.slice(urlStart, end),
+    });
     consumed = end + 1;
   }
   return found;

@@ -17,7 +17,9 @@ export function ownAgentRoutes() {
   const app = new Hono<RegistryApp>();
   app.use('*', speaksDetail);
   app.get('/', requireKey(['read', 'write']), async (c) => {
-    const { results } = await c.env.DB.prepare('SELECT address, name, status, functions FROM agents WHERE account_id = ? ORDER BY rowid LIMIT ?')
+    const { results } = await c.env.DB.prepare(
+      'SELECT address, name, status, functions FROM agents WHERE account_id = ? ORDER BY rowid LIMIT ?',
+    )
       .bind(c.get('key').accountId, OWN_AGENTS_MAX)
       .all<Pick<AgentRow, 'address' | 'name' | 'status' | 'functions'>>();
     const agents = results.map((row) => ({

@@ -96,10 +96,25 @@ function parseFunctions(readme: string, agentDescription: string): AgentFunction
 export function analyzeReadme(readme: string): ReadmeAnalysis {
   const { tags, domainTags, invalid } = parseBadges(readme);
   const withoutPayloads = withoutElements(readme, 'payload_requirements');
-  const description = collapse(elements(withoutPayloads, 'description')[0] ?? '') || collapse(firstParagraph(withoutBadges(withoutTaggedBlocks(withoutPayloads)))).slice(0, 600);
-  const tagged = elements(readme, 'use_cases').flatMap((block) => elements(block, 'use_case').map(collapse)).filter((text) => text.length > 0);
-  const useCases = tagged.length ? tagged : markdownUseCases(readme).map(collapse).filter((text) => text.length > 0);
-  return { tags, domain_tags: domainTags, invalid_domain_badges: invalid, description, use_cases: useCases, functions: parseFunctions(readme, description) };
+  const description =
+    collapse(elements(withoutPayloads, 'description')[0] ?? '') ||
+    collapse(firstParagraph(withoutBadges(withoutTaggedBlocks(withoutPayloads)))).slice(0, 600);
+  const tagged = elements(readme, 'use_cases')
+    .flatMap((block) => elements(block, 'use_case').map(collapse))
+    .filter((text) => text.length > 0);
+  const useCases = tagged.length
+    ? tagged
+    : markdownUseCases(readme)
+        .map(collapse)
+        .filter((text) => text.length > 0);
+  return {
+    tags,
+    domain_tags: domainTags,
+    invalid_domain_badges: invalid,
+    description,
+    use_cases: useCases,
+    functions: parseFunctions(readme, description),
+  };
 }
 
 /** The README without the spec's tagged blocks, whose text is not prose for a first paragraph. */

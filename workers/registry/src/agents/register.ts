@@ -39,7 +39,13 @@ async function handleTaken(db: D1Database, handle: string | undefined, address: 
   return holder && holder !== address ? { ok: false, status: 409, detail: `handle "${handle}" is taken by another agent` } : null;
 }
 
-async function save(db: D1Database, address: string, accountId: string, state: AgentState, previous: AgentRow | null): Promise<Saved | Refusal> {
+async function save(
+  db: D1Database,
+  address: string,
+  accountId: string,
+  state: AgentState,
+  previous: AgentRow | null,
+): Promise<Saved | Refusal> {
   try {
     await saveAgent(db, address, accountId, state, previous, new Date().toISOString());
   } catch (error) {
@@ -63,13 +69,21 @@ async function save(db: D1Database, address: string, accountId: string, state: A
 export async function register(db: D1Database, accountId: string, request: RegistrationRequest): Promise<Saved | Refusal> {
   const { address } = request;
   if (request.challenge && request.challenge_response) {
-    const proof = await proveIdentity(db, { address, challenge: request.challenge, challenge_response: request.challenge_response }, accountId);
+    const proof = await proveIdentity(
+      db,
+      { address, challenge: request.challenge, challenge_response: request.challenge_response },
+      accountId,
+    );
     if (!proof.ok) return proof;
   }
   const owner = await ownerOf(db, address);
   if (owner && owner !== accountId) return { ok: false, status: 409, detail: `address ${address} is owned by another account` };
   if (!owner) {
-    return { ok: false, status: 403, detail: `prove you hold ${address} first: GET /v2/identity/${address}/challenge, sign it, POST /v2/identity` };
+    return {
+      ok: false,
+      status: 403,
+      detail: `prove you hold ${address} first: GET /v2/identity/${address}/challenge, sign it, POST /v2/identity`,
+    };
   }
   const taken = await handleTaken(db, request.handle, address);
   if (taken) return taken;

@@ -34,21 +34,28 @@ export function agentRoutes() {
   });
 
   for (const method of ['put', 'patch'] as const) {
-    app[method]('/:address', writeKey, validateDetail('param', addressParamSchema), validateDetail('json', agentUpdateSchema), async (c) => {
-      const outcome = await update(c.env.DB, c.get('key').accountId, c.req.valid('param').address, c.req.valid('json'));
-      if (!outcome.ok) throw new ApiError({ status: outcome.status, message: outcome.detail });
-      return c.json(outcome.body);
-    });
+    app[method](
+      '/:address',
+      writeKey,
+      validateDetail('param', addressParamSchema),
+      validateDetail('json', agentUpdateSchema),
+      async (c) => {
+        const outcome = await update(c.env.DB, c.get('key').accountId, c.req.valid('param').address, c.req.valid('json'));
+        if (!outcome.ok) throw new ApiError({ status: outcome.status, message: outcome.detail });
+        return c.json(outcome.body);
+      },
+    );
   }
 
   app.delete('/:address', writeKey, validateDetail('param', addressParamSchema), async (c) => {
     const { address } = c.req.valid('param');
     const row = await findAgent(c.env.DB, address);
     if (!row || row.account_id === null) throw new ApiError({ status: 404, message: 'agent not found' });
-    if (row.account_id !== c.get('key').accountId) throw new ApiError({
-      status: 409,
-      message: `agent ${address} belongs to another account`,
-    });
+    if (row.account_id !== c.get('key').accountId)
+      throw new ApiError({
+        status: 409,
+        message: `agent ${address} belongs to another account`,
+      });
     await deleteAgent(c.env.DB, address);
     const body: DeletedAgent = { address, deleted: true };
     return c.json(body);

@@ -143,7 +143,9 @@ export async function saveActivity(db: D1Database, row: AgentRow, isActive: bool
   const endpoints = agentColumns.endpoints(row.endpoints);
   const status = deriveStatus({ url: row.url, endpoints, is_active: isActive, last_probe_ok: row.last_probe_ok });
   await db
-    .prepare('UPDATE agents SET is_active = ?, status = ?, status_timestamp = ?, last_status_update = ?, last_updated = ? WHERE address = ?')
+    .prepare(
+      'UPDATE agents SET is_active = ?, status = ?, status_timestamp = ?, last_status_update = ?, last_updated = ? WHERE address = ?',
+    )
     .bind(isActive ? 1 : 0, status, timestamp, now, now, row.address)
     .run();
   return status;

@@ -18,7 +18,8 @@ const SIGNED_TIMESTAMP_SKEW_SECONDS = 600;
 /** Why a signed message cannot be accepted, or null when its timestamp is current and not older than the last one. */
 function staleness(timestamp: number, lastAccepted: number | null): string | null {
   const now = Math.floor(Date.now() / 1000);
-  if (Math.abs(now - timestamp) > SIGNED_TIMESTAMP_SKEW_SECONDS) return `timestamp ${timestamp} is more than ${SIGNED_TIMESTAMP_SKEW_SECONDS} s from the registry's clock (${now})`;
+  if (Math.abs(now - timestamp) > SIGNED_TIMESTAMP_SKEW_SECONDS)
+    return `timestamp ${timestamp} is more than ${SIGNED_TIMESTAMP_SKEW_SECONDS} s from the registry's clock (${now})`;
   if (lastAccepted !== null && timestamp < lastAccepted) return 'a newer signed message was already accepted (replay?)';
   return null;
 }
@@ -38,27 +39,34 @@ export function almanacRoutes() {
     return c.json(toAlmanacRecord(row));
   });
 
-  app.post('/agents/:address/status', validateDetail('param', addressParamSchema), validateDetail('json', agentStatusUpdateSchema), async (c) => {
-    const { address } = c.req.valid('param');
-    const update = c.req.valid('json');
-    const identifier = (update.agent_identifier ?? update.agent_address)!;
-    if (addressOfIdentifier(identifier) !== address) throw new ApiError({
-      status: 406,
-      message: `agent_identifier ${identifier} is not ${address}`,
-    });
-    const signed = { agent_identifier: identifier, is_active: update.is_active, timestamp: update.timestamp };
-    if (!verifyVerifiableModel(address, signed, update.signature)) throw new ApiError({
-      status: 401,
-      message: `signature is not ${address}'s signature of this status update`,
-    });
-    const row = await findAgent(c.env.DB, address);
-    if (!row) throw new ApiError({ status: 404, message: 'agent not found' });
-    const stale = staleness(update.timestamp, row.status_timestamp);
-    if (stale) throw new ApiError({ status: 401, message: stale });
-    const status = await saveActivity(c.env.DB, row, update.is_active, update.timestamp, new Date().toISOString());
-    const body: StatusUpdateResponse = { address, is_active: update.is_active, status };
-    return c.json(body);
-  });
+  app.post(
+    '/agents/:address/status',
+    validateDetail('param', addressParamSchema),
+    validateDetail('json', agentStatusUpdateSchema),
+    async (c) => {
+      const { address } = c.req.valid('param');
+      const update = c.req.valid('json');
+      const identifier = (update.agent_identifier ?? update.agent_address)!;
+      if (addressOfIdentifier(identifier) !== address)
+        throw new ApiError({
+          status: 406,
+          message: `agent_identifier ${identifier} is not ${address}`,
+        });
+      const signed = { agent_identifier: identifier, is_active: update.is_active, timestamp: update.timestamp };
+      if (!verifyVerifiableModel(address, signed, update.signature))
+        throw new ApiError({
+          status: 401,
+          message: `signature is not ${address}'s signature of this status update`,
+        });
+      const row = await findAgent(c.env.DB, address);
+      if (!row) throw new ApiError({ status: 404, message: 'agent not found' });
+      const stale = staleness(update.timestamp, row.status_timestamp);
+      if (stale) throw new ApiError({ status: 401, message: stale });
+      const status = await saveActivity(c.env.DB, row, update.is_active, update.timestamp, new Date().toISOString());
+      const body: StatusUpdateResponse = { address, is_active: update.is_active, status };
+      return c.json(body);
+    },
+  );
 
   app.post('/agents', validateDetail('json', almanacAttestationSchema), async (c) => {
     const attestation = c.req.valid('json');
@@ -71,10 +79,11 @@ export function almanacRoutes() {
       metadata: attestation.metadata ?? null,
       timestamp: attestation.timestamp,
     };
-    if (!verifyVerifiableModel(address, signed, attestation.signature)) throw new ApiError({
-      status: 401,
-      message: `signature is not ${address}'s signature of this attestation`,
-    });
+    if (!verifyVerifiableModel(address, signed, attestation.signature))
+      throw new ApiError({
+        status: 401,
+        message: `signature is not ${address}'s signature of this attestation`,
+      });
     const previous = await findAgent(c.env.DB, address);
     const stale = staleness(attestation.timestamp, previous?.attestation_timestamp ?? null);
     if (stale) throw new ApiError({ status: 401, message: stale });
@@ -84,7 +93,9 @@ export function almanacRoutes() {
     state.metadata = attestation.metadata ?? state.metadata;
     // Nobody's agent is in nobody's listing: unlisted until an account registers it (POST /v2/agents).
     if (!previous?.account_id) state.isPublic = false;
-    await saveAgent(c.env.DB, address, previous?.account_id ?? null, state, previous, new Date().toISOString(), { attestationTimestamp: attestation.timestamp });
+    await saveAgent(c.env.DB, address, previous?.account_id ?? null, state, previous, new Date().toISOString(), {
+      attestationTimestamp: attestation.timestamp,
+    });
     const row = await findAgent(c.env.DB, address);
     return c.json(toAlmanacRecord(row!));
   });

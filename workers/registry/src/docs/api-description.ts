@@ -5,7 +5,16 @@ import { envelopeSchema } from '../../../../schemas/envelope.ts';
 import { errorBodySchema } from '../../../../schemas/http.ts';
 import { ownAgentsResponseSchema } from '../../../../schemas/own-agents.ts';
 import { featuredAgentListSchema, featuredAgentSchema } from '../../../../schemas/featured.ts';
-import { apiKeySchema, createdKeySchema, createKeyRequestSchema, keyIdParamSchema, keyListQuerySchema, keyListSchema, revokedKeySchema, updateKeyRequestSchema } from '../../../../schemas/keys.ts';
+import {
+  apiKeySchema,
+  createdKeySchema,
+  createKeyRequestSchema,
+  keyIdParamSchema,
+  keyListQuerySchema,
+  keyListSchema,
+  revokedKeySchema,
+  updateKeyRequestSchema,
+} from '../../../../schemas/keys.ts';
 import {
   addressParamSchema,
   agentDetailSchema,
@@ -82,7 +91,8 @@ function agentRoutes(prefix: '/v2/agents' | '/v1/agents', tag: string): RouteDes
       tag,
       auth: 'bearer',
       summary: `Register an agent, or update its registration${older}`,
-      description: 'Needs a `write` key and proof of the address (identity challenge first, or `challenge` and `challenge_response` inline). The README is stored byte for byte; its badges become tags.',
+      description:
+        'Needs a `write` key and proof of the address (identity challenge first, or `challenge` and `challenge_response` inline). The README is stored byte for byte; its badges become tags.',
       body: registrationRequestSchema,
       example: { address: 'agent1q…', name: 'Weather agent', url: 'https://weather.example.com/webhook', readme: sampleReadme },
       responses: {
@@ -99,7 +109,11 @@ function agentRoutes(prefix: '/v2/agents' | '/v1/agents', tag: string): RouteDes
       auth: 'bearer',
       summary: `Look up a registered agent${older}`,
       params: addressParamSchema,
-      responses: { 200: { description: 'The agent and everything its registration stored', schema: agentDetailSchema }, ...sdkAuth, 404: detail('No registered agent at this address') },
+      responses: {
+        200: { description: 'The agent and everything its registration stored', schema: agentDetailSchema },
+        ...sdkAuth,
+        404: detail('No registered agent at this address'),
+      },
     },
     ...(['put', 'patch'] as const).map(
       (method): RouteDescriptor => ({
@@ -126,7 +140,12 @@ function agentRoutes(prefix: '/v2/agents' | '/v1/agents', tag: string): RouteDes
       auth: 'bearer',
       summary: `Delete the caller's agent${older}`,
       params: addressParamSchema,
-      responses: { 200: { description: 'Deleted', schema: deletedAgentSchema }, ...sdkAuth, 404: detail('Agent not registered'), 409: detail('The agent belongs to another account') },
+      responses: {
+        200: { description: 'Deleted', schema: deletedAgentSchema },
+        ...sdkAuth,
+        404: detail('Agent not registered'),
+        409: detail('The agent belongs to another account'),
+      },
     },
   ];
 }
@@ -143,7 +162,11 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
       'With the admin token: creates the key in `account_id`, or in a new account when it is absent (the first key of an account). With a key that has the `keys` permission: creates a key in that key’s own account, with a subset of its permissions, its limits (only the admin token sets `limits`) and no later expiry than its own (none given: its own). An account holds at most 25 live keys (403 `too_many_keys`).',
     body: createKeyRequestSchema,
     example: { name: 'my agents', permissions: ['read', 'write', 'chat'] },
-    responses: { 201: { description: 'The new key; `key` is the secret, shown once', schema: createdKeySchema }, ...keyErrors, 404: error('No such account') },
+    responses: {
+      201: { description: 'The new key; `key` is the secret, shown once', schema: createdKeySchema },
+      ...keyErrors,
+      404: error('No such account'),
+    },
   },
   {
     method: 'get',
@@ -166,7 +189,11 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
     params: keyIdParamSchema,
     body: updateKeyRequestSchema,
     example: { limits: { requests_per_minute: 120, tokens_per_minute: 200000 } },
-    responses: { 200: { description: 'The key as it is now', schema: apiKeySchema }, ...keyErrors, 404: error('No live key with this id in the caller’s account') },
+    responses: {
+      200: { description: 'The key as it is now', schema: apiKeySchema },
+      ...keyErrors,
+      404: error('No live key with this id in the caller’s account'),
+    },
   },
   {
     method: 'delete',
@@ -188,7 +215,8 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
     tag: 'Featured agents',
     auth: 'bearer',
     summary: 'List the featured agents (admin token)',
-    description: 'Featured agents come first when browsing by relevancy and get a small lift in text relevancy; their records say `featured: true`.',
+    description:
+      'Featured agents come first when browsing by relevancy and get a small lift in text relevancy; their records say `featured: true`.',
     responses: { 200: { description: 'The featured agents, by name', schema: featuredAgentListSchema }, ...adminErrors },
   },
   {
@@ -199,7 +227,11 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
     summary: 'Feature a registered agent (admin token)',
     description: 'Takes effect in search at once. Featuring an agent already featured changes nothing.',
     params: addressParamSchema,
-    responses: { 200: { description: 'The agent, featured', schema: featuredAgentSchema }, ...adminErrors, 404: error('No registered agent with this address') },
+    responses: {
+      200: { description: 'The agent, featured', schema: featuredAgentSchema },
+      ...adminErrors,
+      404: error('No registered agent with this address'),
+    },
   },
   {
     method: 'delete',
@@ -208,7 +240,11 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
     auth: 'bearer',
     summary: 'Stop featuring an agent (admin token)',
     params: addressParamSchema,
-    responses: { 200: { description: 'The agent, no longer featured', schema: featuredAgentSchema }, ...adminErrors, 404: error('No registered agent with this address') },
+    responses: {
+      200: { description: 'The agent, no longer featured', schema: featuredAgentSchema },
+      ...adminErrors,
+      404: error('No registered agent with this address'),
+    },
   },
   {
     method: 'post',
@@ -252,7 +288,11 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
     auth: 'none',
     summary: 'Where to reach an agent (public: the SDKs resolve without a key)',
     params: addressParamSchema,
-    responses: { 200: { description: 'The agent’s endpoints and protocols', schema: almanacRecordSchema }, 404: detail('Unknown address'), 406: detail('Not an agent address') },
+    responses: {
+      200: { description: 'The agent’s endpoints and protocols', schema: almanacRecordSchema },
+      404: detail('Unknown address'),
+      406: detail('Not an agent address'),
+    },
   },
   {
     method: 'post',
@@ -278,7 +318,11 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
     summary: 'Signed registration attestation (older SDKs)',
     description: 'uagents-core AgentRegistrationAttestation: endpoints and protocols signed by the agent; no API key.',
     body: almanacAttestationSchema,
-    responses: { 200: { description: 'Stored', schema: almanacRecordSchema }, 401: detail('Bad signature or stale timestamp'), 406: detail('Malformed body') },
+    responses: {
+      200: { description: 'Stored', schema: almanacRecordSchema },
+      401: detail('Bad signature or stale timestamp'),
+      406: detail('Malformed body'),
+    },
   },
   {
     method: 'get',
@@ -379,7 +423,10 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
       406: detail('Malformed envelope'),
       409: detail('Replayed envelope, or a target this registry does not relay to'),
       413: detail('Envelope larger than 1 MiB'),
-      502: { description: 'The target webhook refused (`delivered: false`) or did not answer (`detail`)', schema: z.union([proxySubmitResponseSchema, detailErrorSchema]) },
+      502: {
+        description: 'The target webhook refused (`delivered: false`) or did not answer (`detail`)',
+        schema: z.union([proxySubmitResponseSchema, detailErrorSchema]),
+      },
     },
   },
 ];

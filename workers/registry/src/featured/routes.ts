@@ -14,25 +14,33 @@ export function featuredRoutes() {
   app.use('*', requireAdmin);
 
   app.get('/', async (c) => {
-    const { results } = await c.env.DB.prepare('SELECT address, name FROM agents WHERE featured = 1 AND account_id IS NOT NULL ORDER BY name, address').all<{ address: string; name: string }>();
+    const { results } = await c.env.DB.prepare(
+      'SELECT address, name FROM agents WHERE featured = 1 AND account_id IS NOT NULL ORDER BY name, address',
+    ).all<{ address: string; name: string }>();
     const body: FeaturedAgentList = { agents: results.map((row) => ({ address: row.address, name: row.name, featured: true })) };
     return c.json(body);
   });
 
-  for (const [method, featured] of [['put', true], ['delete', false]] as const) {
+  for (const [method, featured] of [
+    ['put', true],
+    ['delete', false],
+  ] as const) {
     app[method]('/:address', validate('param', addressParamSchema), async (c) => {
       const { address } = c.req.valid('param');
       // Only registered agents (an almanac-only record has no account) can be featured.
-      const row = await c.env.DB.prepare('UPDATE agents SET featured = ?1 WHERE address = ?2 AND account_id IS NOT NULL RETURNING address, name')
+      const row = await c.env.DB.prepare(
+        'UPDATE agents SET featured = ?1 WHERE address = ?2 AND account_id IS NOT NULL RETURNING address, name',
+      )
         .bind(featured ? 1 : 0, address)
         .first<{ address: string; name: string }>();
-      if (!row) throw new ApiError({
-        status: 404,
-        message: `no registered agent ${address}`,
-        type: 'not_found',
-        param: 'address',
-        code: 'unknown_agent',
-      });
+      if (!row)
+        throw new ApiError({
+          status: 404,
+          message: `no registered agent ${address}`,
+          type: 'not_found',
+          param: 'address',
+          code: 'unknown_agent',
+        });
       const body: FeaturedAgent = { address: row.address, name: row.name, featured };
       return c.json(body);
     });

@@ -14,10 +14,11 @@ export const speaksDetail = speaks(detailDialect);
 
 /** Malformed data is 406 for the SDKs, whether the body is not JSON or a field is wrong. */
 const detailRefusals: Refusals = {
-  invalid: (error, target) => new ApiError({
-    status: 406,
-    message: `malformed ${target === 'param' ? 'path' : target}: ${describeZodError(error).message}`,
-  }),
+  invalid: (error, target) =>
+    new ApiError({
+      status: 406,
+      message: `malformed ${target === 'param' ? 'path' : target}: ${describeZodError(error).message}`,
+    }),
   malformed: () => new ApiError({ status: 406, message: 'Malformed JSON in request body' }),
 };
 

@@ -12,7 +12,10 @@ import type { IdentityProof } from '../../../../schemas/registry.ts';
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
 
 export async function ownerOf(db: D1Database, address: string): Promise<string | null> {
-  return (await db.prepare('SELECT account_id FROM identities WHERE address = ?').bind(address).first<{ account_id: string }>())?.account_id ?? null;
+  return (
+    (await db.prepare('SELECT account_id FROM identities WHERE address = ?').bind(address).first<{ account_id: string }>())?.account_id ??
+    null
+  );
 }
 
 /**
@@ -47,7 +50,10 @@ export async function issueChallenge(db: D1Database, address: string, accountId:
     .prepare('SELECT min(expires_at) AS at FROM challenges WHERE account_id = ? AND used_at IS NULL AND expires_at > ?')
     .bind(accountId, stamp)
     .first<{ at: string | null }>();
-  const retryAfterSeconds = Math.max(1, Math.ceil(((oldest?.at ? Date.parse(oldest.at) : now.getTime() + CHALLENGE_TTL_MS) - now.getTime()) / 1000));
+  const retryAfterSeconds = Math.max(
+    1,
+    Math.ceil(((oldest?.at ? Date.parse(oldest.at) : now.getTime() + CHALLENGE_TTL_MS) - now.getTime()) / 1000),
+  );
   return {
     ok: false,
     status: 429,
@@ -66,10 +72,15 @@ interface ChallengeRow {
 }
 
 export async function proveIdentity(db: D1Database, proof: IdentityProof, accountId: string, now = new Date()): Promise<ProofOutcome> {
-  const row = await db.prepare('SELECT address, account_id, expires_at, used_at FROM challenges WHERE challenge = ?').bind(proof.challenge).first<ChallengeRow>();
+  const row = await db
+    .prepare('SELECT address, account_id, expires_at, used_at FROM challenges WHERE challenge = ?')
+    .bind(proof.challenge)
+    .first<ChallengeRow>();
   const stamp = now.toISOString();
-  if (!row || row.account_id !== accountId) return { ok: false, status: 401, detail: 'unknown challenge: request one with GET /v2/identity/{address}/challenge' };
-  if (row.address !== proof.address) return { ok: false, status: 401, detail: `the challenge was issued for ${row.address}, not ${proof.address}` };
+  if (!row || row.account_id !== accountId)
+    return { ok: false, status: 401, detail: 'unknown challenge: request one with GET /v2/identity/{address}/challenge' };
+  if (row.address !== proof.address)
+    return { ok: false, status: 401, detail: `the challenge was issued for ${row.address}, not ${proof.address}` };
   if (row.used_at) return { ok: false, status: 401, detail: 'the challenge was already used; request a new one' };
   if (row.expires_at <= stamp) return { ok: false, status: 401, detail: 'the challenge has expired; request a new one' };
   if (!verifyDigest(proof.address, sha256(utf8ToBytes(proof.challenge)), proof.challenge_response)) {
@@ -80,7 +91,10 @@ export async function proveIdentity(db: D1Database, proof: IdentityProof, accoun
     .bind(stamp, proof.challenge, stamp)
     .run();
   if (consumed.meta.changes !== 1) return { ok: false, status: 401, detail: 'the challenge was already used; request a new one' };
-  await db.prepare('INSERT INTO identities (address, account_id, proven_at) VALUES (?, ?, ?) ON CONFLICT (address) DO NOTHING').bind(proof.address, accountId, stamp).run();
+  await db
+    .prepare('INSERT INTO identities (address, account_id, proven_at) VALUES (?, ?, ?) ON CONFLICT (address) DO NOTHING')
+    .bind(proof.address, accountId, stamp)
+    .run();
   const owner = await ownerOf(db, proof.address);
   if (owner !== accountId) return { ok: false, status: 409, detail: `address ${proof.address} is owned by another account` };
   return { ok: true, address: proof.address };

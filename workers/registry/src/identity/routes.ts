@@ -1,6 +1,12 @@
 import { type Context, Hono } from 'hono';
 import { ApiError } from '../../../../lib/http/api-error.ts';
-import { addressParamSchema, type ChallengeResponse, challengeRequestSchema, identityProofSchema, type IdentityResponse } from '../../../../schemas/registry.ts';
+import {
+  addressParamSchema,
+  type ChallengeResponse,
+  challengeRequestSchema,
+  identityProofSchema,
+  type IdentityResponse,
+} from '../../../../schemas/registry.ts';
 import type { RegistryApp } from '../app.ts';
 import { speaksDetail, validateDetail } from '../http/detail.ts';
 import { requireKey } from '../keys/require-key.ts';
@@ -30,7 +36,10 @@ export function identityRoutes() {
   v2.get('/:address/challenge', writeKey, validateDetail('param', addressParamSchema), (c) => challenge(c, c.req.valid('param').address));
   v1.post('/challenge', writeKey, validateDetail('json', challengeRequestSchema), (c) => challenge(c, c.req.valid('json').address));
 
-  for (const [app, path] of [[v2, '/'], [v1, '/prove']] as const) {
+  for (const [app, path] of [
+    [v2, '/'],
+    [v1, '/prove'],
+  ] as const) {
     app.post(path, writeKey, validateDetail('json', identityProofSchema), async (c) => {
       const outcome = await proveIdentity(c.env.DB, c.req.valid('json'), c.get('key').accountId);
       if (!outcome.ok) throw new ApiError({ status: outcome.status, message: outcome.detail });

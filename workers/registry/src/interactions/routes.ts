@@ -21,7 +21,8 @@ const requireAttestation = createMiddleware<RegistryApp & { Variables: { atteste
   const check = verifyAttestation(match[1]!);
   if (!check.ok) throw new ApiError({ status: 401, message: check.message });
   // Its nonce is remembered until it expires: no attestation may ask for longer than a day.
-  if (check.validTo > Math.floor(Date.now() / 1000) + ATTESTATION_MAX_SECONDS) throw new ApiError({ status: 401, message: 'attestation is valid for more than 24 h; make a shorter one' });
+  if (check.validTo > Math.floor(Date.now() / 1000) + ATTESTATION_MAX_SECONDS)
+    throw new ApiError({ status: 401, message: 'attestation is valid for more than 24 h; make a shorter one' });
   c.set('attester', check);
   await next();
 });
@@ -39,7 +40,11 @@ const PROXY_TARGET_LIMIT: WindowLimit = { name: 'proxy-target', limit: 60, windo
  * The relay budgets are taken here, after the signature was verified (a forged envelope spends nobody's
  * budget) and before the digest is claimed (an envelope refused for its rate may come again later).
  */
-function budgetedReplayGuard(db: D1Database, envelope: { sender: string; target: string }, refused: { verdict?: LimitVerdict }): ReplayGuard {
+function budgetedReplayGuard(
+  db: D1Database,
+  envelope: { sender: string; target: string },
+  refused: { verdict?: LimitVerdict },
+): ReplayGuard {
   return {
     claim: async (digestHex, until) => {
       const verdict = await takeFromWindows(db, [
@@ -72,10 +77,11 @@ export function interactionRoutes() {
     if (attestation.address !== source && attestation.address !== request.target) {
       throw new ApiError({ status: 403, message: `the attestation is ${attestation.address}'s, who is neither the source nor the target` });
     }
-    if (!(await findAgent(c.env.DB, request.target))) throw new ApiError({
-      status: 404,
-      message: `target ${request.target} is not registered`,
-    });
+    if (!(await findAgent(c.env.DB, request.target)))
+      throw new ApiError({
+        status: 404,
+        message: `target ${request.target} is not registered`,
+      });
     if (!(await claimOnce(c.env.DB, `attestation:${attestation.nonceHex}`, attestation.address, attestation.validTo + 60))) {
       throw new ApiError({ status: 409, message: 'this attestation was already used: each one counts once' });
     }
@@ -89,7 +95,9 @@ export function interactionRoutes() {
    * the URL policy allows, without following redirects. The sender learns the target's status, never its
    * answer (the proxy must not be a way to read other agents' webhooks).
    */
-  const envelopeLimit = bodyLimit({ maxSize: ENVELOPE_MAX_BYTES, onError: () => {
+  const envelopeLimit = bodyLimit({
+    maxSize: ENVELOPE_MAX_BYTES,
+    onError: () => {
       throw new ApiError({ status: 413, message: 'envelope is larger than 1 MiB' });
     },
   });
@@ -100,7 +108,8 @@ export function interactionRoutes() {
     const target = await findAgent(c.env.DB, envelope.target);
     if (!target?.url) throw new ApiError({ status: 404, message: `target ${envelope.target} has no registered webhook url` });
     const destination = new URL(target.url);
-    if (destination.pathname === PROXY_PATH) throw new ApiError({ status: 409, message: 'the target registered this proxy as its own webhook url' });
+    if (destination.pathname === PROXY_PATH)
+      throw new ApiError({ status: 409, message: 'the target registered this proxy as its own webhook url' });
     const refused: { verdict?: LimitVerdict } = {};
     const verdict = await verifyEnvelope(envelope, { self: envelope.target, replay: budgetedReplayGuard(c.env.DB, envelope, refused) });
     if (refused.verdict && !refused.verdict.ok) {
@@ -116,19 +125,33 @@ export function interactionRoutes() {
     try {
       sent = await policyFetch(
         target.url,
-        { method: 'POST', headers: { 'content-type': 'application/json' }, body: serializeEnvelope(envelope), signal: AbortSignal.timeout(PROXY_TIMEOUT_MS) },
+        {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: serializeEnvelope(envelope),
+          signal: AbortSignal.timeout(PROXY_TIMEOUT_MS),
+        },
         { policy: urlPolicyFromEnv(c.env.ALLOW_PRIVATE_URLS) },
       );
     } catch (error) {
       console.warn('proxy: target webhook did not answer', envelope.target, error);
       throw new ApiError({ status: 502, message: 'the target webhook did not answer' });
     }
-    if (!sent.ok) throw new ApiError({ status: 409, message: 'the target webhook is not an address this registry relays to (private, loopback or not http)' });
+    if (!sent.ok)
+      throw new ApiError({
+        status: 409,
+        message: 'the target webhook is not an address this registry relays to (private, loopback or not http)',
+      });
     await sent.response.body?.cancel();
     const { status } = sent.response;
     const delivered = status >= 200 && status < 300;
     if (delivered) await countInteraction(c.env.DB, envelope.target, envelope.sender, envelope.session ?? null, 'proxy');
-    const body: ProxySubmitResponse = { delivered, target: envelope.target, status, detail: delivered ? 'delivered' : `the target webhook answered ${status}` };
+    const body: ProxySubmitResponse = {
+      delivered,
+      target: envelope.target,
+      status,
+      detail: delivered ? 'delivered' : `the target webhook answered ${status}`,
+    };
     return c.json(body, delivered ? 200 : 502);
   });
 

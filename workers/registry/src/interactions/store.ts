@@ -1,4 +1,3 @@
-import type { AgentRow } from '../agents/row.ts';
 import { sweepWindows } from '../limits/rate-windows.ts';
 
 /** Interactions counted per target agent; `recent` is the last RECENT_DAYS days, recomputed on each count and by the cron. */
@@ -44,10 +43,13 @@ export async function countInteraction(
     .run();
   const counted = inserted.meta.changes === 1;
   const read = db.prepare('SELECT total_interactions, recent_interactions FROM agents WHERE address = ?').bind(target);
-  if (!counted) return { counted, ...((await read.first<Omit<InteractionCount, 'counted'>>()) ?? { total_interactions: 0, recent_interactions: 0 }) };
+  if (!counted)
+    return { counted, ...((await read.first<Omit<InteractionCount, 'counted'>>()) ?? { total_interactions: 0, recent_interactions: 0 }) };
   const [, counts] = await db.batch<Omit<InteractionCount, 'counted'>>([
     db
-      .prepare('UPDATE agents SET total_interactions = total_interactions + 1, recent_interactions = (SELECT count(*) FROM interactions WHERE target = ?1 AND at >= ?2) WHERE address = ?1')
+      .prepare(
+        'UPDATE agents SET total_interactions = total_interactions + 1, recent_interactions = (SELECT count(*) FROM interactions WHERE target = ?1 AND at >= ?2) WHERE address = ?1',
+      )
       .bind(target, recentSince(now)),
     read,
   ]);
@@ -69,7 +71,10 @@ const daysBefore = (now: Date, days: number) => new Date(now.getTime() - days * 
  */
 export async function claimOnce(db: D1Database, token: string, address: string, validTo: number, now = new Date()): Promise<boolean> {
   const until = Math.min(validTo, latestRemembered(now));
-  const result = await db.prepare('INSERT INTO attestation_nonces (nonce, address, valid_to) VALUES (?, ?, ?) ON CONFLICT (nonce) DO NOTHING').bind(token, address, until).run();
+  const result = await db
+    .prepare('INSERT INTO attestation_nonces (nonce, address, valid_to) VALUES (?, ?, ?) ON CONFLICT (nonce) DO NOTHING')
+    .bind(token, address, until)
+    .run();
   return result.meta.changes === 1;
 }
 

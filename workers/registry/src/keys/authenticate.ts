@@ -46,7 +46,8 @@ export function parseLimits(text: string | null): KeyLimits | null {
 }
 
 /** A key row read by id: run alone (authenticate) or as one statement of a route's own batch (keyLookup). */
-export const KEY_ROW_SQL = 'SELECT id, account_id, secret_hash, permissions, limits, expires_at, revoked_at, last_used_at FROM api_keys WHERE id = ?1';
+export const KEY_ROW_SQL =
+  'SELECT id, account_id, secret_hash, permissions, limits, expires_at, revoked_at, last_used_at FROM api_keys WHERE id = ?1';
 
 /** A token shaped like a key: its id (the row to read), its secret, and the secret's stored form. */
 export interface ParsedKey {
@@ -61,7 +62,12 @@ export function parseBearer(token: string | null | undefined): ParsedKey | Extra
 }
 
 /** The verdict on a key row read for `parsed` (undefined: no such key), and whether last_used_at is due a refresh. */
-export function judgeKeyRow(parsed: ParsedKey, row: KeyRow | undefined, permission: Permission | readonly Permission[], now: Date): { result: AuthResult; touch: boolean } {
+export function judgeKeyRow(
+  parsed: ParsedKey,
+  row: KeyRow | undefined,
+  permission: Permission | readonly Permission[],
+  now: Date,
+): { result: AuthResult; touch: boolean } {
   const refuse = (status: 401 | 403, message: string) => ({ result: { ok: false, status, message } as const, touch: false });
   if (!row || !secretMatches(parsed.secret, row.secret_hash)) return refuse(401, 'invalid API key');
   if (row.revoked_at) return refuse(401, 'API key revoked');
@@ -73,7 +79,10 @@ export function judgeKeyRow(parsed: ParsedKey, row: KeyRow | undefined, permissi
     return refuse(403, `API key lacks the ${needed} permission (it has: ${permissions.join(', ') || 'none'})`);
   }
   const touch = !row.last_used_at || Date.parse(row.last_used_at) < now.getTime() - LAST_USED_GRANULARITY_MS;
-  return { result: { ok: true, keyId: row.id, accountId: row.account_id, permissions, limits: parseLimits(row.limits), expiresAt: row.expires_at }, touch };
+  return {
+    result: { ok: true, keyId: row.id, accountId: row.account_id, permissions, limits: parseLimits(row.limits), expiresAt: row.expires_at },
+    touch,
+  };
 }
 
 export async function touchLastUsed(db: D1Database, keyId: string, now: Date): Promise<void> {
@@ -84,7 +93,12 @@ export async function touchLastUsed(db: D1Database, keyId: string, now: Date): P
  * Checks a bearer token for a permission (or any one of several). 401: missing, malformed, unknown, revoked or expired;
  * 403: a valid key without the permission. Revocation reads the row each time, so it takes effect at once.
  */
-export async function authenticate(db: D1Database, token: string | null | undefined, permission: Permission | readonly Permission[], now = new Date()): Promise<AuthResult> {
+export async function authenticate(
+  db: D1Database,
+  token: string | null | undefined,
+  permission: Permission | readonly Permission[],
+  now = new Date(),
+): Promise<AuthResult> {
   const parsed = parseBearer(token);
   if ('ok' in parsed) return parsed;
   const row = await db.prepare(KEY_ROW_SQL).bind(parsed.id).first<KeyRow>();

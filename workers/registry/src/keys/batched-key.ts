@@ -1,7 +1,17 @@
 import { createMiddleware } from 'hono/factory';
 import { bearerToken, hashSecret } from '../../../../lib/auth/tokens.ts';
 import type { Permission } from '../../../../schemas/keys.ts';
-import { type AuthenticatedKey, type AuthResult, authenticate, judgeKeyRow, KEY_ROW_SQL, type KeyRow, type ParsedKey, parseBearer, touchLastUsed } from './authenticate.ts';
+import {
+  type AuthenticatedKey,
+  type AuthResult,
+  authenticate,
+  judgeKeyRow,
+  KEY_ROW_SQL,
+  type KeyRow,
+  type ParsedKey,
+  parseBearer,
+  touchLastUsed,
+} from './authenticate.ts';
 import { keyRefusal } from './require-key.ts';
 
 /**
@@ -57,7 +67,10 @@ export function requireKeyInBatch(permission: Permission | readonly Permission[]
     await next();
     if (check.verdict) {
       const { result, touch } = check.verdict;
-      if (touch && result.ok) c.executionCtx.waitUntil(touchLastUsed(c.env.DB, result.keyId, new Date()).catch((error: unknown) => console.error('last_used_at refresh failed', error)));
+      if (touch && result.ok)
+        c.executionCtx.waitUntil(
+          touchLastUsed(c.env.DB, result.keyId, new Date()).catch((error: unknown) => console.error('last_used_at refresh failed', error)),
+        );
       return;
     }
     const result = await authenticate(c.env.DB, token, permission);

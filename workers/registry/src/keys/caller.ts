@@ -24,16 +24,18 @@ function isAdmin(env: RegistryEnv, token: string): boolean {
 /** Operator-only routes: the deployment's admin token, nothing else (no API key, whatever its permissions). */
 export const requireAdmin = createMiddleware<{ Bindings: RegistryEnv }>(async (c, next) => {
   const token = bearerToken(c.req.header('authorization'));
-  if (!token) throw new ApiError({
-    status: 401,
-    message: 'missing admin token: send Authorization: Bearer <ADMIN_TOKEN>',
-    code: 'missing_api_key',
-  });
-  if (!isAdmin(c.env, token)) throw new ApiError({
-    status: 403,
-    message: 'only the deployment’s admin token may do this',
-    code: 'admin_only',
-  });
+  if (!token)
+    throw new ApiError({
+      status: 401,
+      message: 'missing admin token: send Authorization: Bearer <ADMIN_TOKEN>',
+      code: 'missing_api_key',
+    });
+  if (!isAdmin(c.env, token))
+    throw new ApiError({
+      status: 403,
+      message: 'only the deployment’s admin token may do this',
+      code: 'admin_only',
+    });
   await next();
 });
 

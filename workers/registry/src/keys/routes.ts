@@ -1,7 +1,14 @@
 import { Hono } from 'hono';
 import { ApiError } from '../../../../lib/http/api-error.ts';
 import { validate } from '../../../../lib/http/validate.ts';
-import { createKeyRequestSchema, keyIdParamSchema, keyListQuerySchema, type KeyList, type RevokedKey, updateKeyRequestSchema } from '../../../../schemas/keys.ts';
+import {
+  createKeyRequestSchema,
+  keyIdParamSchema,
+  keyListQuerySchema,
+  type KeyList,
+  type RevokedKey,
+  updateKeyRequestSchema,
+} from '../../../../schemas/keys.ts';
 import { type KeyManagerApp, requireKeyManager } from './caller.ts';
 import { noticeKeyChange, noticeRevocation } from './chat-notices.ts';
 import { accountExists, createAccount, createKey, listKeys, liveKeyExists, revokeKey, updateKey } from './store.ts';
@@ -33,12 +40,13 @@ export function keyRoutes() {
           code: 'other_account',
         });
       }
-      if (request.account_name) throw new ApiError({
-        status: 403,
-        message: 'only the admin token creates accounts',
-        param: 'account_name',
-        code: 'admin_only',
-      });
+      if (request.account_name)
+        throw new ApiError({
+          status: 403,
+          message: 'only the admin token creates accounts',
+          param: 'account_name',
+          code: 'admin_only',
+        });
       accountId = manager.accountId;
     } else if (request.account_id) {
       if (!(await accountExists(c.env.DB, request.account_id))) {
@@ -61,19 +69,43 @@ export function keyRoutes() {
     if (manager.kind === 'account') {
       const extra = request.permissions.filter((permission) => !manager.permissions.includes(permission));
       if (extra.length) {
-        throw new ApiError({ status: 403, message: `a key may mint only permissions it holds; this one lacks ${extra.join(', ')}`, param: 'permissions', code: 'permission_escalation' });
+        throw new ApiError({
+          status: 403,
+          message: `a key may mint only permissions it holds; this one lacks ${extra.join(', ')}`,
+          param: 'permissions',
+          code: 'permission_escalation',
+        });
       }
-      if (request.limits) throw new ApiError({ status: 403, message: 'limits are set by the operator (admin token) only', param: 'limits', code: 'admin_only' });
+      if (request.limits)
+        throw new ApiError({
+          status: 403,
+          message: 'limits are set by the operator (admin token) only',
+          param: 'limits',
+          code: 'admin_only',
+        });
       limits = manager.limits;
       const ceiling = manager.expiresAt ? new Date(manager.expiresAt) : null;
       if (ceiling && requestedExpiry && requestedExpiry > ceiling) {
-        throw new ApiError({ status: 403, message: `a key may not outlive the key that mints it (${manager.expiresAt})`, param: 'expires_in_days', code: 'outlives_minter' });
+        throw new ApiError({
+          status: 403,
+          message: `a key may not outlive the key that mints it (${manager.expiresAt})`,
+          param: 'expires_in_days',
+          code: 'outlives_minter',
+        });
       }
       expiresAt = requestedExpiry ?? ceiling;
     }
-    const created = await createKey(c.env.DB, { accountId, name: request.name, permissions: request.permissions, limits, expiresAt, maxLiveKeys: MAX_KEYS_PER_ACCOUNT }, now);
+    const created = await createKey(
+      c.env.DB,
+      { accountId, name: request.name, permissions: request.permissions, limits, expiresAt, maxLiveKeys: MAX_KEYS_PER_ACCOUNT },
+      now,
+    );
     if (!created) {
-      throw new ApiError({ status: 403, message: `the account already holds ${MAX_KEYS_PER_ACCOUNT} live keys; revoke one first`, code: 'too_many_keys' });
+      throw new ApiError({
+        status: 403,
+        message: `the account already holds ${MAX_KEYS_PER_ACCOUNT} live keys; revoke one first`,
+        code: 'too_many_keys',
+      });
     }
     return c.json(created, 201);
   });
@@ -98,7 +130,12 @@ export function keyRoutes() {
     const { id } = c.req.valid('param');
     const changes = c.req.valid('json');
     if (manager.kind === 'account' && changes.limits !== undefined) {
-      throw new ApiError({ status: 403, message: 'limits are set by the operator (admin token) only', param: 'limits', code: 'admin_only' });
+      throw new ApiError({
+        status: 403,
+        message: 'limits are set by the operator (admin token) only',
+        param: 'limits',
+        code: 'admin_only',
+      });
     }
     const updated = await updateKey(c.env.DB, id, manager.kind === 'account' ? manager.accountId : null, changes);
     if (!updated) throw new ApiError({ status: 404, message: `no live key ${id}`, type: 'not_found', param: 'id', code: 'unknown_key' });
@@ -112,13 +149,14 @@ export function keyRoutes() {
     const manager = c.get('manager');
     const { id } = c.req.valid('param');
     const accountId = manager.kind === 'account' ? manager.accountId : null;
-    if (!(await liveKeyExists(c.env.DB, id, accountId))) throw new ApiError({
-      status: 404,
-      message: `no live key ${id}`,
-      type: 'not_found',
-      param: 'id',
-      code: 'unknown_key',
-    });
+    if (!(await liveKeyExists(c.env.DB, id, accountId)))
+      throw new ApiError({
+        status: 404,
+        message: `no live key ${id}`,
+        type: 'not_found',
+        param: 'id',
+        code: 'unknown_key',
+      });
     // The chat Worker caches verified keys: it hears of the revocation first, so once this answers 200 the key
     // is refused everywhere. If it cannot be told, the key stays live and the caller retries (nothing half-done).
     if (!(await noticeRevocation(c.env, id))) {

@@ -37,10 +37,31 @@ export async function createKey(db: D1Database, key: NewKey, now = new Date()): 
        SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8
        WHERE (SELECT count(*) FROM api_keys WHERE account_id = ?2 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > ?7)) < ?9`,
     )
-    .bind(id, key.accountId, key.name, secretHash, JSON.stringify(permissions), limits ? JSON.stringify(limits) : null, createdAt, expiresAt, key.maxLiveKeys)
+    .bind(
+      id,
+      key.accountId,
+      key.name,
+      secretHash,
+      JSON.stringify(permissions),
+      limits ? JSON.stringify(limits) : null,
+      createdAt,
+      expiresAt,
+      key.maxLiveKeys,
+    )
     .run();
   if (inserted.meta.changes !== 1) return null;
-  return { id, account_id: key.accountId, name: key.name, prefix: keyPrefix(id), permissions, limits, created_at: createdAt, expires_at: expiresAt, last_used_at: null, key: token };
+  return {
+    id,
+    account_id: key.accountId,
+    name: key.name,
+    prefix: keyPrefix(id),
+    permissions,
+    limits,
+    created_at: createdAt,
+    expires_at: expiresAt,
+    last_used_at: null,
+    key: token,
+  };
 }
 
 interface ListedRow {
@@ -59,7 +80,9 @@ const LISTED_COLUMNS = 'id, account_id, name, permissions, limits, created_at, e
 /** Keys not revoked, newest first; all accounts' when `accountId` is null (admin). */
 export async function listKeys(db: D1Database, accountId: string | null): Promise<ApiKey[]> {
   const statement = accountId
-    ? db.prepare(`SELECT ${LISTED_COLUMNS} FROM api_keys WHERE revoked_at IS NULL AND account_id = ? ORDER BY created_at DESC, id`).bind(accountId)
+    ? db
+        .prepare(`SELECT ${LISTED_COLUMNS} FROM api_keys WHERE revoked_at IS NULL AND account_id = ? ORDER BY created_at DESC, id`)
+        .bind(accountId)
     : db.prepare(`SELECT ${LISTED_COLUMNS} FROM api_keys WHERE revoked_at IS NULL ORDER BY created_at DESC, id`);
   const { results } = await statement.all<ListedRow>();
   return results.map(listedKey);
@@ -112,7 +135,10 @@ export async function liveKeyExists(db: D1Database, id: string, accountId: strin
 export async function revokeKey(db: D1Database, id: string, accountId: string | null, now = new Date()): Promise<string | null> {
   const revokedAt = now.toISOString();
   const result = accountId
-    ? await db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL').bind(revokedAt, id, accountId).run()
+    ? await db
+        .prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND account_id = ? AND revoked_at IS NULL')
+        .bind(revokedAt, id, accountId)
+        .run()
     : await db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL').bind(revokedAt, id).run();
   return result.meta.changes > 0 ? revokedAt : null;
 }

@@ -15,13 +15,19 @@ export type LimitVerdict = { ok: true } | { ok: false; limit: WindowLimit; retry
  * Takes one unit from each budget in order and stops at the first that is spent, so a caller refused by its
  * own budget does not use up the next one (a noisy sender does not spend its target's budget).
  */
-export async function takeFromWindows(db: D1Database, budgets: { limit: WindowLimit; key: string }[], now = Date.now()): Promise<LimitVerdict> {
+export async function takeFromWindows(
+  db: D1Database,
+  budgets: { limit: WindowLimit; key: string }[],
+  now = Date.now(),
+): Promise<LimitVerdict> {
   const nowSeconds = Math.floor(now / 1000);
   for (const { limit, key } of budgets) {
     const start = nowSeconds - (nowSeconds % limit.windowSeconds);
     const end = start + limit.windowSeconds;
     const row = await db
-      .prepare('INSERT INTO rate_windows (bucket, count, expires_at) VALUES (?, 1, ?) ON CONFLICT (bucket) DO UPDATE SET count = count + 1 RETURNING count')
+      .prepare(
+        'INSERT INTO rate_windows (bucket, count, expires_at) VALUES (?, 1, ?) ON CONFLICT (bucket) DO UPDATE SET count = count + 1 RETURNING count',
+      )
       .bind(`${limit.name}:${key}:${start}`, end)
       .first<{ count: number }>();
     if ((row?.count ?? 0) > limit.limit) return { ok: false, limit, retryAfterSeconds: Math.max(1, end - nowSeconds) };

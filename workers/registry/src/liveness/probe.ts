@@ -33,7 +33,13 @@ async function probe(url: string, timeoutMs: number, policy: UrlPolicy): Promise
     await sent.response.body?.cancel();
     return { ok: sent.response.status < 500, detail: `HTTP ${sent.response.status}` };
   } catch (error) {
-    return { ok: false, detail: (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : String((error as Error).message ?? error).slice(0, 200) };
+    return {
+      ok: false,
+      detail:
+        (error as Error).name === 'TimeoutError'
+          ? `no answer within ${timeoutMs} ms`
+          : String((error as Error).message ?? error).slice(0, 200),
+    };
   }
 }
 
@@ -62,7 +68,9 @@ export async function probeAgents(db: D1Database, options: ProbeOptions, now = n
       const status = deriveStatus({ url: row.url, endpoints, is_active: row.is_active, last_probe_ok: result.ok ? 1 : 0 });
       // Only if the webhook is still the one probed: a re-registration meanwhile starts unprobed.
       await db
-        .prepare('UPDATE agents SET last_probe_at = ?, last_probe_ok = ?, last_probe_detail = ?, status = ? WHERE address = ? AND url IS ? AND endpoints = ?')
+        .prepare(
+          'UPDATE agents SET last_probe_at = ?, last_probe_ok = ?, last_probe_detail = ?, status = ? WHERE address = ? AND url IS ? AND endpoints = ?',
+        )
         .bind(now.toISOString(), result.ok ? 1 : 0, result.detail, status, row.address, row.url, row.endpoints)
         .run();
     }

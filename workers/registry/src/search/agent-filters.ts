@@ -15,15 +15,23 @@ interface VisibilityOptions {
 export function filterConditions({ filters = {}, excludeGeoAgents }: VisibilityOptions, params: SqlParams): string[] {
   const conditions: string[] = ['f.is_public = 1'];
   const states = new Set(filters.state ?? []);
-  const activity = [...(states.has('active') || !(states.has('inactive')) ? ['f.is_active = 1'] : []), ...(states.has('inactive') ? ['f.is_active = 0'] : [])];
+  const activity = [
+    ...(states.has('active') || !states.has('inactive') ? ['f.is_active = 1'] : []),
+    ...(states.has('inactive') ? ['f.is_active = 0'] : []),
+  ];
   if (activity.length === 1) conditions.push(activity[0]!);
-  const probe = [...(states.has('responsive') ? ['f.last_probe_ok = 1'] : []), ...(states.has('unresponsive') ? ['coalesce(f.last_probe_ok, 0) = 0'] : [])];
+  const probe = [
+    ...(states.has('responsive') ? ['f.last_probe_ok = 1'] : []),
+    ...(states.has('unresponsive') ? ['coalesce(f.last_probe_ok, 0) = 0'] : []),
+  ];
   if (probe.length === 1) conditions.push(probe[0]!);
 
   if (filters.category?.length) conditions.push(`f.category IN ${params.list(filters.category)}`);
   if (filters.agent_type?.length) conditions.push(`f.agent_type IN ${params.list(filters.agent_type)}`);
   if (filters.protocol_digest?.length) {
-    conditions.push(`EXISTS (SELECT 1 FROM search_agent_protocols p WHERE p.agent_rowid = f.agent_rowid AND p.digest IN ${params.list(filters.protocol_digest)})`);
+    conditions.push(
+      `EXISTS (SELECT 1 FROM search_agent_protocols p WHERE p.agent_rowid = f.agent_rowid AND p.digest IN ${params.list(filters.protocol_digest)})`,
+    );
   }
   if (filters.tags?.length) {
     const tags = filters.tags.map((tag) => tag.toLowerCase());

@@ -16,7 +16,11 @@ export interface Window {
 }
 
 export function windowOf(request: AgentSearchRequest): Window {
-  return { limit: request.limit ?? SEARCH_LIMIT_DEFAULT, offset: request.offset ?? 0, descending: (request.direction ?? 'desc') === 'desc' };
+  return {
+    limit: request.limit ?? SEARCH_LIMIT_DEFAULT,
+    offset: request.offset ?? 0,
+    descending: (request.direction ?? 'desc') === 'desc',
+  };
 }
 
 export function whereClause(conditions: string[]): string {

@@ -9,7 +9,15 @@ import type { SemanticHit } from './semantic.ts';
 import type { SemanticSource } from './semantic-source-types.ts';
 import type { SqlRunner, SqlStatement } from './sql-runner.ts';
 import { SqlParams } from './sql-params.ts';
-import { expandPlanned, plainQueryApplies, plainQueryGuard, planQuery, type ExpandedQuery, type ExpandOptions, type QueryPlan } from './text/expand.ts';
+import {
+  expandPlanned,
+  plainQueryApplies,
+  plainQueryGuard,
+  planQuery,
+  type ExpandedQuery,
+  type ExpandOptions,
+  type QueryPlan,
+} from './text/expand.ts';
 
 /**
  * Agent search: text → FTS5 match (any of the words; bm25 ranks agents matching more of them, in weightier
@@ -17,13 +25,18 @@ import { expandPlanned, plainQueryApplies, plainQueryGuard, planQuery, type Expa
  * at the session's start), so paging with one search_id never repeats or skips an agent.
  */
 
-export async function searchAgents(runner: SqlRunner, semantic: SemanticSource | null, input: AgentSearchInput): Promise<AgentSearchResult> {
+export async function searchAgents(
+  runner: SqlRunner,
+  semantic: SemanticSource | null,
+  input: AgentSearchInput,
+): Promise<AgentSearchResult> {
   const { request } = input;
   const options = { exact: request.exact_match ?? false, synonyms: !(request.exact_match ?? false) };
   const plan = request.search_text ? planQuery(request.search_text, options) : null;
   if (!plan) return browse(runner, input);
   if (plan.exact) return textSearch(runner, input, plan.exact, { mode: 'phrase', match: plan.exact.match, guard: input.gate });
-  if (!request.semantic_search || !semantic) return lexicalSearch(runner, input, plan, options, request.semantic_search ? 'lexical-fallback' : 'lexical');
+  if (!request.semantic_search || !semantic)
+    return lexicalSearch(runner, input, plan, options, request.semantic_search ? 'lexical-fallback' : 'lexical');
 
   const query = await expandPlanned(runner, plan, await runner.batch(plan.lookups), options);
   let hits: SemanticHit[];
@@ -68,7 +81,13 @@ async function browse(runner: SqlRunner, { request, gate }: AgentSearchInput): P
  * words as typed runs in the vocabulary lookups' batch, guarded to match nothing unless expansion will
  * leave the words as typed (plainQueryGuard), and is kept when it did. Otherwise the expanded query runs next.
  */
-async function lexicalSearch(runner: SqlRunner, input: AgentSearchInput, plan: QueryPlan, options: ExpandOptions, mode: 'lexical' | 'lexical-fallback'): Promise<AgentSearchResult> {
+async function lexicalSearch(
+  runner: SqlRunner,
+  input: AgentSearchInput,
+  plan: QueryPlan,
+  options: ExpandOptions,
+  mode: 'lexical' | 'lexical-fallback',
+): Promise<AgentSearchResult> {
   const guard = (params: SqlParams) => [plainQueryGuard(plan, params), ...(input.gate ? [input.gate(params)] : [])].join(' AND ');
   const speculative = searchStatements(input, { mode, match: plan.plain.match, guard });
   let results: unknown[][];
@@ -80,7 +99,8 @@ async function lexicalSearch(runner: SqlRunner, input: AgentSearchInput, plan: Q
   }
   const lookupRows = results.slice(0, plan.lookups.length);
   const query = await expandPlanned(runner, plan, lookupRows, options);
-  if (plainQueryApplies(plan, lookupRows) && query.match === plan.plain.match) return finish(runner, query, speculative, results.slice(plan.lookups.length), mode);
+  if (plainQueryApplies(plan, lookupRows) && query.match === plan.plain.match)
+    return finish(runner, query, speculative, results.slice(plan.lookups.length), mode);
   return textSearch(runner, input, query, { mode, match: query.match });
 }
 
@@ -122,10 +142,18 @@ function isFtsSyntaxError(error: unknown): boolean {
 }
 
 /** The result from the batch's rows (searchBatch's statements, in order). */
-async function finish(runner: SqlRunner, query: ExpandedQuery, prepared: PreparedSearch, results: unknown[][], mode: SearchMode): Promise<AgentSearchResult> {
+async function finish(
+  runner: SqlRunner,
+  query: ExpandedQuery,
+  prepared: PreparedSearch,
+  results: unknown[][],
+  mode: SearchMode,
+): Promise<AgentSearchResult> {
   const { window, reranking } = prepared;
   const pageRows = results[results.length - 1] as AgentHit[];
-  const total = prepared.countInPage ? await totalFromPage(runner, prepared, pageRows) : ((results[0] as { total: number }[])[0]?.total ?? 0);
+  const total = prepared.countInPage
+    ? await totalFromPage(runner, prepared, pageRows)
+    : ((results[0] as { total: number }[])[0]?.total ?? 0);
   let rows = pageRows;
   if (reranking) {
     const head = rerank(rows.slice(0, RERANK_WINDOW), query);

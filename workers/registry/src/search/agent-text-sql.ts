@@ -92,7 +92,9 @@ export function textStatements(input: AgentSearchInput, plan: TextPlan, sort: Ag
  */
 function rankedChain(input: AgentSearchInput, plan: TextPlan, sort: AgentSort, match: string, params: SqlParams, listed: boolean): string {
   const { request, searchId, queryKey, startedAt } = input;
-  const conditions = listed ? [] : filterConditions({ filters: request.filters, excludeGeoAgents: request.exclude_geo_agents ?? false }, params);
+  const conditions = listed
+    ? []
+    : filterConditions({ filters: request.filters, excludeGeoAgents: request.exclude_geo_agents ?? false }, params);
   const clicks = `clicks AS (
       SELECT address, COUNT(*) AS n FROM search_clicks
       WHERE query_key = ${params.add(queryKey)}
@@ -108,7 +110,8 @@ function rankedChain(input: AgentSearchInput, plan: TextPlan, sort: AgentSort, m
     candidates = `${hits},
       ${fusion.ctes}`;
     scoreExpression = fusion.score;
-    from = 'FROM cand CROSS JOIN search_agent_facts f ON f.agent_rowid = cand.rid LEFT JOIN lex l ON l.rid = f.agent_rowid LEFT JOIN sem s ON s.address = f.address';
+    from =
+      'FROM cand CROSS JOIN search_agent_facts f ON f.agent_rowid = cand.rid LEFT JOIN lex l ON l.rid = f.agent_rowid LEFT JOIN sem s ON s.address = f.address';
   } else {
     candidates = hits;
     scoreExpression = 'h.text_score';
@@ -126,8 +129,9 @@ function rankedChain(input: AgentSearchInput, plan: TextPlan, sort: AgentSort, m
       ${whereClause(conditions)})`;
   const cutoff = request.cutoff ?? 0;
   // The best score comes from a window, not a second read of `scored`: bm25() only runs inside its FTS query.
-  const kept = cutoff > 0
-    ? `kept AS (SELECT * FROM (SELECT *, max(score) OVER () AS best FROM scored) WHERE score >= ${params.add(cutoff)} * best)`
-    : 'kept AS (SELECT * FROM scored)';
+  const kept =
+    cutoff > 0
+      ? `kept AS (SELECT * FROM (SELECT *, max(score) OVER () AS best FROM scored) WHERE score >= ${params.add(cutoff)} * best)`
+      : 'kept AS (SELECT * FROM scored)';
   return `${candidates}, ${clicks}, ${scored}, ${kept}`;
 }

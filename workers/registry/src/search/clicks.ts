@@ -23,7 +23,15 @@ export async function recordClick(runner: SqlRunner, click: SearchClickRequest, 
               AND (SELECT count(*) FROM search_clicks WHERE account_id = ?5 AND address = ?2 AND clicked_at >= ?6) < ?7
             ON CONFLICT (search_id, address) DO NOTHING
             RETURNING address`,
-      params: [click.search_id, click.address, click.page_index, now, accountId, `${now.slice(0, 10)}T00:00:00.000Z`, DAILY_CLICKS_PER_AGENT],
+      params: [
+        click.search_id,
+        click.address,
+        click.page_index,
+        now,
+        accountId,
+        `${now.slice(0, 10)}T00:00:00.000Z`,
+        DAILY_CLICKS_PER_AGENT,
+      ],
     },
   ])) as [unknown[], unknown[], unknown[]];
   if (sessions.length === 0) return { kind: 'unknown_search' };

@@ -1,5 +1,10 @@
 import { parseJson } from '../agents/columns.ts';
-import { SEARCH_LIMIT_DEFAULT, type FunctionParameter, type FunctionRecord, type FunctionSearchRequest } from '../../../../schemas/search.ts';
+import {
+  SEARCH_LIMIT_DEFAULT,
+  type FunctionParameter,
+  type FunctionRecord,
+  type FunctionSearchRequest,
+} from '../../../../schemas/search.ts';
 import type { SqlRunner } from './sql-runner.ts';
 import { SqlParams } from './sql-params.ts';
 import { expandQuery } from './text/expand.ts';

@@ -35,7 +35,9 @@ const UNREACHABLE_FACTOR = 0.35;
 export const RERANK_WINDOW = 50;
 
 export function bm25Expression(table: string): string {
-  return `bm25(${table}, ${Object.values(COLUMN_WEIGHTS).map((weight) => weight.toFixed(1)).join(', ')})`;
+  return `bm25(${table}, ${Object.values(COLUMN_WEIGHTS)
+    .map((weight) => weight.toFixed(1))
+    .join(', ')})`;
 }
 
 /** SQL of the stage-1 factors for agent facts `f` and click count `clicks` (a column or expression). */

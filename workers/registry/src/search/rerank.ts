@@ -22,7 +22,9 @@ const PHRASE_WEIGHT = 0.3;
 const CLICK_WEIGHT = 1;
 
 function words(text: string): string[] {
-  return normalizeText(text).split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+  return normalizeText(text)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
 }
 
 /** A word of the text equals a form, or extends one of 3+ letters (plurals, the word being typed). */

@@ -42,7 +42,9 @@ export function searchRoutes() {
       ...session,
       gate: (params) => check.gate((value) => params.add(value)),
     });
-    c.executionCtx.waitUntil(storeSession(runner, session).catch((error: unknown) => console.error('storing search session failed', error)));
+    c.executionCtx.waitUntil(
+      storeSession(runner, session).catch((error: unknown) => console.error('storing search session failed', error)),
+    );
     const backend = semantic?.backend;
     if (backend) {
       c.executionCtx.waitUntil(syncEmbeddings(backend, runner).catch((error: unknown) => console.error('embedding sync failed', error)));
@@ -63,21 +65,29 @@ export function searchRoutes() {
   app.post('/agents/click', readKey, validate('json', searchClickRequestSchema), async (c) => {
     const click = c.req.valid('json');
     const outcome = await recordClick(d1Runner(c.env.DB), click, c.get('key').accountId);
-    if (outcome.kind === 'unknown_search') throw new ApiError({
-      status: 404,
-      message: `no search with search_id ${click.search_id}`,
-      type: 'not_found',
-      param: 'search_id',
-      code: 'unknown_search',
-    });
-    if (outcome.kind === 'unknown_agent') throw new ApiError({
-      status: 404,
-      message: `no agent with address ${click.address}`,
-      type: 'not_found',
-      param: 'address',
-      code: 'unknown_agent',
-    });
-    const body: SearchClickResponse = { status: 'recorded', search_id: click.search_id, address: click.address, page_index: click.page_index, duplicate: outcome.duplicate };
+    if (outcome.kind === 'unknown_search')
+      throw new ApiError({
+        status: 404,
+        message: `no search with search_id ${click.search_id}`,
+        type: 'not_found',
+        param: 'search_id',
+        code: 'unknown_search',
+      });
+    if (outcome.kind === 'unknown_agent')
+      throw new ApiError({
+        status: 404,
+        message: `no agent with address ${click.address}`,
+        type: 'not_found',
+        param: 'address',
+        code: 'unknown_agent',
+      });
+    const body: SearchClickResponse = {
+      status: 'recorded',
+      search_id: click.search_id,
+      address: click.address,
+      page_index: click.page_index,
+      duplicate: outcome.duplicate,
+    };
     return c.json(body);
   });
 
@@ -86,7 +96,9 @@ export function searchRoutes() {
     const runner = d1Runner(c.env.DB);
     const session = newSession(request.search_id, queryKey(request.search_text), request.source);
     const result = await searchFunctions(runner, request);
-    c.executionCtx.waitUntil(storeSession(runner, session).catch((error: unknown) => console.error('storing search session failed', error)));
+    c.executionCtx.waitUntil(
+      storeSession(runner, session).catch((error: unknown) => console.error('storing search session failed', error)),
+    );
     const body: FunctionSearchResponse = {
       functions: result.functions,
       offset: request.offset ?? 0,

@@ -104,7 +104,10 @@ export async function syncEmbeddings(backend: SemanticBackend, runner: SqlRunner
   });
   if (gone.length) {
     await backend.index.deleteByIds(gone.map((row) => row.vector_id));
-    await runner.all({ sql: 'DELETE FROM search_embeddings WHERE address IN (SELECT value FROM json_each(?1))', params: [JSON.stringify(gone.map((row) => row.address))] });
+    await runner.all({
+      sql: 'DELETE FROM search_embeddings WHERE address IN (SELECT value FROM json_each(?1))',
+      params: [JSON.stringify(gone.map((row) => row.address))],
+    });
   }
   if (stale.length === 0) return 0;
   const texts = stale.map((agent) => embeddingText(agent));

@@ -13,31 +13,36 @@ import { sendRequestLimit } from '../send-limit.ts';
  * input}` to them in turn in a new session, whose id is the request id the client polls with, until one
  * acknowledges it (failover.ts). Only when none can take it does the client get an error, with the reasons.
  */
-export const sendRequestRoute = new Hono<{ Bindings: RouterEnv }>().post('/', sendRequestLimit, validate('json', sendRequestBodySchema), async (c) => {
-  const { input } = c.req.valid('json');
-  const agent = routerIn(c);
-  let found: Discovery;
-  try {
-    found = await discoverCandidates(c.env, agent.address);
-  } catch (error) {
-    if (!(error instanceof RegistryError)) throw error;
-    console.error(`router: ${error.message}`);
-    throw new ApiError({
-      status: 500,
-      message: 'the registry could not be asked for a specialist; try again shortly',
-      type: 'upstream_error',
-      code: 'registry_unavailable',
-      cause: error,
-    });
-  }
-  if (found.candidates.length === 0) {
-    const message = found.matched
-      ? `no specialist this router trusts is registered: the registry's ${found.matched} match${found.matched > 1 ? 'es are' : ' is'} other accounts' agents`
-      : 'no specialist agent is registered yet; start the specialist, then ask again';
-    throw new ApiError({ status: 404, message, type: 'not_found', code: 'no_specialist' });
-  }
-  const requestId = crypto.randomUUID();
-  const handover = await handOver(agent, requestId, found.candidates, RequestMessage({ request: input }));
-  if (!handover.ok) throw new ApiError({ status: 502, message: handover.failure, type: 'upstream_error', code: 'undeliverable' });
-  return c.json<RequestSent>({ status: 'request_sent', request_id: requestId });
-});
+export const sendRequestRoute = new Hono<{ Bindings: RouterEnv }>().post(
+  '/',
+  sendRequestLimit,
+  validate('json', sendRequestBodySchema),
+  async (c) => {
+    const { input } = c.req.valid('json');
+    const agent = routerIn(c);
+    let found: Discovery;
+    try {
+      found = await discoverCandidates(c.env, agent.address);
+    } catch (error) {
+      if (!(error instanceof RegistryError)) throw error;
+      console.error(`router: ${error.message}`);
+      throw new ApiError({
+        status: 500,
+        message: 'the registry could not be asked for a specialist; try again shortly',
+        type: 'upstream_error',
+        code: 'registry_unavailable',
+        cause: error,
+      });
+    }
+    if (found.candidates.length === 0) {
+      const message = found.matched
+        ? `no specialist this router trusts is registered: the registry's ${found.matched} match${found.matched > 1 ? 'es are' : ' is'} other accounts' agents`
+        : 'no specialist agent is registered yet; start the specialist, then ask again';
+      throw new ApiError({ status: 404, message, type: 'not_found', code: 'no_specialist' });
+    }
+    const requestId = crypto.randomUUID();
+    const handover = await handOver(agent, requestId, found.candidates, RequestMessage({ request: input }));
+    if (!handover.ok) throw new ApiError({ status: 502, message: handover.failure, type: 'upstream_error', code: 'undeliverable' });
+    return c.json<RequestSent>({ status: 'request_sent', request_id: requestId });
+  },
+);

@@ -30,10 +30,17 @@ export function fiscalYearNamer(facts: XbrlFact[]): (end: string) => number {
     const known = ownPeriod.get(fact.accn);
     if (!known || fact.end > known.end) ownPeriod.set(fact.accn, { end: fact.end, fy: fact.fy });
   }
-  const named = [...ownPeriod.values()].map((period) => ({ at: Date.parse(period.end), end: period.end, shift: period.fy - Number(period.end.slice(0, 4)) }));
+  const named = [...ownPeriod.values()].map((period) => ({
+    at: Date.parse(period.end),
+    end: period.end,
+    shift: period.fy - Number(period.end.slice(0, 4)),
+  }));
   return (end) => {
     const at = Date.parse(end);
-    const nearest = named.reduce<(typeof named)[number] | null>((best, period) => (!best || Math.abs(period.at - at) < Math.abs(best.at - at) ? period : best), null);
+    const nearest = named.reduce<(typeof named)[number] | null>(
+      (best, period) => (!best || Math.abs(period.at - at) < Math.abs(best.at - at) ? period : best),
+      null,
+    );
     return Number(end.slice(0, 4)) + (nearest?.shift ?? 0);
   };
 }

@@ -6,7 +6,28 @@ export interface CompanyRef {
   title: string;
 }
 
-const SUFFIXES = new Set(['inc', 'incorporated', 'corp', 'corporation', 'co', 'company', 'ltd', 'limited', 'plc', 'llc', 'lp', 'sa', 'nv', 'ag', 'se', 'holdings', 'holding', 'group', 'com', 'de']);
+const SUFFIXES = new Set([
+  'inc',
+  'incorporated',
+  'corp',
+  'corporation',
+  'co',
+  'company',
+  'ltd',
+  'limited',
+  'plc',
+  'llc',
+  'lp',
+  'sa',
+  'nv',
+  'ag',
+  'se',
+  'holdings',
+  'holding',
+  'group',
+  'com',
+  'de',
+]);
 
 /** Names people use that are not the registrant's: they map to the registrant's normalized title. */
 const ALIASES: Record<string, string> = {

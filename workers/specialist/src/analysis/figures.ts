@@ -67,7 +67,15 @@ export function annualFigures(facts: CompanyFacts): YearFigures[] {
       const sources: YearFigures['sources'] = {};
       const sameFilingPrior: YearFigures['sameFilingPrior'] = {};
       let period: AnnualFact | undefined;
-      for (const metric of ['revenue', 'net_income', 'gross_profit', 'operating_income', 'eps_diluted', 'operating_cash_flow', 'capex'] as const) {
+      for (const metric of [
+        'revenue',
+        'net_income',
+        'gross_profit',
+        'operating_income',
+        'eps_diluted',
+        'operating_cash_flow',
+        'capex',
+      ] as const) {
         const fact = reported[metric].get(fiscalYear);
         if (!fact) continue;
         values[metric] = fact.val;
@@ -78,13 +86,19 @@ export function annualFigures(facts: CompanyFacts): YearFigures[] {
       const cost = reported.cost_of_revenue.get(fiscalYear);
       if (values.gross_profit === undefined && cost && values.revenue !== undefined) {
         values.gross_profit = values.revenue - cost.val;
-        sources.gross_profit = { concept: `${sources.revenue!.concept} - ${cost.concept}`, accn: cost.accn, form: cost.form, filed: cost.filed };
+        sources.gross_profit = {
+          concept: `${sources.revenue!.concept} - ${cost.concept}`,
+          accn: cost.accn,
+          form: cost.form,
+          filed: cost.filed,
+        };
       }
       period ??= cost;
       values.net_margin = ratio(values.net_income, values.revenue);
       values.gross_margin = ratio(values.gross_profit, values.revenue);
       values.operating_margin = ratio(values.operating_income, values.revenue);
-      if (values.operating_cash_flow !== undefined && values.capex !== undefined) values.free_cash_flow = values.operating_cash_flow - values.capex;
+      if (values.operating_cash_flow !== undefined && values.capex !== undefined)
+        values.free_cash_flow = values.operating_cash_flow - values.capex;
       for (const metric of Object.keys(values) as Metric[]) if (values[metric] === undefined) delete values[metric];
       return { fiscalYear, start: period!.start, end: period!.end, values, sources, sameFilingPrior };
     });

@@ -32,7 +32,15 @@ export const METRIC_INFO: Record<Metric, { label: string; kind: MetricKind }> = 
 };
 
 /** Figures read straight from facts; the others are computed from these. */
-export type ReportedMetric = 'revenue' | 'net_income' | 'gross_profit' | 'cost_of_revenue' | 'operating_income' | 'eps_diluted' | 'operating_cash_flow' | 'capex';
+export type ReportedMetric =
+  | 'revenue'
+  | 'net_income'
+  | 'gross_profit'
+  | 'cost_of_revenue'
+  | 'operating_income'
+  | 'eps_diluted'
+  | 'operating_cash_flow'
+  | 'capex';
 
 /**
  * Concepts in order of preference: companies change concepts over the years (revenue moved from
@@ -41,7 +49,12 @@ export type ReportedMetric = 'revenue' | 'net_income' | 'gross_profit' | 'cost_o
  */
 export const REPORTED: Record<ReportedMetric, { concepts: string[]; unit: string }> = {
   revenue: {
-    concepts: ['RevenueFromContractWithCustomerExcludingAssessedTax', 'Revenues', 'SalesRevenueNet', 'RevenueFromContractWithCustomerIncludingAssessedTax'],
+    concepts: [
+      'RevenueFromContractWithCustomerExcludingAssessedTax',
+      'Revenues',
+      'SalesRevenueNet',
+      'RevenueFromContractWithCustomerIncludingAssessedTax',
+    ],
     unit: 'USD',
   },
   net_income: { concepts: ['NetIncomeLoss', 'ProfitLoss'], unit: 'USD' },

@@ -36,13 +36,93 @@ const METRIC_PHRASES: [RegExp, Metric[]][] = [
   [/\b(?:revenues?|sales|top[- ]line|turnover|sold)\b/g, ['revenue']],
 ];
 
-const NUMBER_WORDS: Record<string, number> = { one: 1, two: 2, three: 3, four: 4, five: 5, six: 6, seven: 7, eight: 8, nine: 9, ten: 10, a: 1, couple: 2, few: 3, several: 3 };
+const NUMBER_WORDS: Record<string, number> = {
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  a: 1,
+  couple: 2,
+  few: 3,
+  several: 3,
+};
 
 /** Upper-case words that are not tickers in a financial question. */
-const NOT_TICKERS = new Set(['A', 'I', 'AN', 'AND', 'AS', 'AT', 'BE', 'BY', 'DO', 'FOR', 'GO', 'IF', 'IN', 'IS', 'IT', 'ME', 'MY', 'NO', 'OF', 'ON', 'OR', 'SO', 'TO', 'UP', 'US', 'WE', 'ALL', 'ARE', 'CAN', 'HAS', 'HOW', 'NEW', 'NOW', 'ONE', 'OUT', 'THE', 'TWO', 'WAS', 'WHO', 'WHY', 'EPS', 'FCF', 'EBIT', 'FY', 'YOY', 'QOQ', 'TTM', 'CEO', 'CFO', 'SEC', 'USD', 'GAAP', 'AI', 'IPO', 'ROE', 'ROI', 'CY', 'Q1', 'Q2', 'Q3', 'Q4', 'K', 'PE']);
+const NOT_TICKERS = new Set([
+  'A',
+  'I',
+  'AN',
+  'AND',
+  'AS',
+  'AT',
+  'BE',
+  'BY',
+  'DO',
+  'FOR',
+  'GO',
+  'IF',
+  'IN',
+  'IS',
+  'IT',
+  'ME',
+  'MY',
+  'NO',
+  'OF',
+  'ON',
+  'OR',
+  'SO',
+  'TO',
+  'UP',
+  'US',
+  'WE',
+  'ALL',
+  'ARE',
+  'CAN',
+  'HAS',
+  'HOW',
+  'NEW',
+  'NOW',
+  'ONE',
+  'OUT',
+  'THE',
+  'TWO',
+  'WAS',
+  'WHO',
+  'WHY',
+  'EPS',
+  'FCF',
+  'EBIT',
+  'FY',
+  'YOY',
+  'QOQ',
+  'TTM',
+  'CEO',
+  'CFO',
+  'SEC',
+  'USD',
+  'GAAP',
+  'AI',
+  'IPO',
+  'ROE',
+  'ROI',
+  'CY',
+  'Q1',
+  'Q2',
+  'Q3',
+  'Q4',
+  'K',
+  'PE',
+]);
 
 /** Words of the question's own vocabulary, never read as a company name on their own. */
-const QUESTION_WORDS = /^(?:revenues?|sales|income|net|margins?|profits?|earnings|growth|cash|flows?|free|operating|gross|capital|share|shares|fiscal|years?|last|past|change|changed|compare|company|stock|market|latest|recent|report|annual|quarter|total)$/;
+const QUESTION_WORDS =
+  /^(?:revenues?|sales|income|net|margins?|profits?|earnings|growth|cash|flows?|free|operating|gross|capital|share|shares|fiscal|years?|last|past|change|changed|compare|company|stock|market|latest|recent|report|annual|quarter|total)$/;
 
 function companiesIn(question: string, directory: CompanyDirectory): CompanyRef[] {
   const found = new Map<number, { ref: CompanyRef; at: number }>();
@@ -54,7 +134,10 @@ function companiesIn(question: string, directory: CompanyDirectory): CompanyRef[
     if (!NOT_TICKERS.has(match[0])) add(directory.ticker(match[0]), match.index);
   }
   // Names of up to four words, longest first, in the question's words without possessives.
-  const words = [...question.matchAll(/[A-Za-z0-9][A-Za-z0-9.&-]*(?:'s|’s)?/g)].map((m) => ({ text: m[0].replace(/(?:'s|’s)$/, '').replace(/\.$/, ''), at: m.index }));
+  const words = [...question.matchAll(/[A-Za-z0-9][A-Za-z0-9.&-]*(?:'s|’s)?/g)].map((m) => ({
+    text: m[0].replace(/(?:'s|’s)$/, '').replace(/\.$/, ''),
+    at: m.index,
+  }));
   for (let size = 4; size >= 1; size--) {
     for (let i = 0; i + size <= words.length; i++) {
       const span = words.slice(i, i + size);
@@ -64,7 +147,10 @@ function companiesIn(question: string, directory: CompanyDirectory): CompanyRef[
       add(directory.name(span.map((w) => w.text).join(' ')), span[0]!.at);
     }
   }
-  return [...found.values()].sort((a, b) => a.at - b.at).slice(0, MAX_COMPANIES).map((entry) => entry.ref);
+  return [...found.values()]
+    .sort((a, b) => a.at - b.at)
+    .slice(0, MAX_COMPANIES)
+    .map((entry) => entry.ref);
 }
 
 /** The figures named, in the order the question names them. */
@@ -92,7 +178,10 @@ function fullYear(text: string): number {
 
 function periodIn(question: string): PeriodRequest | null {
   const text = question.toLowerCase();
-  const range = /\b(?:from|between)?\s*(?:fy\s?|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})\s*(?:-|–|to|through|until|and)\s*(?:fy\s?|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})\b/.exec(text);
+  const range =
+    /\b(?:from|between)?\s*(?:fy\s?|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})\s*(?:-|–|to|through|until|and)\s*(?:fy\s?|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})\b/.exec(
+      text,
+    );
   if (range) {
     const [from, to] = [Number(range[1]), Number(range[2])].sort((a, b) => a - b) as [number, number];
     const years = Array.from({ length: Math.min(MAX_YEARS, to - from + 1) }, (_, i) => from + i);
@@ -100,11 +189,17 @@ function periodIn(question: string): PeriodRequest | null {
   }
   const since = /\bsince\s+(?:fy\s?|fiscal\s+(?:year\s+)?)?((?:19|20)\d{2})\b/.exec(text);
   if (since) return { kind: 'since', from: Number(since[1]) };
-  const recent = /\b(?:last|past|previous|prior|recent|latest|most recent)\s+(\d+|one|two|three|four|five|six|seven|eight|nine|ten|few|several|couple(?: of)?)\s+(?:full\s+)?(?:fiscal\s+|financial\s+)?years?\b/.exec(text);
+  const recent =
+    /\b(?:last|past|previous|prior|recent|latest|most recent)\s+(\d+|one|two|three|four|five|six|seven|eight|nine|ten|few|several|couple(?: of)?)\s+(?:full\s+)?(?:fiscal\s+|financial\s+)?years?\b/.exec(
+      text,
+    );
   if (recent) return { kind: 'latest', count: count(recent[1]!.replace(/ of$/, '')) };
-  const years = [...text.matchAll(/\b(?:fy\s?'?|fiscal\s+(?:year\s+)?)(\d{2}|\d{4})\b|\b((?:19|20)\d{2})\b/g)].map((m) => fullYear(m[1] ?? m[2]!));
+  const years = [...text.matchAll(/\b(?:fy\s?'?|fiscal\s+(?:year\s+)?)(\d{2}|\d{4})\b|\b((?:19|20)\d{2})\b/g)].map((m) =>
+    fullYear(m[1] ?? m[2]!),
+  );
   if (years.length) return { kind: 'years', years: [...new Set(years)].sort((a, b) => a - b).slice(-MAX_YEARS) };
-  if (/\b(?:last|latest|most recent|this|current|previous|past)\s+(?:fiscal\s+|financial\s+)?(?:year|annual report|10-k)\b/.test(text)) return { kind: 'latest', count: 1 };
+  if (/\b(?:last|latest|most recent|this|current|previous|past)\s+(?:fiscal\s+|financial\s+)?(?:year|annual report|10-k)\b/.test(text))
+    return { kind: 'latest', count: 1 };
   return null;
 }
 

@@ -17,7 +17,9 @@ interface ChatReply {
 
 /** What the specialist reads of a completion; any OpenAI-compatible server's answer has at least this. */
 const completionReply = z.object({
-  choices: z.array(z.object({ message: ChatCompletion.shape.choices.element.shape.message.pick({ content: true, tool_calls: true }).partial() })).min(1),
+  choices: z
+    .array(z.object({ message: ChatCompletion.shape.choices.element.shape.message.pick({ content: true, tool_calls: true }).partial() }))
+    .min(1),
 });
 
 /**

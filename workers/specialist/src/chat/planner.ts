@@ -8,7 +8,8 @@ const ANALYZE_FILINGS_TOOL: Tool = {
   type: 'function',
   function: {
     name: 'analyze_filings',
-    description: 'Compute financial figures of a US-listed company from its SEC filings: revenue, net income, margins, EPS, cash flow, capital expenditure and their growth.',
+    description:
+      'Compute financial figures of a US-listed company from its SEC filings: revenue, net income, margins, EPS, cash flow, capital expenditure and their growth.',
     parameters: {
       type: 'object',
       properties: {
@@ -59,7 +60,9 @@ export async function refinePlan(chat: ChatClient, question: string, plan: Quest
     }
     const company = typeof args.ticker === 'string' ? directory.ticker(args.ticker) : undefined;
     if (company && !companies.some((c) => c.cik === company.cik)) companies.push(company);
-    if (Array.isArray(args.metrics)) for (const m of args.metrics) if ((METRICS as readonly unknown[]).includes(m) && !metrics.includes(m as Metric)) metrics.push(m as Metric);
+    if (Array.isArray(args.metrics))
+      for (const m of args.metrics)
+        if ((METRICS as readonly unknown[]).includes(m) && !metrics.includes(m as Metric)) metrics.push(m as Metric);
   }
   const refined: QuestionPlan = { ...plan };
   const notes: string[] = [];

@@ -127,7 +127,10 @@ export class EdgarClient {
     }
     const text = await response.text();
     if (this.config.cacheSeconds > 0) {
-      await cache.put(url, new Response(text, { headers: { 'Content-Type': 'application/json', 'Cache-Control': `max-age=${this.config.cacheSeconds}` } }));
+      await cache.put(
+        url,
+        new Response(text, { headers: { 'Content-Type': 'application/json', 'Cache-Control': `max-age=${this.config.cacheSeconds}` } }),
+      );
     }
     return text;
   }

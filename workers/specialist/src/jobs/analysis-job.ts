@@ -52,7 +52,9 @@ export async function consumeAnalysisBatch(batch: MessageBatch<unknown>, runner:
       } catch (error) {
         const transient = error instanceof EdgarError && error.transient;
         if (transient && message.attempts < ANALYSIS_ATTEMPTS) {
-          console.warn(`specialist: analysis of session ${job.session} failed (try ${message.attempts}), retrying: ${(error as Error).message}`);
+          console.warn(
+            `specialist: analysis of session ${job.session} failed (try ${message.attempts}), retrying: ${(error as Error).message}`,
+          );
           message.retry({ delaySeconds: 2 ** message.attempts });
           return;
         }

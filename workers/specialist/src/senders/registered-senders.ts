@@ -8,7 +8,7 @@ const UNREGISTERED_SECONDS = 30;
 const cache = new Map<string, { registered: boolean; until: number }>();
 const CACHE_MAX_ENTRIES = 10_000;
 
-export class SenderCheckError extends Error {
+class SenderCheckError extends Error {
   override name = 'SenderCheckError';
 }
 

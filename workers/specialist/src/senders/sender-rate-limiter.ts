@@ -31,6 +31,9 @@ export function senderRatePerMinute(configured: string | undefined): number {
   return configured && Number.isFinite(value) && value >= 1 ? Math.floor(value) : DEFAULT_PER_MINUTE;
 }
 
-export function senderRateLimiter(namespace: DurableObjectNamespace<SenderRateLimiter>, sender: string): DurableObjectStub<SenderRateLimiter> {
+export function senderRateLimiter(
+  namespace: DurableObjectNamespace<SenderRateLimiter>,
+  sender: string,
+): DurableObjectStub<SenderRateLimiter> {
   return namespace.get(namespace.idFromName(sender));
 }

@@ -27,7 +27,10 @@ function metricLine(report: FilingsReport, metric: Metric): string {
   });
   const first = points[0]!;
   const last = points.at(-1)!;
-  const overall = points.length > 1 && comparableSpan(metric, first, last) ? `; ${formatChange(kind, first.values[metric]!, last.values[metric]!)} from FY${first.fiscalYear} to FY${last.fiscalYear}` : '';
+  const overall =
+    points.length > 1 && comparableSpan(metric, first, last)
+      ? `; ${formatChange(kind, first.values[metric]!, last.values[metric]!)} from FY${first.fiscalYear} to FY${last.fiscalYear}`
+      : '';
   return `- ${label}: ${steps.join(', ')}${overall}.`;
 }
 
@@ -35,8 +38,14 @@ function companyBlock(report: FilingsReport): string {
   const first = report.years[0]!.fiscalYear;
   const last = report.years.at(-1)!.fiscalYear;
   const span = first === last ? `fiscal ${first}` : `fiscal ${first} to fiscal ${last}`;
-  const lines = [`${shortName(report)} (${report.company.ticker}), ${span}:`, ...report.metrics.map((metric) => metricLine(report, metric))];
-  if (report.missingYears.length) lines.push(`- FY${report.missingYears.join(', FY')} not in the filings (they cover FY${report.available[0]} to FY${report.available.at(-1)}).`);
+  const lines = [
+    `${shortName(report)} (${report.company.ticker}), ${span}:`,
+    ...report.metrics.map((metric) => metricLine(report, metric)),
+  ];
+  if (report.missingYears.length)
+    lines.push(
+      `- FY${report.missingYears.join(', FY')} not in the filings (they cover FY${report.available[0]} to FY${report.available.at(-1)}).`,
+    );
   return lines.join('\n');
 }
 
@@ -50,7 +59,9 @@ function comparison(reports: FilingsReport[]): string | null {
     const value = year.values[metric];
     return value === undefined ? [] : [`${shortName(report)} ${formatValue(kind, value)} (FY${year.fiscalYear})`];
   });
-  return parts.length > 1 ? `${label}, latest fiscal year: ${parts.join(' vs ')}. Fiscal years end at different dates, so the periods differ.` : null;
+  return parts.length > 1
+    ? `${label}, latest fiscal year: ${parts.join(' vs ')}. Fiscal years end at different dates, so the periods differ.`
+    : null;
 }
 
 export function draftAnswer(outcomes: FilingsOutcome[]): DraftAnswer {
@@ -64,7 +75,8 @@ export function draftAnswer(outcomes: FilingsOutcome[]): DraftAnswer {
   const blocks = reports.map(companyBlock);
   const compared = comparison(reports);
   if (compared) blocks.push(compared);
-  for (const outcome of outcomes) if (!outcome.ok) blocks.push(`No figures for ${outcome.company.title} (${outcome.company.ticker}): ${outcome.reason}.`);
+  for (const outcome of outcomes)
+    if (!outcome.ok) blocks.push(`No figures for ${outcome.company.title} (${outcome.company.ticker}): ${outcome.reason}.`);
   const latest = reports.map((report) => {
     const filed = report.years.flatMap((year) => Object.values(year.sources)).sort((a, b) => b.filed.localeCompare(a.filed))[0];
     return filed ? `${shortName(report)}: ${filed.form} filed ${filed.filed}` : shortName(report);

@@ -34,13 +34,27 @@ function selectYears(all: YearFigures[], period: PeriodRequest): { years: YearFi
 }
 
 /** Reads the company's XBRL facts and computes the figures asked for, per fiscal year, deduplicated by period. */
-export async function analyzeFilings(edgar: EdgarClient, company: CompanyRef, metrics: Metric[], period: PeriodRequest): Promise<FilingsOutcome> {
+export async function analyzeFilings(
+  edgar: EdgarClient,
+  company: CompanyRef,
+  metrics: Metric[],
+  period: PeriodRequest,
+): Promise<FilingsOutcome> {
   const [facts, submissions] = await Promise.all([edgar.companyFacts(company.cik), edgar.submissions(company.cik)]);
-  if (!facts) return { ok: false, company, reason: `EDGAR has no XBRL financial data for ${company.title} (${company.ticker}, CIK ${paddedCik(company.cik)})` };
+  if (!facts)
+    return {
+      ok: false,
+      company,
+      reason: `EDGAR has no XBRL financial data for ${company.title} (${company.ticker}, CIK ${paddedCik(company.cik)})`,
+    };
   const all = annualFigures(facts);
   const { years, missing } = selectYears(all, period);
   if (!years.length) {
-    return { ok: false, company, reason: `the filings of ${facts.entityName} have no annual figures for ${period.kind === 'years' ? period.years.join(', ') : 'the years asked for'}` };
+    return {
+      ok: false,
+      company,
+      reason: `the filings of ${facts.entityName} have no annual figures for ${period.kind === 'years' ? period.years.join(', ') : 'the years asked for'}`,
+    };
   }
   const byYear = new Map(all.map((year) => [year.fiscalYear, year]));
   const previous = new Map<number, YearFigures>();
@@ -85,13 +99,17 @@ export function filingsItem(outcome: FilingsOutcome): AnalysisItem {
   if (!outcome.ok) return { role: 'filings', name: FILINGS_ANALYST, content: `No figures: ${outcome.reason}.` };
   const report = outcome.report;
   const metrics = shownMetrics(report.metrics);
-  const yearEnd = report.fiscalYearEnd ? ` Fiscal years end in ${MONTHS[Number(report.fiscalYearEnd.slice(0, 2)) - 1] ?? `month ${report.fiscalYearEnd.slice(0, 2)}`}.` : '';
+  const yearEnd = report.fiscalYearEnd
+    ? ` Fiscal years end in ${MONTHS[Number(report.fiscalYearEnd.slice(0, 2)) - 1] ?? `month ${report.fiscalYearEnd.slice(0, 2)}`}.`
+    : '';
   const lines = [
     `${report.name} (${report.company.ticker}, CIK ${paddedCik(report.company.cik)}), from SEC EDGAR XBRL company facts; one figure per fiscal year, the latest filed when several filings report it.${yearEnd}`,
     '',
     `| Fiscal year | ${metrics.map((m) => METRIC_INFO[m].label).join(' | ')} |`,
     `|---|${metrics.map(() => '---').join('|')}|`,
-    ...report.years.map((year) => `| FY${year.fiscalYear} (${year.start} to ${year.end}) | ${metrics.map((m) => cell(report, year, m)).join(' | ')} |`),
+    ...report.years.map(
+      (year) => `| FY${year.fiscalYear} (${year.start} to ${year.end}) | ${metrics.map((m) => cell(report, year, m)).join(' | ')} |`,
+    ),
     '',
     'Changes in parentheses are against the previous fiscal year (margins in percentage points).',
   ];
@@ -105,8 +123,13 @@ export function filingsItem(outcome: FilingsOutcome): AnalysisItem {
   }
   lines.push(`Sources: ${[...filings].map(([accn, f]) => `${f.form} ${accn} filed ${f.filed} (FY${f.years.join(', FY')})`).join('; ')}.`);
   if (metrics.includes('eps_diluted')) {
-    lines.push('Diluted EPS is as reported in the latest filing covering each year (share splits after that filing are not applied); its changes are against the previous year as that same filing reports it.');
+    lines.push(
+      'Diluted EPS is as reported in the latest filing covering each year (share splits after that filing are not applied); its changes are against the previous year as that same filing reports it.',
+    );
   }
-  if (report.missingYears.length) lines.push(`Not in the filings: FY${report.missingYears.join(', FY')} (available: FY${report.available[0]} to FY${report.available.at(-1)}).`);
+  if (report.missingYears.length)
+    lines.push(
+      `Not in the filings: FY${report.missingYears.join(', FY')} (available: FY${report.available[0]} to FY${report.available.at(-1)}).`,
+    );
   return { role: 'filings', name: FILINGS_ANALYST, content: lines.join('\n') };
 }

@@ -48,7 +48,9 @@ export async function searchCurrentInformation(deps: SearchDeps, question: strin
 }
 
 export function searchItem(report: SearchReport): AnalysisItem {
-  const lines = [`${report.provider} for ${report.query}: ${report.results.length ? `${report.results.length} most recent result(s).` : 'nothing found.'}`];
+  const lines = [
+    `${report.provider} for ${report.query}: ${report.results.length ? `${report.results.length} most recent result(s).` : 'nothing found.'}`,
+  ];
   for (const result of report.results) {
     lines.push(`- ${result.date ? `${result.date}: ` : ''}${result.title} (${result.url})${result.snippet ? `: ${result.snippet}` : ''}`);
   }

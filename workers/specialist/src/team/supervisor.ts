@@ -30,7 +30,10 @@ function planItem(question: string, plan: QuestionPlan, note: string | null, sea
     `Period: ${describePeriod(plan.period)}${plan.periodDefaulted ? ' (none named)' : ''}.`,
     `Steps: 1. ${SEARCH_WORKER}: ${searchProvider} for current information.`,
   ];
-  if (plan.companies.length) lines.push(`2. ${FILINGS_ANALYST}: SEC EDGAR XBRL company facts, figures per fiscal year. 3. ${SUPERVISOR}: answer from those figures.`);
+  if (plan.companies.length)
+    lines.push(
+      `2. ${FILINGS_ANALYST}: SEC EDGAR XBRL company facts, figures per fiscal year. 3. ${SUPERVISOR}: answer from those figures.`,
+    );
   else lines.push(`2. ${SUPERVISOR}: ask which company is meant.`);
   if (note) lines.push(note);
   return { role: 'plan', name: SUPERVISOR, content: lines.join('\n') };

@@ -25,14 +25,19 @@ const CAPABILITIES =
 
 /** The text after the instruction's colon, or else the earlier messages of the conversation. */
 function subject(message: string, instruction: RegExp, earlier: string): string {
-  const rest = message.replace(instruction, '').replace(/^[\s:,-]+/, '').trim();
+  const rest = message
+    .replace(instruction, '')
+    .replace(/^[\s:,-]+/, '')
+    .trim();
   return rest.length > 0 && (rest.length > 40 || !earlier) ? rest : earlier;
 }
 
 function describeAgents(agents: AgentManifest[]): string {
   return agents
     .map((agent) => {
-      const accepts = agent.accepts.length ? ` Accepts: ${agent.accepts.map((a) => `\`${a.parameter}\` (${a.description})`).join(', ')}.` : '';
+      const accepts = agent.accepts.length
+        ? ` Accepts: ${agent.accepts.map((a) => `\`${a.parameter}\` (${a.description})`).join(', ')}.`
+        : '';
       return `- ${agent.name} (${agent.address}, ${agent.status}): ${agent.description || 'no description'}.${accepts}`;
     })
     .join('\n');
@@ -44,8 +49,13 @@ export function planReply(input: OfflineInput): OfflinePlan {
   const reply = (thought: string, text: string): OfflinePlan => ({ thought, content: `${OFFLINE_LABEL}\n${text}`, toolCall: null });
 
   if (last.role === 'tool') {
-    const call = input.messages.flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []) : [])).find((c) => c.id === last.tool_call_id);
-    return reply('Rule: report a tool result. The last message is a tool result, so it is relayed as given.', `Tool ${call?.function.name ?? last.tool_call_id} returned:\n${last.content}`);
+    const call = input.messages
+      .flatMap((m) => (m.role === 'assistant' ? (m.tool_calls ?? []) : []))
+      .find((c) => c.id === last.tool_call_id);
+    return reply(
+      'Rule: report a tool result. The last message is a tool result, so it is relayed as given.',
+      `Tool ${call?.function.name ?? last.tool_call_id} returned:\n${last.content}`,
+    );
   }
 
   const message = last.content;
@@ -67,22 +77,31 @@ export function planReply(input: OfflineInput): OfflinePlan {
   }
 
   const echo = /^\s*(?:please\s+)?(?:echo|repeat)(?:\s+back)?\b[\s:,-]*/i;
-  if (echo.test(message)) return reply('Rule: echo. The message starts with "echo"/"repeat"; the rest is returned unchanged.', message.replace(echo, ''));
+  if (echo.test(message))
+    return reply('Rule: echo. The message starts with "echo"/"repeat"; the rest is returned unchanged.', message.replace(echo, ''));
 
   const summariseRule = /^\s*(?:please\s+)?(?:summari[sz]e|tl;?dr|give (?:me )?a summary(?: of)?)\b/i;
   if (summariseRule.test(message)) {
     const text = subject(message, summariseRule, earlier);
-    if (!text) return reply('Rule: summarise, but there is no text to summarise.', 'There is no text to summarise: put it after "summarise:" or in an earlier message.');
+    if (!text)
+      return reply(
+        'Rule: summarise, but there is no text to summarise.',
+        'There is no text to summarise: put it after "summarise:" or in an earlier message.',
+      );
     const { summary, kept, total } = summarise(text);
     return reply(`Rule: summarise. ${total} sentence(s) scored by how often their words recur; the best ${kept} kept in order.`, summary);
   }
 
-  const extractRule = /^\s*(?:please\s+)?(?:extract|list|find)\s+(?:all\s+)?(?:the\s+)?(emails?|urls?|links?|numbers?|dates?|tickers?|addresses)\b/i;
+  const extractRule =
+    /^\s*(?:please\s+)?(?:extract|list|find)\s+(?:all\s+)?(?:the\s+)?(emails?|urls?|links?|numbers?|dates?|tickers?|addresses)\b/i;
   const kindWord = extractRule.exec(message)?.[1]?.toLowerCase();
   if (kindWord) {
     const kind = kindWord.startsWith('link') ? 'urls' : kindWord.endsWith('s') ? kindWord : `${kindWord}s`;
     const found = extract(kind, subject(message, extractRule, earlier));
-    return reply(`Rule: extract ${kind} with a fixed pattern; ${found.length} found.`, found.length ? found.map((item) => `- ${item}`).join('\n') : `No ${kind} found.`);
+    return reply(
+      `Rule: extract ${kind} with a fixed pattern; ${found.length} found.`,
+      found.length ? found.map((item) => `- ${item}`).join('\n') : `No ${kind} found.`,
+    );
   }
 
   if (input.agents.length) {

@@ -28,7 +28,12 @@ function applyStop(text: string, stop: string[]): { text: string; stopped: strin
 export function offlineProvider(options: { tokenDelayMs: number; agents: () => AgentManifest[] }): Provider {
   return {
     async stream(request: ProviderRequest) {
-      const plan = planReply({ messages: request.messages, tools: request.tools, toolChoice: request.tool_choice, agents: options.agents() });
+      const plan = planReply({
+        messages: request.messages,
+        tools: request.tools,
+        toolChoice: request.tool_choice,
+        agents: options.agents(),
+      });
       return (async function* (): AsyncGenerator<ProviderEvent> {
         let budget = request.max_tokens;
         let truncated = false;
@@ -47,7 +52,13 @@ export function offlineProvider(options: { tokenDelayMs: number; agents: () => A
         const { text, stopped } = applyStop(plan.content, request.stop);
         yield* tokens('content', text);
         if (plan.toolCall && !truncated && !stopped) {
-          yield { type: 'tool_call', index: 0, id: callId(plan.toolCall.name, plan.toolCall.arguments), name: plan.toolCall.name, arguments: plan.toolCall.arguments };
+          yield {
+            type: 'tool_call',
+            index: 0,
+            id: callId(plan.toolCall.name, plan.toolCall.arguments),
+            name: plan.toolCall.name,
+            arguments: plan.toolCall.arguments,
+          };
           yield { type: 'finish', reason: 'tool_calls', stopReason: null };
           return;
         }

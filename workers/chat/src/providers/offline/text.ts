@@ -32,7 +32,10 @@ export function summarise(text: string): { summary: string; kept: number; total:
     return { sentence, index, score };
   });
   const keep = Math.min(3, Math.max(1, Math.ceil(all.length / 3)));
-  const chosen = [...scored].sort((a, b) => b.score - a.score || a.index - b.index).slice(0, keep).sort((a, b) => a.index - b.index);
+  const chosen = [...scored]
+    .sort((a, b) => b.score - a.score || a.index - b.index)
+    .slice(0, keep)
+    .sort((a, b) => a.index - b.index);
   return { summary: chosen.map((s) => s.sentence).join(' '), kept: chosen.length, total: all.length };
 }
 
@@ -41,7 +44,8 @@ export const EXTRACTORS: Record<string, RegExp> = {
   emails: /[\w.+-]+@[\w-]+(?:\.[\w-]+)+/g,
   urls: /https?:\/\/[^\s)>\]"']+/g,
   numbers: /-?\d+(?:[.,]\d+)*%?/g,
-  dates: /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.? \d{1,2}(?:, \d{4})?/g,
+  dates:
+    /\b\d{4}-\d{2}-\d{2}\b|\b\d{1,2}\/\d{1,2}\/\d{2,4}\b|\b(?:Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec)[a-z]*\.? \d{1,2}(?:, \d{4})?/g,
   tickers: /\$?\b[A-Z]{2,5}\b/g,
   addresses: /\bagent1[a-z0-9]{20,}\b/g,
 };

@@ -17,12 +17,14 @@ interface JsonSchemaProperty {
 function fillArgument(name: string, property: JsonSchemaProperty, message: string): unknown {
   const type = Array.isArray(property.type) ? property.type[0] : property.type;
   const key = name.toLowerCase();
-  if (property.enum?.length) return property.enum.find((value) => typeof value === 'string' && message.toLowerCase().includes(value.toLowerCase()));
+  if (property.enum?.length)
+    return property.enum.find((value) => typeof value === 'string' && message.toLowerCase().includes(value.toLowerCase()));
   if (type === 'number' || type === 'integer') {
     const number = message.match(/-?\d+(?:\.\d+)?/)?.[0];
     return number === undefined ? undefined : type === 'integer' ? Math.trunc(Number(number)) : Number(number);
   }
-  if (type === 'boolean') return /\b(yes|true|enable|on)\b/i.test(message) ? true : /\b(no|false|disable|off)\b/i.test(message) ? false : undefined;
+  if (type === 'boolean')
+    return /\b(yes|true|enable|on)\b/i.test(message) ? true : /\b(no|false|disable|off)\b/i.test(message) ? false : undefined;
   if (type !== undefined && type !== 'string') return undefined;
   if (/ticker|symbol/.test(key)) return message.match(/\$?\b([A-Z]{1,5})\b(?![a-z])/)?.[1];
   if (/url|link/.test(key)) return message.match(EXTRACTORS.urls!)?.[0];
@@ -38,7 +40,9 @@ function fillArgument(name: string, property: JsonSchemaProperty, message: strin
 /** How strongly a tool's name and description match the message: name words count double. */
 function relevance(tool: Tool, message: string): { score: number; matched: string[] } {
   const said = new Set(contentWords(message).map((w) => w.replace(/s$/, '')));
-  const nameWords = contentWords(tool.function.name.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2')).map((w) => w.replace(/s$/, ''));
+  const nameWords = contentWords(tool.function.name.replace(/[_-]+/g, ' ').replace(/([a-z])([A-Z])/g, '$1 $2')).map((w) =>
+    w.replace(/s$/, ''),
+  );
   const descriptionWords = contentWords(tool.function.description ?? '').map((w) => w.replace(/s$/, ''));
   const matchedName = [...new Set(nameWords.filter((w) => said.has(w)))];
   const matchedDescription = [...new Set(descriptionWords.filter((w) => said.has(w) && !matchedName.includes(w)))];
@@ -57,7 +61,9 @@ export function matchTool(tools: Tool[], choice: ToolChoice | undefined, message
     .map((tool) => ({ tool, ...relevance(tool, message) }))
     .filter((entry) => entry.score >= 2)
     .sort((a, b) => b.score - a.score);
-  const best = forced ? { tool: forced, score: 0, matched: [] as string[] } : (ranked[0] ?? (choice === 'required' ? { tool: tools[0]!, score: 0, matched: [] } : undefined));
+  const best = forced
+    ? { tool: forced, score: 0, matched: [] as string[] }
+    : (ranked[0] ?? (choice === 'required' ? { tool: tools[0]!, score: 0, matched: [] } : undefined));
   if (!best) return null;
 
   const schema = (best.tool.function.parameters ?? {}) as { properties?: Record<string, JsonSchemaProperty>; required?: string[] };

@@ -17,7 +17,9 @@ const YEAR_TOKEN = 'year';
 const YEAR = /^(19|20)\d\d$/;
 
 function words(text: string): string[] {
-  return normalizeText(text).split(/[^\p{L}\p{N}]+/u).filter((word) => word && !STOPWORDS.has(word));
+  return normalizeText(text)
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter((word) => word && !STOPWORDS.has(word));
 }
 
 function stemOf(word: string): string {
@@ -50,7 +52,11 @@ const LEXICON: Lexicon = (() => {
     }
     for (const word of words(cues)) add(lexicon.cues, stemOf(word), concept);
   });
-  add(lexicon.cues, YEAR_TOKEN, CONCEPTS.findIndex((line) => line.startsWith('historical')));
+  add(
+    lexicon.cues,
+    YEAR_TOKEN,
+    CONCEPTS.findIndex((line) => line.startsWith('historical')),
+  );
   return lexicon;
 })();
 

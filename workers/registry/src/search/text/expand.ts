@@ -111,7 +111,12 @@ export function plainQueryApplies(plan: QueryPlan, lookupRows: readonly unknown[
 }
 
 /** Expansion from the results of `plan.lookups` (in order); typo corrections may take one more batch. */
-export async function expandPlanned(runner: SqlRunner, plan: QueryPlan, lookupRows: readonly unknown[][], options: ExpandOptions): Promise<ExpandedQuery> {
+export async function expandPlanned(
+  runner: SqlRunner,
+  plan: QueryPlan,
+  lookupRows: readonly unknown[][],
+  options: ExpandOptions,
+): Promise<ExpandedQuery> {
   if (plan.exact) return plan.exact;
   const { words } = plan;
   const [known, prefixRows = []] = lookupRows as [VocabRow[], VocabRow[]?];
@@ -138,7 +143,12 @@ export async function expandPlanned(runner: SqlRunner, plan: QueryPlan, lookupRo
     const alternatives = new Set([...(corrections.get(word) ?? []), ...(lastIsPrefix && word === last ? completions : [])]);
     if (options.synonyms && !common(word)) for (const synonym of synonymsOf(word)) alternatives.add(synonym);
     alternatives.delete(word);
-    return { word, alternatives: [...alternatives], prefix: lastIsPrefix && word === last, matchesAlone: matchesAlone(frequency.get(word) ?? 0) };
+    return {
+      word,
+      alternatives: [...alternatives],
+      prefix: lastIsPrefix && word === last,
+      matchesAlone: matchesAlone(frequency.get(word) ?? 0),
+    };
   });
   return { words, groups, match: matchExpression(groups) };
 }
@@ -162,7 +172,9 @@ export async function expandQuery(runner: SqlRunner, text: string, options: Expa
 /** Corrections for unknown (or much rarer than a neighbour) words, most frequent first. */
 async function correct(runner: SqlRunner, words: string[], frequency: Map<string, number>, typing: string | undefined) {
   const corrections = new Map<string, string[]>();
-  const targets = words.filter((word) => word !== typing && isCorrectable(word) && (frequency.get(word) ?? 0) <= 2).slice(0, CORRECTED_WORDS_MAX);
+  const targets = words
+    .filter((word) => word !== typing && isCorrectable(word) && (frequency.get(word) ?? 0) <= 2)
+    .slice(0, CORRECTED_WORDS_MAX);
   if (targets.length === 0) return corrections;
   const variantsOf = new Map<string, Set<string>>();
   const all = new Set<string>();
@@ -175,7 +187,10 @@ async function correct(runner: SqlRunner, words: string[], frequency: Map<string
   if (variantsOf.size === 0) return corrections;
   const [exact, ...ranges] = (await runner.batch([
     { sql: VOCAB_LOOKUP, params: [JSON.stringify([...all])] },
-    ...[...variantsOf.keys()].map((word) => ({ sql: `${PREFIX_RANGE} LIMIT ${HALF_SCAN}`, params: [stablePrefix(word), `${stablePrefix(word)}\u{10FFFF}`] })),
+    ...[...variantsOf.keys()].map((word) => ({
+      sql: `${PREFIX_RANGE} LIMIT ${HALF_SCAN}`,
+      params: [stablePrefix(word), `${stablePrefix(word)}\u{10FFFF}`],
+    })),
   ])) as VocabRow[][];
   const found = new Map(exact!.map((row) => [row.term, row.doc]));
   [...variantsOf.keys()].forEach((word, i) => {

@@ -10,7 +10,10 @@ const SEARCH_TERMS_MAX = 32;
 const SEARCH_TERM_MAX_CHARS = 100;
 
 export function normalizeText(text: string): string {
-  return text.toLowerCase().normalize('NFKD').replace(/\p{M}+/gu, '');
+  return text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '');
 }
 
 export interface TokenizedText {
