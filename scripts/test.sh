@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Every test: generated Env types up to date, strict type check of all projects, then all vitest projects
-# (workerd, Node, end to end).
+# Every test: generated Env types up to date, strict type check of all projects, the guardrails (format, lint,
+# unused exports), then all vitest projects (workerd, Node, end to end).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export WRANGLER_SEND_METRICS=false
@@ -10,4 +10,5 @@ if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt
 fi
 bash scripts/gen-types.sh --check
 bash scripts/typecheck.sh
+bash scripts/guardrails.sh
 npx vitest run "$@"
