@@ -11,18 +11,30 @@ export interface BootstrapKeyOptions {
   adminToken: string;
   name?: string;
   permissions?: Permission[];
+  /** The account the key belongs to; a new account when absent. */
+  accountId?: string;
   fetch?: typeof fetch;
 }
 
-export async function bootstrapDevKey(options: BootstrapKeyOptions): Promise<string> {
+/** Creates the key and tells its account, so that further keys can join the same account. */
+export async function createDevKey(options: BootstrapKeyOptions): Promise<{ key: string; accountId: string }> {
   const doFetch = options.fetch ?? fetch;
   const response = await doFetch(`${options.registryUrl.replace(/\/+$/, '')}/v1/keys`, {
     method: 'POST',
     headers: { authorization: `Bearer ${options.adminToken}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ name: options.name ?? 'development', permissions: options.permissions ?? ['read', 'write', 'chat'] }),
+    body: JSON.stringify({
+      name: options.name ?? 'development',
+      permissions: options.permissions ?? ['read', 'write', 'chat'],
+      ...(options.accountId ? { account_id: options.accountId } : {}),
+    }),
   });
   if (!response.ok) throw new Error(`creating a development key failed (${response.status}): ${await response.text()}`);
-  return createdKeySchema.parse(await response.json()).key;
+  const created = createdKeySchema.parse(await response.json());
+  return { key: created.key, accountId: created.account_id };
+}
+
+export async function bootstrapDevKey(options: BootstrapKeyOptions): Promise<string> {
+  return (await createDevKey(options)).key;
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {

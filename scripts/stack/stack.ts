@@ -5,7 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Identity } from '../../lib/identity/index.ts';
 import { viteDev } from './client.ts';
 import { readDevVars } from './dev-vars.ts';
-import { bootstrapDevKey } from '../dev/bootstrap-key.ts';
+import { createDevKey } from '../dev/bootstrap-key.ts';
 import { createChatKey } from './chat-key.ts';
 import { ensureExampleHostedAgent } from './hosting-example.ts';
 import { DEFAULT_PORTS, INSPECTOR_PORTS, type Ports, type ServiceName } from './ports.ts';
@@ -181,11 +181,15 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
     if (kept && (await keyWorks(router)) && (await keyWorks(specialist.REGISTRY_API_KEY!)) && (await keyWorks(hosting))) return;
     progress('creating the agents’ API keys');
     const adminToken = secrets.registry.ADMIN_TOKEN!;
-    const registryKey = (name: string) => bootstrapDevKey({ registryUrl: urls.registry, adminToken, name, permissions: ['read', 'write'] });
+    const registryKey = (name: string, accountId?: string) =>
+      createDevKey({ registryUrl: urls.registry, adminToken, name, permissions: ['read', 'write'], accountId });
+    // The router and the specialist are one operator's agents (the router trusts its own account's agents);
+    // hosted agents are tenants' code, registered under an account of their own.
+    const router = await registryKey('local router');
     storeAgentKeys(files, {
-      router: await registryKey('local router'),
-      specialist: await registryKey('local specialist'),
-      hosting: await registryKey('local hosting'),
+      router: router.key,
+      specialist: (await registryKey('local specialist', router.accountId)).key,
+      hosting: (await registryKey('local hosting')).key,
       chat: await createChatKey(urls.registry, adminToken),
     });
   }
