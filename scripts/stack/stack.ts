@@ -185,10 +185,10 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
       createDevKey({ registryUrl: urls.registry, adminToken, name, permissions: ['read', 'write'], accountId });
     // The router and the specialist are one operator's agents (the router trusts its own account's agents);
     // hosted agents are tenants' code, registered under an account of their own.
-    const router = await registryKey('local router');
+    const operator = await registryKey('local router');
     storeAgentKeys(files, {
-      router: router.key,
-      specialist: (await registryKey('local specialist', router.accountId)).key,
+      router: operator.key,
+      specialist: (await registryKey('local specialist', operator.accountId)).key,
       hosting: (await registryKey('local hosting')).key,
       chat: await createChatKey(urls.registry, adminToken),
     });
