@@ -187,6 +187,7 @@ function hostingProject() {
               compatibilityDate: '2026-04-20',
               d1Databases: { DB: registryDb },
               bindings: { ADMIN_TOKEN: 'test-admin-token', ALLOW_PRIVATE_URLS: 'true' },
+              ratelimits: REGISTRY_RATE_LIMITS,
               serviceBindings: { HOSTING: 'vitest-pool-workers-runner-hosting' },
             },
           ],

@@ -90,8 +90,10 @@ describe('interaction counts cannot be inflated', () => {
       results.push(await json(await record(createAttestation(source), { target: target.address, source: source.address })));
     expect(results.filter((r) => r.counted)).toHaveLength(10);
     expect(results.at(-1)).toMatchObject({ counted: false, total_interactions: 10 });
-    // Another source still counts.
-    expect(await json(await record(createAttestation(target), { target: target.address, source: freshIdentity().address }))).toMatchObject({
+    // Another registered source still counts.
+    const other = freshIdentity();
+    await registered(other, (await newKey(['read', 'write'])).key, { url: 'https://other.example.com/webhook' });
+    expect(await json(await record(createAttestation(other), { target: target.address, source: other.address }))).toMatchObject({
       counted: true,
       total_interactions: 11,
     });
