@@ -1,6 +1,6 @@
 import { SELF } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectSameRefusalWhateverTheLabel, REFUSED_BODIES, withContentType, WRONG_CONTENT_TYPES } from '../shared/content-types.ts';
+import { expectSameRefusalWhateverTheLabel, REFUSED_BODIES, withContentType, WRONG_CONTENT_TYPES } from '../support/content-types.ts';
 import { createKey, LLM_BASE_URL } from './helpers.ts';
 
 /** POST /v1/chat/completions reads its body whatever the Content-Type says (issue 13: it was ignored). */

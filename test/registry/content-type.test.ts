@@ -2,7 +2,7 @@ import { createExecutionContext, env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createAttestation } from '../../lib/registry-client/index.ts';
 import worker from '../../workers/registry/src/index.ts';
-import { expectSameRefusalWhateverTheLabel, REFUSED_BODIES, withContentType, WRONG_CONTENT_TYPES } from '../shared/content-types.ts';
+import { expectSameRefusalWhateverTheLabel, REFUSED_BODIES, withContentType, WRONG_CONTENT_TYPES } from '../support/content-types.ts';
 import { ADMIN_TOKEN, BASE, freshIdentity, migrate, newKey } from './helpers.ts';
 
 /**

@@ -1,7 +1,7 @@
 import { SELF } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { routerErrorSchema } from '../../schemas/router-api.ts';
-import { expectSameRefusalWhateverTheLabel, REFUSED_BODIES, withContentType } from '../shared/content-types.ts';
+import { expectSameRefusalWhateverTheLabel, REFUSED_BODIES, withContentType } from '../support/content-types.ts';
 import { SPECIALIST } from './helpers/conversation.ts';
 import { installFakeNetwork, type FakeNetwork } from './helpers/fake-network.ts';
 

@@ -1,7 +1,7 @@
 import { SELF } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { serializeEnvelope } from '../../lib/envelope/index.ts';
-import { expectSameRefusalWhateverTheLabel, REFUSED_BODIES, withContentType, WRONG_CONTENT_TYPES } from '../shared/content-types.ts';
+import { expectSameRefusalWhateverTheLabel, REFUSED_BODIES, withContentType, WRONG_CONTENT_TYPES } from '../support/content-types.ts';
 import { requestEnvelope } from './helpers/envelopes.ts';
 import { installFakeNetwork } from './helpers/fake-network.ts';
 
