@@ -95,9 +95,19 @@ describe('AgentChatProtocol digests (uagents-core vectors)', () => {
   it('the protocol digest covers the interactions: another reply rule is another protocol', () => {
     const message = { title: 'ChatMessage', schema: chatMessageSchema };
     const ack = { title: 'ChatAcknowledgement', schema: chatAcknowledgementSchema };
-    expect(protocolDigest([{ request: message, replies: [] }, { request: ack, replies: [] }])).not.toBe(CHAT_PROTOCOL_DIGEST);
+    expect(
+      protocolDigest([
+        { request: message, replies: [] },
+        { request: ack, replies: [] },
+      ]),
+    ).not.toBe(CHAT_PROTOCOL_DIGEST);
     // Declaration order does not count: uagents sorts models and interactions by digest.
-    expect(protocolDigest([{ request: ack, replies: [] }, { request: message, replies: [ack] }])).toBe(CHAT_PROTOCOL_DIGEST);
+    expect(
+      protocolDigest([
+        { request: ack, replies: [] },
+        { request: message, replies: [ack] },
+      ]),
+    ).toBe(CHAT_PROTOCOL_DIGEST);
   });
 });
 
