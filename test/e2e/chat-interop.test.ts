@@ -73,19 +73,23 @@ describe.skipIf(!python)('a Python uAgents chat peer talks to the specialist (Ag
     await temp?.dispose();
   });
 
-  it('sends a ChatMessage and gets a signed acknowledgement and the analysis in its session, digests as uagents-core computes them', async () => {
+  it('asks in a ChatMessage; gets a signed acknowledgement and the analysis in its session, with uagents-core’s digests', async () => {
     const seed = `python chat peer ${crypto.randomUUID()}`;
-    peer = spawn(python!, [
-      PEER,
-      '--seed',
-      seed,
-      '--specialist-webhook',
-      `${temp.stack.urls.specialist}/webhook`,
-      '--specialist-address',
-      temp.stack.specialistAddress,
-      '--question',
-      "What was NVIDIA's revenue in fiscal 2024?",
-    ]);
+    peer = spawn(
+      python!,
+      [
+        PEER,
+        '--seed',
+        seed,
+        '--specialist-webhook',
+        `${temp.stack.urls.specialist}/webhook`,
+        '--specialist-address',
+        temp.stack.specialistAddress,
+        '--question',
+        "What was NVIDIA's revenue in fiscal 2024?",
+      ],
+      { env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } },
+    );
     peer.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const next = lines(peer);
 

@@ -103,7 +103,8 @@ def converse(args, identity: Identity, inbox: "queue.Queue[dict]") -> dict:
         msg_id=uuid.uuid4(),
         content=[StartSessionContent(type="start-session"), TextContent(type="text", text=args.question)],
     )
-    sent = post(args.specialist_webhook, build_envelope(identity, args.specialist_address, session, ChatMessage, message, CHAT_PROTOCOL_DIGEST))
+    to_specialist = (identity, args.specialist_address, session)
+    sent = post(args.specialist_webhook, build_envelope(*to_specialist, ChatMessage, message, CHAT_PROTOCOL_DIGEST))
 
     ack, answer, verified = None, None, 0
     while ack is None or answer is None:
@@ -125,7 +126,7 @@ def converse(args, identity: Identity, inbox: "queue.Queue[dict]") -> dict:
             raise Failure(f"unexpected schema digest {envelope['schema_digest']}")
 
     reply = ChatAcknowledgement(timestamp=datetime.now(timezone.utc), acknowledged_msg_id=answer.msg_id)
-    acked = post(args.specialist_webhook, build_envelope(identity, args.specialist_address, session, ChatAcknowledgement, reply, CHAT_PROTOCOL_DIGEST))
+    acked = post(args.specialist_webhook, build_envelope(*to_specialist, ChatAcknowledgement, reply, CHAT_PROTOCOL_DIGEST))
     return {
         "event": "done",
         "session": session,
@@ -154,7 +155,11 @@ def main() -> int:
         "event": "ready",
         "address": identity.address,
         "webhook": f"http://127.0.0.1:{server.server_port}/webhook",
-        "digests": {"ChatMessage": CHAT_MESSAGE_DIGEST, "ChatAcknowledgement": CHAT_ACKNOWLEDGEMENT_DIGEST, "AgentChatProtocol": CHAT_PROTOCOL_DIGEST},
+        "digests": {
+            "ChatMessage": CHAT_MESSAGE_DIGEST,
+            "ChatAcknowledgement": CHAT_ACKNOWLEDGEMENT_DIGEST,
+            "AgentChatProtocol": CHAT_PROTOCOL_DIGEST,
+        },
     })
     if sys.stdin.readline().strip() != "go":
         return 1
