@@ -34,7 +34,7 @@ export default {
     const team = teamFromEnv(env);
     const agent = specialistAgent.context(env, ctx);
     await consumeAnalysisBatch(batch, {
-      analyze: (request) => analyzeQuestion(team, request),
+      analyze: (request, clock) => analyzeQuestion(team, request, clock),
       reply: async (job, items) => {
         const message = AnalysisResult({ analysis_result: { analysis: items } });
         // Straight to the asker while it answers (a queue hop less for a waiting user); else the outbox,

@@ -21,6 +21,7 @@ export const sendRequestRoute = new Hono<{ Bindings: RouterEnv }>().post(
     const { input } = c.req.valid('json');
     const agent = routerIn(c);
     let found: Discovery;
+    const discoveryStart = Date.now();
     try {
       found = await discoverCandidates(c.env, agent.address);
     } catch (error) {
@@ -41,6 +42,8 @@ export const sendRequestRoute = new Hono<{ Bindings: RouterEnv }>().post(
       throw new ApiError({ status: 404, message, type: 'not_found', code: 'no_specialist' });
     }
     const requestId = crypto.randomUUID();
+    // Read by bench:e2e: the registry search's share of the router's hop (0 while a cached answer serves).
+    console.log(`router timing ${JSON.stringify({ request: requestId, discover_ms: Date.now() - discoveryStart })}`);
     const handover = await handOver(agent, requestId, found.candidates, RequestMessage({ request: input }));
     if (!handover.ok) throw new ApiError({ status: 502, message: handover.failure, type: 'upstream_error', code: 'undeliverable' });
     return c.json<RequestSent>({ status: 'request_sent', request_id: requestId });
