@@ -1,7 +1,7 @@
 /**
  * One request's timeline, ms. Timestamps: client send, router sent, specialist accepted, router filed, client
- * saw (one machine, one clock). Durations from the Workers' timing log lines (NaN when not read): the router's
- * registry search, and the specialist's queue wait, team, chat, EDGAR and answer filing.
+ * saw (one machine, one clock). Durations (NaN when not read): the router's registry search (its Server-Timing),
+ * and the specialist's queue wait, team, chat, EDGAR and answer filing (its timing log lines).
  */
 export interface Sample {
   start: number;

@@ -3,8 +3,8 @@
  * (registry, chat, EDGAR data server, specialist, router), for N = 1, 20 and 100. Per level: answered and
  * failed (an answer that is not the asker's own counts as failed), p50/p99 of send → answer available at
  * the router, answers per second, and the share of each hop: from the router's request status timestamps
- * (same machine, same clock) and, when the bench started the stack, the router's and the specialist's timing
- * log lines (registry search; the specialist's queue, team, chat, EDGAR, answer filing). Also the CPU time
+ * (same machine, same clock), the router's Server-Timing (registry search) and, when the bench started the
+ * stack, the specialist's timing log lines (queue, team, chat, EDGAR, answer filing). Also the CPU time
  * per answer of each service, read from /proc: the figure that does not depend on what else the machine
  * runs. A first, cold round (empty caches) is reported apart.
  *
@@ -52,7 +52,14 @@ const QUESTIONS = [
 ];
 
 /** A user's request as the router's status shows it; the Workers' own timings are added from their logs. */
-type Timeline = Pick<Sample, 'start' | 'sent' | 'delivered' | 'filed' | 'seen'> & { requestId: string };
+type Timeline = Pick<Sample, 'start' | 'sent' | 'delivered' | 'filed' | 'seen' | 'discover'> & { requestId: string };
+
+/** A metric's duration (ms) in a Server-Timing header (`name;dur=12.3`), NaN when absent. */
+function serverTiming(header: string | null, name: string): number {
+  const metric = (header ?? '').split(',').find((entry) => entry.trim().split(';')[0] === name);
+  const duration = metric && /;\s*dur=([\d.]+)/.exec(metric)?.[1];
+  return duration ? Number(duration) : Number.NaN;
+}
 type Outcome = { ok: true; timeline: Timeline } | { ok: false; reason: string };
 
 /** One user: asks (as its own client address), polls like the browser client, checks the answer is its own. */
@@ -66,6 +73,7 @@ async function user(routerUrl: string, index: number): Promise<Outcome> {
   });
   if (sent.status !== 200) return { ok: false, reason: `send-request ${sent.status}: ${(await sent.text()).slice(0, 200)}` };
   const { request_id: requestId } = requestSentSchema.parse(await sent.json());
+  const discover = serverTiming(sent.headers.get('server-timing'), 'registry-search');
   for (;;) {
     if (Date.now() - start > timeoutMs) return { ok: false, reason: `no answer within ${timeoutMs} ms` };
     await sleep(pollMs);
@@ -80,7 +88,15 @@ async function user(routerUrl: string, index: number): Promise<Outcome> {
   const seen = Date.now();
   const status = requestStatusSchema.parse(await (await fetch(`${routerUrl}/api/requests/${requestId}`)).json());
   const at = (iso: string | null) => (iso === null ? Number.NaN : Date.parse(iso));
-  const timeline = { requestId, start, sent: at(status.sent_at), delivered: at(status.delivered_at), filed: at(status.answered_at), seen };
+  const timeline = {
+    requestId,
+    start,
+    sent: at(status.sent_at),
+    delivered: at(status.delivered_at),
+    filed: at(status.answered_at),
+    seen,
+    discover,
+  };
   return { ok: true, timeline };
 }
 
@@ -119,7 +135,7 @@ async function round(routerUrl: string, users: number, offset: number) {
   const samples: Sample[] = outcomes.flatMap((outcome) => {
     if (!outcome.ok) return [];
     const { requestId, ...timeline } = outcome.timeline;
-    const timed = timings?.(requestId) ?? { discover: NaN, queued: NaN, team: NaN, chat: NaN, edgar: NaN, reply: NaN };
+    const timed = timings?.(requestId) ?? { queued: NaN, team: NaN, chat: NaN, edgar: NaN, reply: NaN };
     return [{ ...timeline, ...timed }];
   });
   const failures = outcomes.flatMap((outcome) => (outcome.ok ? [] : [outcome.reason]));

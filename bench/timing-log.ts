@@ -20,7 +20,6 @@ function timingLines(file: string, prefix: string, idField: string): Map<string,
 }
 
 export interface Timings {
-  discover: number;
   queued: number;
   team: number;
   chat: number;
@@ -28,24 +27,12 @@ export interface Timings {
   reply: number;
 }
 
-/**
- * Per request id: the router's registry search time (workers/router/src/routes/send-request.ts) and the
- * specialist's phases (workers/specialist/src/jobs/phase-clock.ts), from the stack's logs; NaN where absent.
- */
+/** Per request id: the specialist's phases (workers/specialist/src/jobs/phase-clock.ts), from its log; NaN where absent. */
 export function readTimings(logDir: string): (requestId: string) => Timings {
-  const router = timingLines(join(logDir, 'router.log'), 'router timing ', 'request');
   const specialist = timingLines(join(logDir, 'specialist.log'), 'specialist timing ', 'session');
   return (requestId) => {
-    const r = router.get(requestId);
     const s = specialist.get(requestId);
     const ms = (value: number | undefined) => (typeof value === 'number' ? value : Number.NaN);
-    return {
-      discover: ms(r?.discover_ms),
-      queued: ms(s?.queued_ms),
-      team: ms(s?.team_ms),
-      chat: ms(s?.chat_ms),
-      edgar: ms(s?.edgar_ms),
-      reply: ms(s?.reply_ms),
-    };
+    return { queued: ms(s?.queued_ms), team: ms(s?.team_ms), chat: ms(s?.chat_ms), edgar: ms(s?.edgar_ms), reply: ms(s?.reply_ms) };
   };
 }

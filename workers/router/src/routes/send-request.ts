@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { timing, wrapTime } from 'hono/timing';
 import { ApiError } from '../../../../lib/http/api-error.ts';
 import { validate } from '../../../../lib/http/validate.ts';
 import { type RequestSent, sendRequestBodySchema } from '../../../../schemas/router-api.ts';
@@ -15,15 +16,16 @@ import { sendRequestLimit } from '../send-limit.ts';
  */
 export const sendRequestRoute = new Hono<{ Bindings: RouterEnv }>().post(
   '/',
+  timing({ total: false }),
   sendRequestLimit,
   validate('json', sendRequestBodySchema),
   async (c) => {
     const { input } = c.req.valid('json');
     const agent = routerIn(c);
     let found: Discovery;
-    const discoveryStart = Date.now();
     try {
-      found = await discoverCandidates(c.env, agent.address);
+      // Server-Timing `registry-search` (bench:e2e reads it): 0 while a cached registry answer serves.
+      found = await wrapTime(c, 'registry-search', discoverCandidates(c.env, agent.address));
     } catch (error) {
       if (!(error instanceof RegistryError)) throw error;
       console.error(`router: ${error.message}`);
@@ -42,8 +44,6 @@ export const sendRequestRoute = new Hono<{ Bindings: RouterEnv }>().post(
       throw new ApiError({ status: 404, message, type: 'not_found', code: 'no_specialist' });
     }
     const requestId = crypto.randomUUID();
-    // Read by bench:e2e: the registry search's share of the router's hop (0 while a cached answer serves).
-    console.log(`router timing ${JSON.stringify({ request: requestId, discover_ms: Date.now() - discoveryStart })}`);
     const handover = await handOver(agent, requestId, found.candidates, RequestMessage({ request: input }));
     if (!handover.ok) throw new ApiError({ status: 502, message: handover.failure, type: 'upstream_error', code: 'undeliverable' });
     return c.json<RequestSent>({ status: 'request_sent', request_id: requestId });
