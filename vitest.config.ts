@@ -237,6 +237,14 @@ export default defineConfig({
         REGISTRY_URL: 'http://registry.test',
         DISCOVERY_CACHE_SECONDS: '0',
       }),
+      // The router with its registry answer cached as deployed (the `router` project sees every search).
+      workerProject('router-discovery-cache', './workers/router/wrangler.toml', {
+        ALLOW_PRIVATE_URLS: 'true',
+        PRIMARY_AGENT_KEY: 'router-dev-seed',
+        REGISTRY_API_KEY: 'test-registry-key',
+        REGISTRY_URL: 'http://registry.test',
+        DISCOVERY_CACHE_SECONDS: '10',
+      }),
       // The router with the spec's global slot turned on by its operator (LEGACY_GLOBAL_SLOT, off by default).
       workerProject('router-legacy-slot', './workers/router/wrangler.toml', {
         ALLOW_PRIVATE_URLS: 'true',
@@ -260,6 +268,8 @@ export default defineConfig({
         EDGAR_SEARCH_URL: 'http://efts.test/LATEST/search-index',
         // Small, so that the per-sender limit test reaches it quickly; above what any other test file sends.
         SENDER_REQUESTS_PER_MINUTE: '40',
+        // Identity.fromSeed('budget test router', 0), with a budget of its own (test/specialist/sender-policy.test.ts).
+        SENDER_BUDGETS: 'agent1qf70zses7lqz7u4k7f8ls8kdaf66ct8efgpasycg3gvjpaz4cqsnxk0lwsk:50',
       }),
       agentRuntimeProject(),
       hostingProject(),

@@ -2,29 +2,40 @@
  * The reference application under load: N users at once each ask one question through the real stack
  * (registry, chat, EDGAR data server, specialist, router), for N = 1, 20 and 100. Per level: answered and
  * failed (an answer that is not the asker's own counts as failed), p50/p99 of send → answer available at
- * the router, answers per second, and the share of each hop, from the router's request status timestamps
- * (same machine, same clock). A first, cold round (empty caches) is reported apart.
+ * the router, answers per second, and the share of each hop: from the router's request status timestamps
+ * (same machine, same clock), the router's Server-Timing (registry search) and, when the bench started the
+ * stack, the specialist's timing log lines (queue, team, chat, EDGAR, answer filing). Also the CPU time
+ * per answer of each service, read from /proc: the figure that does not depend on what else the machine
+ * runs. A first, cold round (empty caches) is reported apart.
  *
  *   npm run bench:e2e                                  # starts the stack (no client) in a temp dir
  *   npm run bench:e2e -- --levels 1,20,100 --poll-ms 250
  *   npm run bench:e2e -- --router http://localhost:5001   # against a stack already running (npm start)
+ *   npm run bench:e2e -- --logs /tmp/e2e-logs             # keep the stack's logs
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { analysisResultMessageSchema } from '../schemas/messages.ts';
 import { requestSentSchema, requestStatusSchema } from '../schemas/router-api.ts';
+import { POLL_LIMITS } from '../pages/src/reference/poller.ts';
+import type { ServiceName } from '../scripts/stack/ports.ts';
 import { startStack, type Stack } from '../scripts/stack/stack.ts';
 import { HOPS, summarise, type Sample } from './e2e-stats.ts';
+import { cpuSnapshot, cpuSpent } from './process-cpu.ts';
+import { readTimings } from './timing-log.ts';
 
 const { values } = parseArgs({
   options: {
     levels: { type: 'string', default: '1,20,100' },
-    'poll-ms': { type: 'string', default: '250' },
+    // As often as the browser client polls: polls are load the stack carries beside the work.
+    'poll-ms': { type: 'string', default: String(POLL_LIMITS.intervalMs) },
     'timeout-ms': { type: 'string', default: '120000' },
     router: { type: 'string' },
+    // Keep the stack's logs (each Worker's requests and timing lines) in this folder.
+    logs: { type: 'string' },
   },
 });
 const levels = values.levels.split(',').map(Number);
@@ -40,7 +51,16 @@ const QUESTIONS = [
   { question: 'What are NVIDIA’s revenue and net margin over the last three fiscal years?', ticker: 'NVDA' },
 ];
 
-type Outcome = { ok: true; sample: Sample } | { ok: false; reason: string };
+/** A user's request as the router's status shows it; the Workers' own timings are added from their logs. */
+type Timeline = Pick<Sample, 'start' | 'sent' | 'delivered' | 'filed' | 'seen' | 'discover'> & { requestId: string };
+
+/** A metric's duration (ms) in a Server-Timing header (`name;dur=12.3`), NaN when absent. */
+function serverTiming(header: string | null, name: string): number {
+  const metric = (header ?? '').split(',').find((entry) => entry.trim().split(';')[0] === name);
+  const duration = metric && /;\s*dur=([\d.]+)/.exec(metric)?.[1];
+  return duration ? Number(duration) : Number.NaN;
+}
+type Outcome = { ok: true; timeline: Timeline } | { ok: false; reason: string };
 
 /** One user: asks (as its own client address), polls like the browser client, checks the answer is its own. */
 async function user(routerUrl: string, index: number): Promise<Outcome> {
@@ -53,6 +73,7 @@ async function user(routerUrl: string, index: number): Promise<Outcome> {
   });
   if (sent.status !== 200) return { ok: false, reason: `send-request ${sent.status}: ${(await sent.text()).slice(0, 200)}` };
   const { request_id: requestId } = requestSentSchema.parse(await sent.json());
+  const discover = serverTiming(sent.headers.get('server-timing'), 'registry-search');
   for (;;) {
     if (Date.now() - start > timeoutMs) return { ok: false, reason: `no answer within ${timeoutMs} ms` };
     await sleep(pollMs);
@@ -67,7 +88,16 @@ async function user(routerUrl: string, index: number): Promise<Outcome> {
   const seen = Date.now();
   const status = requestStatusSchema.parse(await (await fetch(`${routerUrl}/api/requests/${requestId}`)).json());
   const at = (iso: string | null) => (iso === null ? Number.NaN : Date.parse(iso));
-  return { ok: true, sample: { start, sent: at(status.sent_at), delivered: at(status.delivered_at), filed: at(status.answered_at), seen } };
+  const timeline = {
+    requestId,
+    start,
+    sent: at(status.sent_at),
+    delivered: at(status.delivered_at),
+    filed: at(status.answered_at),
+    seen,
+    discover,
+  };
+  return { ok: true, timeline };
 }
 
 /**
@@ -85,15 +115,36 @@ function edgarRequests(from: number, to: number): number | null {
     .filter((at) => at >= from && at <= to).length;
 }
 
+const SERVICES: ServiceName[] = ['registry', 'chat', 'edgar', 'specialist', 'router'];
+
+/** Process groups of the stack's services (when the bench started it): their CPU time is read from /proc. */
+function serviceGroups(): Map<string, number> {
+  return new Map(SERVICES.flatMap((name) => (stack?.processGroup(name) ? [[name, stack.processGroup(name)!] as const] : [])));
+}
+
 /** `users` users at once; throughput = answers ÷ (first send → last answer filed). */
 async function round(routerUrl: string, users: number, offset: number) {
+  const groups = serviceGroups();
+  const cpuBefore = cpuSnapshot(groups);
+  const clientCpuBefore = process.cpuUsage();
   const started = Date.now();
   const outcomes = await Promise.all(Array.from({ length: users }, (_, index) => user(routerUrl, offset + index)));
-  const samples = outcomes.flatMap((outcome) => (outcome.ok ? [outcome.sample] : []));
+  // The Workers log their timing lines as each request ends; give the last ones time to reach the log files.
+  await sleep(stack ? 1000 : 0);
+  const timings = stack ? readTimings(stack.logDir) : null;
+  const samples: Sample[] = outcomes.flatMap((outcome) => {
+    if (!outcome.ok) return [];
+    const { requestId, ...timeline } = outcome.timeline;
+    const timed = timings?.(requestId) ?? { queued: NaN, team: NaN, chat: NaN, edgar: NaN, reply: NaN };
+    return [{ ...timeline, ...timed }];
+  });
   const failures = outcomes.flatMap((outcome) => (outcome.ok ? [] : [outcome.reason]));
   const summary = samples.length ? summarise(samples) : null;
   const span = samples.length ? Math.max(...samples.map((s) => s.filed)) - Math.min(...samples.map((s) => s.start)) : Number.NaN;
   const edgar = edgarRequests(started, Date.now());
+  const clientCpu = process.cpuUsage(clientCpuBefore);
+  const cpu = cpuSpent(cpuBefore, cpuSnapshot(groups));
+  cpu.set('bench clients', new Map([['node', (clientCpu.user + clientCpu.system) / 1000]]));
   return {
     users,
     answered: samples.length,
@@ -101,6 +152,8 @@ async function round(routerUrl: string, users: number, offset: number) {
     failures: [...new Set(failures)].slice(0, 5),
     answersPerSecond: (samples.length / span) * 1000,
     edgar,
+    /** CPU ms per service and process name over the round. */
+    cpu: Object.fromEntries([...cpu].map(([service, byName]) => [service, Object.fromEntries(byName)])),
     summary,
   };
 }
@@ -115,14 +168,41 @@ function report(label: string, result: Awaited<ReturnType<typeof round>>) {
       `  EDGAR: ${result.edgar} requests to the data server; at the SEC's pace (9/s configured, 10/s allowed) that alone takes ≥ ${least.toFixed(1)} s`,
     );
   }
+  reportCpu(result.cpu, result.answered);
   if (!result.summary) return;
   const { available, total, hops } = result.summary;
   console.log(`  send → answer at the router   p50 ${ms(available.p50)}   p99 ${ms(available.p99)}`);
   console.log(`  send → answer seen by client  p50 ${ms(total.p50)}   p99 ${ms(total.p99)}   (client polls every ${pollMs} ms)`);
   for (const hop of HOPS) {
     const figures = hops[hop.key];
+    if (!figures) continue;
     console.log(
       `    ${hop.label.padEnd(46)} p50 ${ms(figures.p50)}  p99 ${ms(figures.p99)}  ${(figures.share * 100).toFixed(1).padStart(5)} % of mean`,
+    );
+  }
+}
+
+/** CPU ms per answer of each service (its processes summed, the busiest named): the load-independent figure. */
+function reportCpu(cpu: Record<string, Record<string, number>>, answered: number) {
+  const entries = Object.entries(cpu);
+  if (!entries.length || !answered) return;
+  const total = entries.reduce((sum, [, byName]) => sum + Object.values(byName).reduce((a, b) => a + b, 0), 0);
+  // workerd runs the Workers; wrangler's node prints a log line per request and esbuild serves its builds: dev tooling only.
+  const workerd = entries.reduce((sum, [, byName]) => sum + (byName.workerd ?? 0), 0);
+  const perAnswer = (ms: number) => (ms / answered).toFixed(1);
+  console.log(
+    `  CPU per answer (user + system): ${perAnswer(total)} ms in all, ${perAnswer(workerd)} ms in the Workers (workerd); ` +
+      `at that cost this machine's ${availableParallelism()} cores, idle, serve at most ${((availableParallelism() * 1000 * answered) / total).toFixed(0)} answers/s`,
+  );
+  for (const [service, byName] of entries) {
+    const ms = Object.values(byName).reduce((a, b) => a + b, 0);
+    const parts = Object.entries(byName)
+      .filter(([, part]) => part > 0)
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, part]) => `${name} ${(part / answered).toFixed(1)}`)
+      .join(', ');
+    console.log(
+      `    ${service.padEnd(14)} ${(ms / answered).toFixed(1).padStart(7)} ms  ${((ms / total) * 100).toFixed(0).padStart(3)} %  (${parts})`,
     );
   }
 }
@@ -138,7 +218,7 @@ try {
       client: false,
       persistDir: join(dir, 'state'),
       secretsDir: join(dir, 'secrets'),
-      logDir: join(dir, 'logs'),
+      logDir: values.logs ? resolve(values.logs) : join(dir, 'logs'),
     });
     routerUrl = stack.urls.router;
   }

@@ -1,12 +1,36 @@
+import { interactionResponseSchema } from '../../schemas/registry.ts';
 import { createAttestation } from '../registry-client/index.ts';
 import type { BoundAgent } from './bound.ts';
 
 /**
+ * Per isolate: pairs (registry, source, target) the registry said it counts no more today (its daily cap
+ * per pair, DAILY_INTERACTIONS_PER_PAIR), with the end of that UTC day. Reporting them again costs a
+ * signature here, its verification and D1 writes at the registry, and counts nothing.
+ */
+const uncountedUntil = new Map<string, number>();
+const UNCOUNTED_MAX_ENTRIES = 10_000;
+
+const endOfUtcDay = (now: number) => {
+  const day = new Date(now);
+  return Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() + 1);
+};
+
+/**
  * Reports a delivered message to the registry as uagents-core does (`record_agent_interaction`): the
- * sender's signed attestation in `Authorization: Agent attr:…`. Best effort: a failure is logged.
+ * sender's signed attestation in `Authorization: Agent attr:…`. Best effort: a failure is logged. Once the
+ * registry answers that it did not count one, the pair is not reported again until the UTC day ends (the
+ * reports of a burst already in flight still go).
  */
 export async function reportInteraction<Env>(agent: BoundAgent<Env>, target: string, session: string): Promise<void> {
   if (agent.settings.reportInteractions === false) return;
+  const pair = `${agent.settings.registryUrl} ${agent.identity.address} ${target}`;
+  const until = uncountedUntil.get(pair);
+  if (until !== undefined && until > Date.now()) return;
+  uncountedUntil.delete(pair);
+  await postReport(agent, target, session, pair);
+}
+
+async function postReport<Env>(agent: BoundAgent<Env>, target: string, session: string, pair: string): Promise<void> {
   const url = `${agent.settings.registryUrl.replace(/\/+$/, '')}/v2/agents/interactions`;
   try {
     const response = await agent.fetch(url, {
@@ -14,11 +38,17 @@ export async function reportInteraction<Env>(agent: BoundAgent<Env>, target: str
       headers: { authorization: `Agent ${createAttestation(agent.identity)}`, 'content-type': 'application/json' },
       body: JSON.stringify({ target, session_id: session, source: agent.identity.address }),
     });
-    if (!response.ok)
+    if (!response.ok) {
       console.warn(
         `agent ${agent.definition.name}: interaction report answered ${response.status}: ${(await response.text()).slice(0, 200)}`,
       );
-    else await response.body?.cancel();
+      return;
+    }
+    const answer = interactionResponseSchema.safeParse(await response.json().catch(() => null));
+    if (answer.success && !answer.data.counted) {
+      if (uncountedUntil.size >= UNCOUNTED_MAX_ENTRIES) uncountedUntil.clear();
+      uncountedUntil.set(pair, endOfUtcDay(Date.now()));
+    }
   } catch (error) {
     console.warn(`agent ${agent.definition.name}: interaction report failed: ${(error as Error).message}`);
   }

@@ -15,6 +15,8 @@ const CACHE_SECONDS = 300;
 
 /** Per isolate: almanac answers are shared by every request the isolate serves. */
 const almanacCache = new Map<string, { urls: string[]; until: number }>();
+/** Lookups under way: concurrent sends to one agent (a burst of users) share one. */
+const lookups = new Map<string, Promise<string[]>>();
 
 /**
  * The registry's almanac: `GET {registry}/v1/almanac/agents/{address}` (public, as the SDKs call it) →
@@ -30,10 +32,24 @@ export class AlmanacResolver implements EndpointResolver {
     this.registryUrl = registryUrl.replace(/\/+$/, '');
   }
 
-  async resolve(address: string): Promise<string[]> {
+  resolve(address: string): Promise<string[]> {
     const key = `${this.registryUrl} ${address}`;
     const cached = almanacCache.get(key);
-    if (cached && cached.until > Date.now()) return cached.urls;
+    if (cached && cached.until > Date.now()) return Promise.resolve(cached.urls);
+    let pending = lookups.get(key);
+    if (!pending) {
+      pending = this.lookUp(address)
+        .then((urls) => {
+          almanacCache.set(key, { urls, until: Date.now() + CACHE_SECONDS * 1000 });
+          return urls;
+        })
+        .finally(() => lookups.delete(key));
+      lookups.set(key, pending);
+    }
+    return pending;
+  }
+
+  private async lookUp(address: string): Promise<string[]> {
     const response = await this.doFetch(`${this.registryUrl}/v1/almanac/agents/${encodeURIComponent(address)}`, {
       headers: { accept: 'application/json' },
     });
@@ -50,7 +66,6 @@ export class AlmanacResolver implements EndpointResolver {
     const weighted = [...record.data.endpoints].sort((a, b) => b.weight - a.weight).map((endpoint) => endpoint.url);
     const urls = weighted.length ? weighted : record.data.url ? [record.data.url] : [];
     if (!urls.length) throw new UnknownAgentError(`${address} has no endpoint in the almanac`);
-    almanacCache.set(key, { urls, until: Date.now() + CACHE_SECONDS * 1000 });
     return urls;
   }
 

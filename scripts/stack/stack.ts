@@ -39,6 +39,8 @@ export interface Stack {
   start(name: ServiceName): Promise<void>;
   stop(name: ServiceName): Promise<void>;
   isRunning(name: ServiceName): boolean;
+  /** The process group of a running service (it and everything it spawned), for CPU accounting (bench:e2e). */
+  processGroup(name: ServiceName): number | undefined;
   /** Stops every running service, last started first. */
   stopAll(): Promise<void>;
 }
@@ -126,6 +128,8 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
           EDGAR_BASE_URL: urls.edgar,
           EDGAR_TICKERS_URL: `${urls.edgar}/files/company_tickers.json`,
           EDGAR_SEARCH_URL: `${urls.edgar}/LATEST/search-index`,
+          // The router asks for all of its users (each limited by the router itself): 100 a second, not 2.
+          SENDER_BUDGETS: `${routerAddress}:6000`,
         }),
       ready: async (service) => {
         await waitForHttp(service, '/health');
@@ -242,6 +246,8 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
       await service.stop();
     },
     isRunning: (name) => running.has(name),
+    // spawnService starts each service detached: the leader of its own group, whose id is its pid.
+    processGroup: (name) => running.get(name)?.child.pid,
     async stopAll() {
       for (const name of [...order].reverse()) await stack.stop(name);
     },

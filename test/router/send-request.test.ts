@@ -37,6 +37,13 @@ describe('POST /api/send-request', () => {
     expect(network.searches[0]!.authorization).toBe('Bearer test-registry-key');
   });
 
+  it('says in Server-Timing how long the registry search took (what bench:e2e reports as its hop)', async () => {
+    network.registered.push(specialist.address);
+    const response = await send({ input: 'What did Apple earn in 2024?' });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('server-timing')).toMatch(/^registry-search;dur=\d+(\.\d+)?$/);
+  });
+
   it('answers 404 when no specialist is registered, and sends nothing', async () => {
     const response = await send({ input: 'anything' });
     expect(response.status).toBe(404);

@@ -78,4 +78,21 @@ describe('the EDGAR client', () => {
     expect(first.hits.hits.length).toBeGreaterThan(0);
     expect(network.edgarRequests.filter((r) => r.url.includes(run))).toHaveLength(1);
   });
+
+  it('remembers what EDGAR does not have: a company without facts is asked for once, from separate clients', async () => {
+    // A CIK of its own (the isolate keeps what it read across tests).
+    const cik = 900_000_000 + Math.floor(Math.random() * 90_000_000);
+    expect(await teamFromEnv(env).edgar.companyFacts(cik)).toBeNull();
+    expect(await teamFromEnv(env).edgar.companyFacts(cik)).toBeNull();
+    expect(network.edgarRequests.filter((r) => r.url.includes(String(cik)))).toHaveLength(1);
+  });
+
+  it('serves a document read once to later analyses without asking EDGAR or re-reading it', async () => {
+    const run = crypto.randomUUID();
+    const first = await teamFromEnv(env).edgar.fullTextSearch(`kept ${run} "Apple Inc."`);
+    const second = await teamFromEnv(env).edgar.fullTextSearch(`kept ${run} "Apple Inc."`);
+    // The very object: checked once, shared read-only.
+    expect(second).toBe(first);
+    expect(network.edgarRequests.filter((r) => r.url.includes(run))).toHaveLength(1);
+  });
 });

@@ -46,6 +46,15 @@ describe('the specialist works only for agents registered under an account', () 
     expect(network.almanacLookups.filter((address) => address === sender.address)).toHaveLength(1);
   });
 
+  it('looks a sender up once for a burst of its messages arriving together', async () => {
+    const sender = stranger();
+    network.almanac.set(sender.address, almanacRecord(sender.address));
+    network.almanacDelayMs = 300;
+    const responses = await Promise.all(Array.from({ length: 8 }, () => send(requestEnvelope({ request: '' }, { sender }))));
+    expect(responses.map((response) => response.status)).toEqual(Array(8).fill(400));
+    expect(network.almanacLookups.filter((address) => address === sender.address)).toHaveLength(1);
+  });
+
   it('answers 503 (the sender retries) when the registry cannot be asked, without internals', async () => {
     const sender = stranger();
     network.almanac.set(sender.address, { ...almanacRecord(sender.address), registered: 'maybe' as unknown as boolean });
@@ -71,5 +80,18 @@ describe('the specialist limits each sender', () => {
     const other = stranger();
     network.almanac.set(other.address, almanacRecord(other.address));
     expect((await send(requestEnvelope({ request: '' }, { sender: other }))).status).toBe(400);
+  }, 30_000);
+});
+
+describe('SENDER_BUDGETS: a sender that asks for many users', () => {
+  // Listed in the project's SENDER_BUDGETS (vitest.config.ts) with 50 a minute; the default is 40.
+  const router = Identity.fromSeed('budget test router', 0);
+
+  it('gets its own budget, and is still refused beyond it', async () => {
+    expect(env.SENDER_BUDGETS).toContain(`${router.address}:50`);
+    network.almanac.set(router.address, almanacRecord(router.address));
+    for (let i = 0; i < 50; i++) expect((await send(requestEnvelope({ request: '' }, { sender: router }))).status).toBe(400);
+    const refused = await send(requestEnvelope({ request: '' }, { sender: router }));
+    expect(refused.status).toBe(429);
   }, 30_000);
 });

@@ -31,6 +31,8 @@ export interface FakeNetwork {
   /** The registry's almanac as the specialist looks senders up in it; the router is registered under an account. */
   almanac: Map<string, AlmanacRecord>;
   almanacLookups: string[];
+  /** How long the registry takes to answer an almanac lookup (a busy registry: a burst's messages overlap it). */
+  almanacDelayMs: number;
 }
 
 /** An almanac record at the router's webhook; `registered: false` is an agent no account registered. */
@@ -84,6 +86,7 @@ export function installFakeNetwork(): FakeNetwork {
     registrations: [],
     almanac: new Map([[ROUTER.address, almanacRecord(ROUTER.address)]]),
     almanacLookups: [],
+    almanacDelayMs: 0,
   };
   const replay = new MemoryReplayGuard();
   vi.spyOn(globalThis, 'fetch').mockImplementation(async (input, init) => {
@@ -114,6 +117,7 @@ export function installFakeNetwork(): FakeNetwork {
       const almanac = /^\/v1\/almanac\/agents\/([^/]+)$/.exec(url.pathname);
       if (request.method === 'GET' && almanac) {
         network.almanacLookups.push(almanac[1]!);
+        if (network.almanacDelayMs) await new Promise((resolve) => setTimeout(resolve, network.almanacDelayMs));
         const record = network.almanac.get(almanac[1]!);
         return record ? Response.json(record) : Response.json({ detail: 'agent not found' }, { status: 404 });
       }

@@ -5,7 +5,8 @@ import { analysisResultMessageSchema } from '../../../schemas/messages.ts';
 import { enqueueAnalysis, type ReplyForm } from './jobs/analysis-job.ts';
 import { SPECIALIST_README, SPECIALIST_TITLE } from './readme.ts';
 import { isRegisteredSender } from './senders/registered-senders.ts';
-import { senderRateLimiter, senderRatePerMinute } from './senders/sender-rate-limiter.ts';
+import { senderBudget } from './senders/sender-budgets.ts';
+import { senderRateLimiter } from './senders/sender-rate-limiter.ts';
 
 /** Specialist → sender: the analysis, in the session of the request. */
 export const AnalysisResult = model('AnalysisResult', analysisResultMessageSchema);
@@ -49,7 +50,7 @@ async function checkSender(env: SpecialistEnv, sender: string): Promise<void> {
     });
   }
   if (!registered) throw new ApiError({ status: 403, message: 'sender is not an agent registered under an account' });
-  const wait = await senderRateLimiter(env.SENDER_RATE_LIMITER, sender).take(senderRatePerMinute(env.SENDER_REQUESTS_PER_MINUTE));
+  const wait = await senderRateLimiter(env.SENDER_RATE_LIMITER, sender).take(senderBudget(env, sender));
   if (wait > 0)
     throw new ApiError({
       status: 429,

@@ -35,7 +35,7 @@ export default {
     const team = teamFromEnv(env);
     const agent = specialistAgent.context(env, ctx);
     await consumeAnalysisBatch(batch, {
-      analyze: (request) => analyzeQuestion(team, request),
+      analyze: (request, clock) => analyzeQuestion(team, request, clock),
       reply: async (job, items) => {
         const message = replyMessage(job.reply_as, items);
         // Straight to the asker while it answers (a queue hop less for a waiting user); else the outbox,

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { timing, wrapTime } from 'hono/timing';
 import { ApiError } from '../../../../lib/http/api-error.ts';
 import { validate } from '../../../../lib/http/validate.ts';
 import { type RequestSent, sendRequestBodySchema } from '../../../../schemas/router-api.ts';
@@ -15,6 +16,7 @@ import { sendRequestLimit } from '../send-limit.ts';
  */
 export const sendRequestRoute = new Hono<{ Bindings: RouterEnv }>().post(
   '/',
+  timing({ total: false }),
   sendRequestLimit,
   validate('json', sendRequestBodySchema),
   async (c) => {
@@ -22,7 +24,8 @@ export const sendRequestRoute = new Hono<{ Bindings: RouterEnv }>().post(
     const agent = routerIn(c);
     let found: Discovery;
     try {
-      found = await discoverCandidates(c.env, agent.address);
+      // Server-Timing `registry-search` (bench:e2e reads it): 0 while a cached registry answer serves.
+      found = await wrapTime(c, 'registry-search', discoverCandidates(c.env, agent.address));
     } catch (error) {
       if (!(error instanceof RegistryError)) throw error;
       console.error(`router: ${error.message}`);

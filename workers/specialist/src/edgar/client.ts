@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { keepParsedDocument, parsedDocument } from './parsed-documents.ts';
 import type { EdgarRateLimiter } from './rate-limiter.ts';
 import {
   companyFactsSchema,
@@ -72,8 +73,16 @@ export class EdgarClient {
   }
 
   private async getJson<Schema extends z.ZodType>(url: string, schema: Schema): Promise<z.output<Schema> | null> {
+    // Each URL is read with one schema (the method that builds it), so what was kept for it is that schema's output
+    // (or null: EDGAR does not have it).
+    const kept = parsedDocument(url) as z.output<Schema> | null | undefined;
+    if (kept !== undefined) return kept;
     const text = await this.cachedGet(url);
-    if (text === null) return null;
+    if (text === null) {
+      // What EDGAR does not have (a company without XBRL facts) is as lasting as what it has: asked again, it spends SEC budget.
+      keepParsedDocument(url, null, url.length, this.config.cacheSeconds);
+      return null;
+    }
     let body: unknown;
     try {
       body = JSON.parse(text);
@@ -82,6 +91,7 @@ export class EdgarClient {
     }
     const parsed = schema.safeParse(body);
     if (!parsed.success) throw new EdgarError(`${url} answered an unexpected shape: ${parsed.error.issues[0]?.message}`, false);
+    keepParsedDocument(url, parsed.data, text.length, this.config.cacheSeconds);
     return parsed.data;
   }
 

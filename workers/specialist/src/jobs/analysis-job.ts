@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { AnalysisItem } from '../../../../schemas/messages.ts';
 import { EdgarError } from '../edgar/client.ts';
 import { SUPERVISOR } from '../team/supervisor.ts';
+import { PhaseClock } from './phase-clock.ts';
 
 /** Must match the analysis queue's name in wrangler.toml: the Worker's queue handler routes by it. */
 export const ANALYSIS_QUEUE_NAME = 'rendezvous-specialist-analysis';
@@ -29,7 +30,7 @@ export async function enqueueAnalysis(queue: Queue, job: z.input<typeof analysis
 }
 
 interface AnalysisRunner {
-  analyze(request: string): Promise<AnalysisItem[]>;
+  analyze(request: string, clock: PhaseClock): Promise<AnalysisItem[]>;
   reply(job: AnalysisJob, items: AnalysisItem[]): Promise<void>;
 }
 
@@ -40,7 +41,7 @@ const failure = (reason: string): AnalysisItem[] => [
 /**
  * Runs each queued question and sends its analysis to the sender. A transient EDGAR failure is retried
  * with backoff; after the last try, or on any other failure, the sender gets an error item instead of
- * waiting for an answer that will not come.
+ * waiting for an answer that will not come. Each answered job logs where its time went (PhaseClock).
  */
 export async function consumeAnalysisBatch(batch: MessageBatch<unknown>, runner: AnalysisRunner): Promise<void> {
   await Promise.all(
@@ -52,9 +53,11 @@ export async function consumeAnalysisBatch(batch: MessageBatch<unknown>, runner:
         return;
       }
       const job = parsed.data;
+      const clock = new PhaseClock();
+      clock.add('queued', Math.max(0, Date.now() - Date.parse(job.received_at)));
       let items: AnalysisItem[];
       try {
-        items = await runner.analyze(job.request);
+        items = await clock.team(() => runner.analyze(job.request, clock));
       } catch (error) {
         const transient = error instanceof EdgarError && error.transient;
         if (transient && message.attempts < ANALYSIS_ATTEMPTS) {
@@ -68,8 +71,9 @@ export async function consumeAnalysisBatch(batch: MessageBatch<unknown>, runner:
         items = failure(error instanceof EdgarError ? error.message : 'internal error');
       }
       try {
-        await runner.reply(job, items);
+        await clock.time('reply', () => runner.reply(job, items));
         message.ack();
+        clock.log(job.session);
       } catch (error) {
         console.error(`specialist: the analysis of session ${job.session} could not be queued for delivery`, error);
         message.retry({ delaySeconds: 2 ** message.attempts });

@@ -12,29 +12,43 @@ class SenderCheckError extends Error {
   override name = 'SenderCheckError';
 }
 
+/** Lookups under way: concurrent messages of one sender (a burst of the router's users) share one. */
+const inFlight = new Map<string, Promise<boolean>>();
+
 /**
  * Whether `address` is an agent registered in the registry under an account (the router, a Python agent
  * that registered with a key): the public almanac says so. An address the almanac does not know is not.
  */
-export async function isRegisteredSender(registryUrl: string, address: string, doFetch: typeof fetch = fetch): Promise<boolean> {
+export function isRegisteredSender(registryUrl: string, address: string, doFetch: typeof fetch = fetch): Promise<boolean> {
   const base = registryUrl.replace(/\/+$/, '');
   const key = `${base} ${address}`;
   const cached = cache.get(key);
-  if (cached && cached.until > Date.now()) return cached.registered;
+  if (cached && cached.until > Date.now()) return Promise.resolve(cached.registered);
+  let pending = inFlight.get(key);
+  if (!pending) {
+    pending = lookUp(base, address, doFetch)
+      .then((registered) => {
+        if (cache.size >= CACHE_MAX_ENTRIES) cache.clear();
+        cache.set(key, { registered, until: Date.now() + (registered ? REGISTERED_SECONDS : UNREGISTERED_SECONDS) * 1000 });
+        return registered;
+      })
+      .finally(() => inFlight.delete(key));
+    inFlight.set(key, pending);
+  }
+  return pending;
+}
+
+async function lookUp(base: string, address: string, doFetch: typeof fetch): Promise<boolean> {
   const response = await doFetch(`${base}/v1/almanac/agents/${encodeURIComponent(address)}`, { headers: { accept: 'application/json' } });
-  let registered: boolean;
   if (response.status === 404) {
     await response.body?.cancel();
-    registered = false;
-  } else if (response.ok) {
-    const record = almanacRecordSchema.safeParse(await response.json().catch(() => null));
-    if (!record.success) throw new SenderCheckError(`almanac lookup of ${address} answered with an unexpected body`);
-    registered = record.data.registered;
-  } else {
+    return false;
+  }
+  if (!response.ok) {
     await response.body?.cancel();
     throw new SenderCheckError(`almanac lookup of ${address} answered ${response.status}`);
   }
-  if (cache.size >= CACHE_MAX_ENTRIES) cache.clear();
-  cache.set(key, { registered, until: Date.now() + (registered ? REGISTERED_SECONDS : UNREGISTERED_SECONDS) * 1000 });
-  return registered;
+  const record = almanacRecordSchema.safeParse(await response.json().catch(() => null));
+  if (!record.success) throw new SenderCheckError(`almanac lookup of ${address} answered with an unexpected body`);
+  return record.data.registered;
 }

@@ -25,10 +25,14 @@ export class SenderRateLimiter extends DurableObject {
 
 const DEFAULT_PER_MINUTE = 120;
 
-/** The configured budget per sender and minute; a typo falls back to the default rather than to no limit. */
-export function senderRatePerMinute(configured: string | undefined): number {
+/**
+ * A configured budget per sender and minute; a typo falls back to `fallback` (another setting) or the
+ * default, rather than to no limit.
+ */
+export function senderRatePerMinute(configured: string | undefined, fallback?: string): number {
   const value = Number(configured);
-  return configured && Number.isFinite(value) && value >= 1 ? Math.floor(value) : DEFAULT_PER_MINUTE;
+  if (configured && Number.isFinite(value) && value >= 1) return Math.floor(value);
+  return fallback === undefined ? DEFAULT_PER_MINUTE : senderRatePerMinute(fallback);
 }
 
 export function senderRateLimiter(

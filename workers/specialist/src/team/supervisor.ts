@@ -6,6 +6,8 @@ import type { ChatClient } from '../chat/chat-client.ts';
 import { refinePlan } from '../chat/planner.ts';
 import { rewordAnswer } from '../chat/wording.ts';
 import type { EdgarClient } from '../edgar/client.ts';
+import type { CompanyTickers } from '../edgar/schemas.ts';
+import type { PhaseClock } from '../jobs/phase-clock.ts';
 import { draftAnswer } from './answer.ts';
 import { analyzeFilings, filingsItem, FILINGS_ANALYST } from './filings-analyst.ts';
 import { SEARCH_WORKER, searchCurrentInformation, searchItem } from './search-worker.ts';
@@ -39,23 +41,39 @@ function planItem(question: string, plan: QuestionPlan, note: string | null, sea
   return { role: 'plan', name: SUPERVISOR, content: lines.join('\n') };
 }
 
+/** Per isolate: the directory of each ticker map the EDGAR client handed out (it keeps one while it is fresh). */
+const directories = new WeakMap<CompanyTickers, CompanyDirectory>();
+
+function directoryOf(tickers: CompanyTickers): CompanyDirectory {
+  let directory = directories.get(tickers);
+  if (!directory) {
+    directory = new CompanyDirectory(tickers);
+    directories.set(tickers, directory);
+  }
+  return directory;
+}
+
 /**
  * The specialist's work on one question: plan (rules, gaps filled by the model), search and filings
  * analysis in parallel, then the answer from the analyst's figures. Each step is one analysis item.
- * EDGAR failures of the filings analyst propagate (the job is retried); the search worker's do not.
+ * EDGAR failures of the filings analyst propagate (the job is retried); the search worker's do not. The
+ * time spent waiting for the chat model and for EDGAR goes to `clock`.
  */
-export async function analyzeQuestion(team: Team, question: string): Promise<AnalysisItem[]> {
-  const directory = new CompanyDirectory(await team.edgar.tickers());
+export async function analyzeQuestion(team: Team, question: string, clock: PhaseClock): Promise<AnalysisItem[]> {
+  const directory = directoryOf(await clock.time('edgar', () => team.edgar.tickers()));
   const ruled = parseQuestion(question, directory);
-  const { plan, note } = team.chat ? await refinePlan(team.chat, question, ruled, directory) : { plan: ruled, note: null };
+  const chat = team.chat;
+  const { plan, note } = chat ? await clock.time('chat', () => refinePlan(chat, question, ruled, directory)) : { plan: ruled, note: null };
 
-  const [search, ...outcomes] = await Promise.all([
-    searchCurrentInformation({ edgar: team.edgar, tavilyApiKey: team.tavilyApiKey, fetch: team.fetch }, question, plan.companies),
-    ...plan.companies.map((company) => analyzeFilings(team.edgar, company, plan.metrics, plan.period)),
-  ]);
+  const [search, ...outcomes] = await clock.time('edgar', () =>
+    Promise.all([
+      searchCurrentInformation({ edgar: team.edgar, tavilyApiKey: team.tavilyApiKey, fetch: team.fetch }, question, plan.companies),
+      ...plan.companies.map((company) => analyzeFilings(team.edgar, company, plan.metrics, plan.period)),
+    ]),
+  );
 
   const draft = draftAnswer(outcomes);
-  const worded = team.chat && outcomes.some((o) => o.ok) ? await rewordAnswer(team.chat, question, draft.body) : null;
+  const worded = chat && outcomes.some((o) => o.ok) ? await clock.time('chat', () => rewordAnswer(chat, question, draft.body)) : null;
   const answer = [worded ?? draft.body, draft.footer].filter(Boolean).join('\n\n');
   return [
     planItem(question, plan, note, search.provider),

@@ -1,0 +1,51 @@
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Kernel clock ticks per second, the unit of utime and stime in /proc/<pid>/stat. */
+const TICKS_PER_SECOND = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+
+/** One process's fields of /proc/<pid>/stat: its name, process group and CPU time (user + system) in ms. */
+function readStat(pid: string): { name: string; group: number; cpuMs: number } | null {
+  let stat: string;
+  try {
+    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  } catch {
+    return null;
+  }
+  // The name is in parentheses and may hold spaces; the fields after it are counted from the closing one.
+  const close = stat.lastIndexOf(')');
+  const fields = stat.slice(close + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return { name: stat.slice(stat.indexOf('(') + 1, close), group: Number(fields[2]), cpuMs: (ticks * 1000) / TICKS_PER_SECOND };
+}
+
+/** CPU ms so far of each service (its whole process group), split by process name (workerd, node, …). */
+export type CpuSnapshot = Map<string, Map<string, number>>;
+
+/**
+ * Load-independent figures: the CPU time each service spent, whatever else the machine runs. Each service
+ * runs in its own process group (scripts/stack/process.ts), so wrangler's node and its workerd are summed.
+ */
+export function cpuSnapshot(groups: ReadonlyMap<string, number>): CpuSnapshot {
+  const serviceOf = new Map([...groups].map(([service, group]) => [group, service]));
+  const snapshot: CpuSnapshot = new Map([...groups.keys()].map((service) => [service, new Map()]));
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    const stat = readStat(pid);
+    const service = stat && serviceOf.get(stat.group);
+    if (!stat || !service) continue;
+    const byName = snapshot.get(service)!;
+    byName.set(stat.name, (byName.get(stat.name) ?? 0) + stat.cpuMs);
+  }
+  return snapshot;
+}
+
+/** CPU ms spent between two snapshots, per service and process name. */
+export function cpuSpent(before: CpuSnapshot, after: CpuSnapshot): Map<string, Map<string, number>> {
+  return new Map(
+    [...after].map(([service, byName]) => [
+      service,
+      new Map([...byName].map(([name, ms]) => [name, ms - (before.get(service)?.get(name) ?? 0)])),
+    ]),
+  );
+}

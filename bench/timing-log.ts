@@ -1,0 +1,38 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The timing lines a Worker logs per request (`<prefix> {json}`), by the id they name. */
+function timingLines(file: string, prefix: string, idField: string): Map<string, Record<string, number>> {
+  const found = new Map<string, Record<string, number>>();
+  if (!existsSync(file)) return found;
+  for (const line of readFileSync(file, 'utf8').split('\n')) {
+    const at = line.indexOf(prefix);
+    if (at < 0) continue;
+    try {
+      const record = JSON.parse(line.slice(at + prefix.length)) as Record<string, unknown>;
+      const id = record[idField];
+      if (typeof id === 'string') found.set(id, record as Record<string, number>);
+    } catch {
+      // A line cut short by the log's buffering: that request's hops stay untimed.
+    }
+  }
+  return found;
+}
+
+export interface Timings {
+  queued: number;
+  team: number;
+  chat: number;
+  edgar: number;
+  reply: number;
+}
+
+/** Per request id: the specialist's phases (workers/specialist/src/jobs/phase-clock.ts), from its log; NaN where absent. */
+export function readTimings(logDir: string): (requestId: string) => Timings {
+  const specialist = timingLines(join(logDir, 'specialist.log'), 'specialist timing ', 'session');
+  return (requestId) => {
+    const s = specialist.get(requestId);
+    const ms = (value: number | undefined) => (typeof value === 'number' ? value : Number.NaN);
+    return { queued: ms(s?.queued_ms), team: ms(s?.team_ms), chat: ms(s?.chat_ms), edgar: ms(s?.edgar_ms), reply: ms(s?.reply_ms) };
+  };
+}
