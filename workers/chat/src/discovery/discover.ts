@@ -41,10 +41,21 @@ export async function discoverAgents(
   if (!query) {
     return {
       manifests: [],
-      steps: [{ step: 'search', query, candidates: [], total: 0, error: 'nothing to search for: the conversation has no user text' }],
+      steps: [
+        {
+          step: 'search',
+          text: 'nothing to search for: the conversation has no user text',
+          at: new Date().toISOString(),
+          query,
+          candidates: [],
+          total: 0,
+          error: 'nothing to search for: the conversation has no user text',
+        },
+      ],
     };
   }
   const found = await searchAgents(env, token, query, Math.min(30, options.limit * 3), signal);
+  const searchedAt = new Date().toISOString();
   const candidates = found.agents.map(({ address, name, status }) => ({ address, name, status }));
   const chosen = found.agents
     .map((agent, rank) => ({ agent, rank }))
@@ -71,10 +82,22 @@ export async function discoverAgents(
   return {
     manifests,
     steps: [
-      { step: 'search', query, candidates, total: found.total, error: found.error },
-      { step: 'choose', choice: chosen.map((agent) => agent.address), reason },
+      {
+        step: 'search',
+        text: searchText(query, candidates.length, found.error),
+        at: searchedAt,
+        query,
+        candidates,
+        total: found.total,
+        error: found.error,
+      },
+      { step: 'choose', text: reason, at: new Date().toISOString(), choice: chosen.map((agent) => agent.address), reason, agent: null },
     ],
   };
+}
+
+function searchText(query: string, found: number, error: string | null): string {
+  return error ? `searched the registry for "${query}": ${error}` : `searched the registry for "${query}": ${found} candidate(s)`;
 }
 
 /** What the model is told about the agents data: a trusted instruction, written here, never by an agent. */
