@@ -1,18 +1,20 @@
 import type { AgentManifest, ChatCompletionRequest, IntermediateStep } from '../../../../schemas/chat.ts';
 import type { ProviderMessage } from '../providers/types.ts';
-import { searchAgents } from './search.ts';
+import { type FoundAgent, searchAgents } from './search.ts';
 
 interface Discovery {
   manifests: AgentManifest[];
   steps: IntermediateStep[];
+  /** The agents kept, best first (the records the manifests were made from). */
+  agents: FoundAgent[];
 }
 
-const NO_DISCOVERY: Discovery = { manifests: [], steps: [] };
+const NO_DISCOVERY: Discovery = { manifests: [], steps: [], agents: [] };
 const STATUS_RANK: Record<string, number> = { active: 0, local: 1 };
 
-function discoveryOptions(request: ChatCompletionRequest): { limit: number; query?: string } | null {
+function discoveryOptions(request: ChatCompletionRequest, always: boolean): { limit: number; query?: string } | null {
   const option = request.agent_discovery;
-  if (!option) return null;
+  if (!option) return always ? { limit: 3 } : null;
   if (option === true) return { limit: 3 };
   return option.enabled ? { limit: option.limit, query: option.query } : null;
 }
@@ -34,13 +36,15 @@ export async function discoverAgents(
   request: ChatCompletionRequest,
   messages: ProviderMessage[],
   signal: AbortSignal,
+  always = false,
 ): Promise<Discovery> {
-  const options = discoveryOptions(request);
+  const options = discoveryOptions(request, always);
   if (!options) return NO_DISCOVERY;
   const query = intent(messages, options.query);
   if (!query) {
     return {
       manifests: [],
+      agents: [],
       steps: [
         {
           step: 'search',
@@ -67,20 +71,9 @@ export async function discoverAgents(
     : chosen.length
       ? `kept the ${chosen.length} highest-ranked of ${candidates.length} candidate(s) for "${query}", reachable agents (active, local) before offline ones`
       : `no agent in the registry matches "${query}"`;
-  const manifests: AgentManifest[] = chosen.map((agent) => ({
-    type: 'agent_manifest',
-    address: agent.address,
-    name: agent.name,
-    status: agent.status,
-    description: agent.description.slice(0, 600),
-    use_cases: agent.use_cases.slice(0, 5),
-    accepts: agent.functions
-      .flatMap((fn) => fn.parameters)
-      .map((parameter) => ({ parameter: parameter.name, description: parameter.description })),
-    tags: agent.tags,
-  }));
   return {
-    manifests,
+    manifests: chosen.map(toManifest),
+    agents: chosen,
     steps: [
       {
         step: 'search',
@@ -93,6 +86,22 @@ export async function discoverAgents(
       },
       { step: 'choose', text: reason, at: new Date().toISOString(), choice: chosen.map((agent) => agent.address), reason, agent: null },
     ],
+  };
+}
+
+/** What an agent accepts and does, from its registry record (never its README). */
+export function toManifest(agent: FoundAgent): AgentManifest {
+  return {
+    type: 'agent_manifest',
+    address: agent.address,
+    name: agent.name,
+    status: agent.status,
+    description: agent.description.slice(0, 600),
+    use_cases: agent.use_cases.slice(0, 5),
+    accepts: agent.functions
+      .flatMap((fn) => fn.parameters)
+      .map((parameter) => ({ parameter: parameter.name, description: parameter.description })),
+    tags: agent.tags,
   };
 }
 
