@@ -17,12 +17,14 @@ export { AgentSession } from './agentic/agent-session.ts';
 export { KeyRevocations } from './auth/key-revocations.ts';
 export { KeyMeter } from './limits/key-meter.ts';
 
-// The chat Worker is also an agent (llm1-agentic): any request, queue batch or cron event starts it (registration).
+// The chat Worker is also an agent (llm1-agentic) once it has an identity (CHAT_AGENT_SEED): any request, queue
+// batch or cron event then starts it (registration). Without one it serves every other model as before.
 const agents = serveAgents([chatAgent]);
+const hasAgent = (env: ChatBindings) => Boolean(env.CHAT_AGENT_SEED);
 
 const app = new Hono<ChatApp>();
 
-app.use('*', agents.start);
+app.use('*', (c, next) => (hasAgent(c.env) ? agents.start(c, next) : next()));
 app.use('*', clientCors());
 app.get('/health', (c) => c.json(healthBody('chat')));
 app.use('/v1/*', requireKey);
@@ -38,5 +40,7 @@ app.onError(onError);
 export default {
   fetch: app.fetch,
   queue: agents.queue,
-  scheduled: agents.scheduled,
+  scheduled: async (controller, env, ctx) => {
+    if (hasAgent(env)) await agents.scheduled?.(controller, env, ctx);
+  },
 } satisfies ExportedHandler<ChatBindings>;

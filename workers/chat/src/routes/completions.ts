@@ -55,6 +55,10 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', bodyCap
   const tools = request.tools?.length ? request.tools : undefined;
   // llm1-agentic (or agent_discovery.execute): the answer is an agent's, so the caller's tools have no part in it.
   const agentic = model.agentic || (typeof request.agent_discovery === 'object' && request.agent_discovery.execute);
+  if (agentic && !c.env.CHAT_AGENT_SEED) {
+    const message = `model ${model.alias} is unavailable here: the chat agent has no identity (CHAT_AGENT_SEED)`;
+    throw await limitedError(c, new ApiError({ status: 422, message, param: 'model', code: 'model_unavailable' }));
+  }
   if (agentic && tools) {
     const message = 'an agentic completion answers with an agent’s reply and calls no tools: send it without tools';
     throw await limitedError(c, new ApiError({ status: 400, message, param: 'tools', code: 'unsupported_parameter' }));
