@@ -1,7 +1,7 @@
 import { chatText, defineAgent } from '../../../../lib/agent/index.ts';
 import { ApiError } from '../../../../lib/http/api-error.ts';
 import type { ChatBindings } from '../env.ts';
-import { type FileOutcome, type SessionEvent } from './agent-session.ts';
+import type { FileOutcome, SessionEvent } from './agent-session.ts';
 import { agentSession } from './session-id.ts';
 
 /** Flush left: the registry stores the README byte for byte. Written so that searches for a task do not find it. */

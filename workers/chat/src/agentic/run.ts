@@ -111,7 +111,9 @@ export async function* agenticCompletion(run: AgenticRequest): AsyncGenerator<Co
   } else {
     const discovery = await discoverAgents(run.env, run.token, run.request, run.messages, run.signal, true);
     const search = discovery.steps[0];
-    const candidates = discovery.agents.map(targetOf);
+    // Never itself: a question sent to the chat agent would come back to this endpoint.
+    const self = chatAgent.address(run.env, run.executionCtx);
+    const candidates = discovery.agents.filter((found) => found.address !== self).map(targetOf);
     if (search) yield { type: 'step', step: search, manifests: candidates.map((c) => c.manifest) };
     const failure = search?.step === 'search' ? search.error : null;
     if (failure || !candidates.length) {
