@@ -7,7 +7,7 @@ import { createKey, openai, post, readEvents } from './helpers.ts';
 import { fakeAgent, postToChatAgent } from './helpers/fake-agents.ts';
 
 /** The chat agent's address: the identity its seed (the test project's CHAT_AGENT_SEED) derives. */
-const CHAT_AGENT = Identity.fromSeed((env as unknown as { CHAT_AGENT_SEED: string }).CHAT_AGENT_SEED, 0).address;
+const CHAT_AGENT = Identity.fromSeed(env.CHAT_AGENT_SEED, 0).address;
 
 const readme = (topic: string, text: string) => `# ${topic}\n\n<description>${text}</description>\n\n${text}\n`;
 

@@ -24,9 +24,12 @@ const hasAgent = (env: ChatBindings) => Boolean(env.CHAT_AGENT_SEED);
 
 const app = new Hono<ChatApp>();
 
-app.use('*', (c, next) => (hasAgent(c.env) ? agents.start(c, next) : next()));
+app.use('*', async (c, next) => {
+  if (hasAgent(c.env)) chatAgent.started(chatAgent.bind(c.env, c.executionCtx));
+  await next();
+});
 app.use('*', clientCors());
-app.get('/health', (c) => c.json(healthBody('chat')));
+app.get('/health', (c) => c.json(healthBody('chat', hasAgent(c.env) ? { address: chatAgent.address(c.env, c.executionCtx) } : {})));
 app.use('/v1/*', requireKey);
 app.route('/v1', completions);
 app.route('/v1', models);
