@@ -76,6 +76,7 @@ function chatProject() {
     'relay-open': { provider: 'openai', base_url: 'http://upstream.test/v1', model: 'fake-model', think: 'open' },
     'llm1-edge': { provider: 'workers-ai', model: '@cf/meta/llama-3.1-8b-instruct-fast' },
     'llm1-agentic': { provider: 'offline', agentic: true },
+    'relay-agentic': { provider: 'openai', base_url: 'http://upstream.test/v1', model: 'fake-model', agentic: true },
   };
   return defineProject({
     plugins: [

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ChatMessage } from '../../lib/agent/index.ts';
 import { Identity } from '../../lib/identity/index.ts';
 import type { ChatCompletion, ChatCompletionChunk, IntermediateStep } from '../../schemas/chat.ts';
-import { createKey, openai, post, readEvents } from './helpers.ts';
+import { createKey, openai, post, readEvents, upstream } from './helpers.ts';
 import { fakeAgent, postToChatAgent } from './helpers/fake-agents.ts';
 
 /** The chat agent's address: the identity its seed (the test project's CHAT_AGENT_SEED) derives. */
@@ -124,6 +124,42 @@ describe('llm1-agentic: the completion asks the agent discovery finds and answer
     });
     expect(body.choices[0]!.message.content).toBe('Feed a rye sourdough starter twice a day.');
     expect(kinds(body.intermediate_steps)).toContain('answered');
+  });
+});
+
+describe('with a model configured, the model chooses the agent and words the answer', () => {
+  it('picks the agent and the message by a tool call, then relays the reply in its own words, the reply quoted as data', async () => {
+    const first = await fakeAgent({
+      name: 'Kite desk one',
+      handle: 'kite-desk-one',
+      readme: readme('Kite desk one', 'Answers questions about stunt kite bridles. Stunt kite bridles stunt kite.'),
+      behaviour: { kind: 'answer', reply: () => 'one: tune the bridle' },
+    });
+    const second = await fakeAgent({
+      name: 'Kite desk two',
+      handle: 'kite-desk-two',
+      readme: readme('Kite desk two', 'Answers questions about stunt kite bridles.'),
+      behaviour: { kind: 'answer', reply: () => 'two: tune the bridle' },
+    });
+    const question = 'How do I tune a stunt kite bridle?';
+    const body = await complete(token, { model: 'relay-agentic', messages: [{ role: 'user', content: question }] });
+    const listed = body.executable_data.map((manifest) => manifest.address);
+    expect(listed).toEqual(expect.arrayContaining([first.address, second.address]));
+    const picked = listed.at(-1)!;
+    expect(body.intermediate_steps.find((step) => step.step === 'choose')).toMatchObject({
+      agent: { address: picked },
+      reason: 'the fake model prefers the last agent listed',
+    });
+    expect(body.intermediate_steps.find((step) => step.step === 'sent')).toMatchObject({ text: `Reworded: ${question}` });
+    const reply = picked === first.address ? 'one: tune the bridle' : 'two: tune the bridle';
+    expect(body.intermediate_steps.at(-1)).toMatchObject({ step: 'answered', text: reply });
+    // The answer is the model's (the fake upstream's words); the agent's reply reached it as fenced JSON after our instruction.
+    expect(body.choices[0]!.message.content).toBe('Hello from upstream.');
+    const relayed = (await (await upstream('/last-request')).json()) as { body: { messages: { role: string; content: string }[] } };
+    const [instruction, data] = relayed.body.messages.slice(-2);
+    expect(instruction).toMatchObject({ role: 'system', content: expect.stringContaining('untrusted data') });
+    expect(data!.role).toBe('user');
+    expect(data!.content).toContain(JSON.stringify(reply));
   });
 });
 

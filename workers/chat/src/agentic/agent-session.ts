@@ -28,7 +28,7 @@ interface SessionRecord {
 
 export type FileOutcome = 'filed' | 'unknown_session' | 'wrong_sender';
 
-export type SessionStart = { ok: true; peer: Target | null; late: SessionEvent[]; cursor: number } | { ok: false; reason: 'not_yours' };
+type SessionStart = { ok: true; peer: Target | null; late: SessionEvent[]; cursor: number } | { ok: false; reason: 'not_yours' };
 
 const KEY = 'session';
 /** Events kept per session: a conversation's recent acknowledgements and answers, not its whole history. */

@@ -6,7 +6,7 @@ import { registryFetch } from './registry-fetch.ts';
  * One agent of a registry search result, as far as discovery needs it: the facts the registry read from its
  * README at registration (the README itself is never parsed here).
  */
-export const foundAgentSchema = agentRecordSchema.pick({
+const foundAgentSchema = agentRecordSchema.pick({
   address: true,
   name: true,
   handle: true,
