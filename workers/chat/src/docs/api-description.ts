@@ -35,7 +35,9 @@ export const CHAT_ROUTES: RouteDescriptor[] = [
     auth: 'bearer',
     summary: 'Create a chat completion (JSON, or server-sent events with `stream: true`)',
     description:
-      '`agent_discovery: true` (or `{limit, query}`) searches the registry for agents that fit the conversation and returns their manifests in `executable_data`, with the search and the choice in `intermediate_steps`.',
+      '`agent_discovery: true` (or `{limit, query}`) searches the registry for agents that fit the conversation and returns their manifests in `executable_data`, with the search and the choice in `intermediate_steps`. ' +
+      'Model `llm1-agentic` (or `agent_discovery: {execute: true}`) also sends the question to the agent (discovered, or named as `@handle` or `agent1…` in the last user message) over AgentChatProtocol and answers with its reply; every step (sent, acknowledged, answered, timed_out, unreachable, failed) is in `intermediate_steps`, streamed as it happens. ' +
+      'Header `x-session-id` continues a conversation with the same agent; an answer that came after the deadline arrives with the next request of the session.',
     body: ChatCompletionRequest.meta({ title: 'ChatCompletionRequest' }),
     example: { model: 'llm1', messages: [{ role: 'user', content: 'Hello!' }], stream: false },
     responses: {
