@@ -1,9 +1,10 @@
-import { env } from 'cloudflare:test';
+import { createExecutionContext, env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ChatMessage } from '../../lib/agent/index.ts';
 import { Identity } from '../../lib/identity/index.ts';
 import type { ChatCompletion, ChatCompletionChunk, IntermediateStep } from '../../schemas/chat.ts';
-import { createKey, openai, post, readEvents, upstream } from './helpers.ts';
+import worker from '../../workers/chat/src/index.ts';
+import { createKey, LLM_BASE_URL, openai, post, readEvents, upstream } from './helpers.ts';
 import { fakeAgent, postToChatAgent } from './helpers/fake-agents.ts';
 
 /** The chat agent's address: the identity its seed (the test project's CHAT_AGENT_SEED) derives. */
@@ -247,6 +248,46 @@ describe('x-session-id: a conversation continues with the same agent', () => {
     expect(next.intermediate_steps[0]).toMatchObject({ step: 'answered', late: true, text: 'The glacier map is ready.' });
     expect(next.choices[0]!.message.content).toContain('The glacier map is ready.');
     expect(next.choices[0]!.message.content).toMatch(/Second answer\.$/);
+  });
+});
+
+describe('a client that leaves while the agent works', () => {
+  it('stops waiting; the answer, when it comes, waits in the session for its next request', async () => {
+    const agent = await fakeAgent({
+      name: 'Comet desk',
+      handle: 'comet-desk',
+      readme: readme('Comet desk', 'Answers questions about comet tails.'),
+      behaviour: { kind: 'silent' },
+    });
+    const session = `comet-${crypto.randomUUID()}`;
+    // SELF.fetch cannot disconnect (client-abort.test.ts): the Worker's handler gets a request whose signal is aborted.
+    const leaving = new AbortController();
+    const request = new Request(`${LLM_BASE_URL}/chat/completions`, {
+      method: 'POST',
+      signal: leaving.signal,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'x-session-id': session },
+      body: JSON.stringify({
+        model: 'llm1-agentic',
+        stream: true,
+        messages: [{ role: 'user', content: '@comet-desk why do comets have tails?' }],
+      }),
+    });
+    const response = await worker.fetch(request, env, createExecutionContext());
+    const reader = response.body!.getReader();
+    let received = '';
+    while (!received.includes('"step":"sent"')) received += new TextDecoder().decode((await reader.read()).value);
+    leaving.abort();
+    await reader.cancel();
+
+    expect((await agent.answerLast('Solar wind pushes the tail away from the sun.')).status).toBe(200);
+    agent.behaviour = { kind: 'answer', reply: () => 'Ices sublimate near the sun.' };
+    const next = await completeIn(session, token, 'and what are they made of?');
+    expect(next.intermediate_steps[0]).toMatchObject({
+      step: 'answered',
+      late: true,
+      text: 'Solar wind pushes the tail away from the sun.',
+    });
+    expect(next.choices[0]!.message.content).toMatch(/Ices sublimate near the sun\.$/);
   });
 });
 

@@ -89,19 +89,12 @@ export class AgentSession extends DurableObject<ChatBindings> {
     return 'filed';
   }
 
-  /**
-   * The events after `cursor`, waiting until there is one or until `until` (epoch ms). Answers returned count
-   * as delivered: the caller shows them.
-   */
+  /** The events after `cursor`, waiting until there is one or until `until` (epoch ms). Nothing counts as shown yet. */
   async next(cursor: number, until: number): Promise<SessionEvent[]> {
     for (;;) {
       const record = await this.live();
       const fresh = record?.events.filter((event) => event.seq > cursor) ?? [];
-      if (record && fresh.length) {
-        for (const event of fresh) if (event.kind === 'answered') event.delivered = true;
-        await this.ctx.storage.put<SessionRecord>(KEY, record);
-        return fresh.map((event) => ({ ...event }));
-      }
+      if (fresh.length) return fresh;
       const wait = until - Date.now();
       if (!record || wait <= 0) return [];
       await new Promise<void>((resolve) => {
@@ -114,6 +107,15 @@ export class AgentSession extends DurableObject<ChatBindings> {
         this.waiters.add(wake);
       });
     }
+  }
+
+  /** The answer `seq` was shown to the user: the session's next request does not show it again. */
+  async shown(seq: number): Promise<void> {
+    const record = await this.live();
+    const event = record?.events.find((candidate) => candidate.seq === seq);
+    if (!record || !event) return;
+    event.delivered = true;
+    await this.ctx.storage.put<SessionRecord>(KEY, record);
   }
 
   override async alarm(): Promise<void> {

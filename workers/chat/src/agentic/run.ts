@@ -171,7 +171,9 @@ export async function* agenticCompletion(run: AgenticRequest): AsyncGenerator<Co
     yield stepEvent({ step: 'sent', text: choice.message, agent: target.agent, session, msg_id: msgId });
 
     for (;;) {
-      const events = await conversation.next(cursor, deadline);
+      const events = await Promise.race([conversation.next(cursor, deadline), untilAborted(run.signal)]);
+      // The client left: nobody reads the rest. The answer, when it comes, waits in the session for its next request.
+      if (events === null) return;
       if (!events.length) {
         const seconds = Math.round(answerTimeoutMs / 1000);
         yield stepEvent({
@@ -200,6 +202,7 @@ export async function* agenticCompletion(run: AgenticRequest): AsyncGenerator<Co
           continue;
         }
         const late = event.msgId !== msgId;
+        await conversation.shown(event.seq);
         yield stepEvent({ step: 'answered', text: event.text, agent: target.agent, msg_id: event.msgId, late });
         if (late) {
           earlier.push(lateNote(target, event));
@@ -227,6 +230,13 @@ async function* answerWith(run: AgenticRequest, target: Target, reply: string, e
     console.warn('chat: the model could not word the agent’s answer; relayed as it came', error);
     yield content(reply);
   }
+}
+
+function untilAborted(signal: AbortSignal): Promise<null> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve(null);
+    else signal.addEventListener('abort', () => resolve(null), { once: true });
+  });
 }
 
 function lateNote(peer: Target, event: SessionEvent): string {
