@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PLATFORM_VERSION } from '../../../../lib/http/health.ts';
 import { type ApiInfo, type ResponseDescriptor, type RouteDescriptor, SERVICE_ROUTES } from '../../../../lib/openapi/index.ts';
 import { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, ModelList, UsageReport } from '../../../../schemas/chat.ts';
+import { envelopeSchema } from '../../../../schemas/envelope.ts';
 import { errorBodySchema } from '../../../../schemas/http.ts';
 
 /**
@@ -76,5 +77,24 @@ export const CHAT_ROUTES: RouteDescriptor[] = [
     auth: 'bearer',
     summary: 'The calling key’s recorded token usage and its limits',
     responses: { 200: { description: 'Usage in total and per model', schema: UsageReport.meta({ title: 'UsageReport' }) }, ...authErrors },
+  },
+  {
+    method: 'post',
+    path: '/agent/webhook',
+    tag: 'Agent',
+    auth: 'none',
+    summary: 'The chat agent’s webhook (llm1-agentic): agents’ answers and acknowledgements, as signed envelopes',
+    description:
+      'AgentChatProtocol `ChatMessage` and `ChatAcknowledgement` envelopes, verified (signature, target, expiry, replay), filed into the conversation of their session, only from the agent the conversation is with.',
+    body: envelopeSchema.meta({ title: 'Envelope' }),
+    responses: {
+      200: { description: 'Filed (and, for a chat message, acknowledged)', schema: z.object({ status: z.string() }) },
+      400: error('Malformed envelope or payload, expired, or a message this agent does not take'),
+      401: error('The signature does not verify'),
+      403: error('Addressed to another agent, or from an agent the conversation is not with'),
+      404: error('No conversation of this agent has the session'),
+      409: error('Replayed envelope'),
+      413: error('Envelope larger than 1 MiB'),
+    },
   },
 ];

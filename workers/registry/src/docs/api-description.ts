@@ -116,6 +116,20 @@ function agentRoutes(prefix: '/v2/agents' | '/v1/agents', tag: string): RouteDes
         404: detail('No registered agent at this address'),
       },
     },
+    {
+      method: 'get',
+      path: `${prefix}/handles/{handle}`,
+      tag,
+      auth: 'bearer',
+      summary: `Look up the agent that holds a handle${older}`,
+      description: 'What `@handle` in a chat names. Visible as the lookup by address: listed agents, and the key’s own unlisted ones.',
+      params: handleParamSchema,
+      responses: {
+        200: { description: 'The agent holding the handle', schema: agentDetailSchema },
+        ...sdkAuth,
+        404: detail('No agent the key may see holds this handle'),
+      },
+    },
     ...(['put', 'patch'] as const).map(
       (method): RouteDescriptor => ({
         method,
@@ -391,20 +405,6 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
     responses: { 200: { description: 'The account’s agents', schema: ownAgentsResponseSchema }, ...sdkAuth },
   },
   ...agentRoutes('/v2/agents', 'Registration'),
-  {
-    method: 'get',
-    path: '/v2/agents/handles/{handle}',
-    tag: 'Registration',
-    auth: 'bearer',
-    summary: 'Look up the agent that holds a handle',
-    description: 'What `@handle` in a chat names. Visible as the lookup by address: listed agents, and the key’s own unlisted ones.',
-    params: handleParamSchema,
-    responses: {
-      200: { description: 'The agent holding the handle', schema: agentDetailSchema },
-      ...sdkAuth,
-      404: detail('No agent the key may see holds this handle'),
-    },
-  },
   ...agentRoutes('/v1/agents', 'Registration'),
   {
     method: 'post',
