@@ -10,11 +10,11 @@ const uuid4 = () => z.uuidv4().meta({ format: 'uuid4' });
 const datetime = () => z.iso.datetime({ offset: true, local: true }).meta({ format: 'date-time' });
 const stringMap = () => z.record(z.string(), z.string());
 
-export const textContentSchema = z.object({ type: z.literal('text'), text: z.string() }).meta({ title: 'TextContent' });
+const textContentSchema = z.object({ type: z.literal('text'), text: z.string() }).meta({ title: 'TextContent' });
 
-export const resourceSchema = z.object({ uri: z.string(), metadata: stringMap() }).meta({ title: 'Resource' });
+const resourceSchema = z.object({ uri: z.string(), metadata: stringMap() }).meta({ title: 'Resource' });
 
-export const resourceContentSchema = z
+const resourceContentSchema = z
   .object({
     type: z.literal('resource'),
     resource_id: uuid4(),
@@ -23,20 +23,18 @@ export const resourceContentSchema = z
   })
   .meta({ title: 'ResourceContent' });
 
-export const metadataContentSchema = z.object({ type: z.literal('metadata'), metadata: stringMap() }).meta({ title: 'MetadataContent' });
+const metadataContentSchema = z.object({ type: z.literal('metadata'), metadata: stringMap() }).meta({ title: 'MetadataContent' });
 
-export const startSessionContentSchema = z.object({ type: z.literal('start-session') }).meta({ title: 'StartSessionContent' });
+const startSessionContentSchema = z.object({ type: z.literal('start-session') }).meta({ title: 'StartSessionContent' });
 
-export const endSessionContentSchema = z.object({ type: z.literal('end-session') }).meta({ title: 'EndSessionContent' });
+const endSessionContentSchema = z.object({ type: z.literal('end-session') }).meta({ title: 'EndSessionContent' });
 
-export const startStreamContentSchema = z
-  .object({ type: z.literal('start-stream'), stream_id: uuid4() })
-  .meta({ title: 'StartStreamContent' });
+const startStreamContentSchema = z.object({ type: z.literal('start-stream'), stream_id: uuid4() }).meta({ title: 'StartStreamContent' });
 
-export const endStreamContentSchema = z.object({ type: z.literal('end-stream'), stream_id: uuid4() }).meta({ title: 'EndStreamContent' });
+const endStreamContentSchema = z.object({ type: z.literal('end-stream'), stream_id: uuid4() }).meta({ title: 'EndStreamContent' });
 
 /** One item of a chat message, told apart by `type` (the order is uagents' `AgentContent` union, part of the digest). */
-export const agentContentSchema = z.discriminatedUnion('type', [
+const agentContentSchema = z.discriminatedUnion('type', [
   textContentSchema,
   resourceContentSchema,
   metadataContentSchema,
@@ -55,10 +53,6 @@ export const chatAcknowledgementSchema = z.object({
   acknowledged_msg_id: uuid4(),
   metadata: stringMap().nullish(),
 });
-
-/** The protocol's name and version as uagents publishes them (its digest covers the models only). */
-export const CHAT_PROTOCOL_NAME = 'AgentChatProtocol';
-export const CHAT_PROTOCOL_VERSION = '0.3.0';
 
 export type AgentContent = z.infer<typeof agentContentSchema>;
 export type ChatMessagePayload = z.infer<typeof chatMessageSchema>;

@@ -5,13 +5,13 @@ import { sortedPythonJson } from './python-json.ts';
 import { modelSchema, schemaDigest } from './schema-digest.ts';
 
 /** A message model as a protocol names it: the title (the pydantic class name) and its fields. */
-export interface ProtocolModel {
+interface ProtocolModel {
   title: string;
   schema: z.ZodObject;
 }
 
 /** One interaction of a protocol: a model and the models that may answer it (none: a message that ends the exchange). */
-export interface ProtocolInteraction {
+interface ProtocolInteraction {
   request: ProtocolModel;
   replies: ProtocolModel[];
 }

@@ -30,6 +30,8 @@ export const SPECIALIST_README = `# Financial Analysis Specialist (SEC EDGAR fil
 
 Send a signed message with the payload below to this agent's webhook. It answers \`{status: 'analysis_sent'}\` at once and sends the analysis to the sender's address when it is ready (usually seconds).
 
+It also speaks the uAgents chat protocol (AgentChatProtocol 0.3.0): send a \`ChatMessage\` whose text is the question; it acknowledges it with a \`ChatAcknowledgement\` and answers with a \`ChatMessage\` in the same session: the answer, then the plan, the search results and the figures as Markdown sections.
+
 <payload_requirements>
 <payload>
 <requirement>
