@@ -14,7 +14,16 @@ const QUESTION = 'What was NVIDIA’s revenue in fiscal 2024?';
 /** NVIDIA's fiscal 2024 revenue in the local EDGAR data: $60,922 million, however the answer writes it. */
 const NVIDIA_FY2024_REVENUE = /60[.,]9/;
 
-const kinds = (steps: IntermediateStep[]) => steps.map((step) => step.step);
+/**
+ * The steps' kinds, without the acknowledgement: the specialist's acknowledgement travels through its outbox queue
+ * and its answer directly, so the answer may come first (then there is no acknowledged step; if there is, it comes
+ * before the answer).
+ */
+function kinds(steps: IntermediateStep[]): string[] {
+  const all = steps.map((step) => step.step);
+  if (all.includes('acknowledged')) expect(all.indexOf('acknowledged')).toBeLessThan(all.indexOf('answered'));
+  return all.filter((kind) => kind !== 'acknowledged');
+}
 
 describe('llm1-agentic through the running stack: the chat endpoint asks the specialist', () => {
   let temp: TempStack;
@@ -46,7 +55,7 @@ describe('llm1-agentic through the running stack: the chat endpoint asks the spe
     const specialist = temp.stack.specialistAddress;
     expect(answer.choices[0]!.message.content).toMatch(NVIDIA_FY2024_REVENUE);
     expect(answer.choices[0]!.finish_reason).toBe('stop');
-    expect(kinds(answer.intermediate_steps)).toEqual(['search', 'choose', 'sent', 'acknowledged', 'answered']);
+    expect(kinds(answer.intermediate_steps)).toEqual(['search', 'choose', 'sent', 'answered']);
     expect(answer.intermediate_steps[1]).toMatchObject({ step: 'choose', agent: { address: specialist, handle: 'financial-analyst' } });
     expect(answer.intermediate_steps[2]).toMatchObject({ step: 'sent', text: QUESTION, agent: { address: specialist } });
     expect(answer.executable_data.map((manifest) => manifest.address)).toContain(specialist);
@@ -55,7 +64,7 @@ describe('llm1-agentic through the running stack: the chat endpoint asks the spe
   it('the same with @handle: no search, straight to the specialist', async () => {
     const answer = await ask(`@financial-analyst ${QUESTION}`);
     expect(answer.choices[0]!.message.content).toMatch(NVIDIA_FY2024_REVENUE);
-    expect(kinds(answer.intermediate_steps)).toEqual(['choose', 'sent', 'acknowledged', 'answered']);
+    expect(kinds(answer.intermediate_steps)).toEqual(['choose', 'sent', 'answered']);
     expect(answer.intermediate_steps[0]).toMatchObject({ agent: { address: temp.stack.specialistAddress } });
   });
 
@@ -65,7 +74,7 @@ describe('llm1-agentic through the running stack: the chat endpoint asks the spe
     expect(first.choices[0]!.message.content).toMatch(NVIDIA_FY2024_REVENUE);
 
     const followUp = await ask('And its revenue in fiscal 2023?', session);
-    expect(kinds(followUp.intermediate_steps)).toEqual(['choose', 'sent', 'acknowledged', 'answered']);
+    expect(kinds(followUp.intermediate_steps)).toEqual(['choose', 'sent', 'answered']);
     expect(followUp.intermediate_steps[0]).toMatchObject({ agent: { address: temp.stack.specialistAddress } });
     const sessions = [first, followUp].map((answer) => answer.intermediate_steps.find((step) => step.step === 'sent'));
     expect(sessions[0]).toMatchObject({ session: (sessions[1] as { session: string }).session });
