@@ -23,6 +23,8 @@ export interface AgentConfig<Env extends object> {
   readme: string;
   description?: string;
   protocols?: string[];
+  /** A short name users address the agent by (`@handle` in a chat); registered with the agent. */
+  handle?: string;
   /** Path of the message endpoint within `agent.app` (default `/webhook`). */
   webhookPath?: string;
   settings: (env: Env, ctx: AgentExecutionContext) => AgentSettings;

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { chatMessage } from '../../lib/agent/chat-protocol.ts';
 import { buildEnvelope, serializeEnvelope } from '../../lib/envelope/index.ts';
 import { Identity } from '../../lib/identity/index.ts';
 import { createAttestation, registerAgent, signVerifiableModel } from '../../lib/registry-client/index.ts';
@@ -130,6 +131,7 @@ describe('the OpenAPI documents, checked against the running Workers', () => {
         status: 200,
       }),
       [`get ${prefix}/{address}`]: async () => ({ path: { address: main }, status: 200 }),
+      [`get ${prefix}/handles/{handle}`]: async () => ({ path: { handle: 'nobody-holds-this-handle' }, status: 404 }),
       [`put ${prefix}/{address}`]: async () => ({
         path: { address: main },
         body: { readme: '# Sample main\n\nUpdated with PUT.' },
@@ -242,6 +244,12 @@ describe('the OpenAPI documents, checked against the running Workers', () => {
     'get /v1/models': async () => ({ status: 200 }),
     'get /v1/models/{id}': async () => ({ path: { id: 'llm1' }, status: 200 }),
     'get /v1/usage': async () => ({ status: 200 }),
+    // A chat message, signed, to the chat agent in a session none of its conversations has.
+    'post /agent/webhook': async () => {
+      const message = chatMessage('hello');
+      const envelope = buildEnvelope({ sender: agent('stranger'), target: temp.stack.chatAgentAddress, ...message });
+      return { text: serializeEnvelope(envelope), status: 404 };
+    },
   });
 
   for (const worker of ['registry', 'chat'] as const) {

@@ -21,7 +21,7 @@ afterAll(() => rmSync(out, { recursive: true, force: true }));
 
 const WORKERS = [
   { name: 'registry', config: 'wrangler.toml', agent: false },
-  { name: 'chat', config: 'workers/chat/wrangler.toml', agent: false },
+  { name: 'chat', config: 'workers/chat/wrangler.toml', agent: true },
   { name: 'router', config: 'workers/router/wrangler.toml', agent: true },
   { name: 'specialist', config: 'workers/specialist/wrangler.toml', agent: true },
   { name: 'hosting', config: 'workers/hosting/wrangler.toml', agent: true },

@@ -30,9 +30,28 @@ function streamOf(events: unknown[]): ReadableStream<Uint8Array> {
 
 const STREAM_HEADERS = { 'content-type': 'text/event-stream' };
 
+/**
+ * The agentic choice (llm1-agentic's send_to_agent tool): this model picks the last agent of the fenced JSON list,
+ * so a test can tell its choice from the rules' (the first), and rewords the user's first message.
+ */
+function chooseLastAgent(messages: { role: string; content: string }[]): Response {
+  const users = messages.filter((m) => m.role === 'user');
+  const list = JSON.parse(/```json\n([\s\S]*)\n```/.exec(users.at(-1)?.content ?? '')?.[1] ?? '[]') as { address: string }[];
+  const args = {
+    address: list.at(-1)?.address,
+    message: `Reworded: ${users[0]?.content}`,
+    reason: 'the fake model prefers the last agent listed',
+  };
+  const call = { index: 0, id: 'call_1', type: 'function', function: { name: 'send_to_agent', arguments: JSON.stringify(args) } };
+  return new Response(streamOf([chunk({ role: 'assistant', tool_calls: [call] }), chunk({}, 'tool_calls'), '[DONE]']), {
+    headers: STREAM_HEADERS,
+  });
+}
+
 async function completions(request: Request): Promise<Response> {
-  const body = (await request.json()) as { messages: { role: string; content: string }[] };
+  const body = (await request.json()) as { messages: { role: string; content: string }[]; tools?: { function: { name: string } }[] };
   lastRequest = { body, authorization: request.headers.get('authorization') };
+  if (body.tools?.some((tool) => tool.function.name === 'send_to_agent')) return chooseLastAgent(body.messages);
   const last = [...body.messages].reverse().find((m) => m.role === 'user')?.content ?? '';
   const scenario = /scenario:\s*([\w-]+)(?:\s+([\w.-]+))?/.exec(last);
   switch (scenario?.[1]) {

@@ -18,6 +18,8 @@ export const specialistAgent = defineAgent<SpecialistEnv>({
   name: 'specialist',
   title: SPECIALIST_TITLE,
   readme: SPECIALIST_README,
+  // Users of the chat endpoint name it `@financial-analyst` (llm1-agentic).
+  handle: 'financial-analyst',
   description: 'Financial analysis of US-listed companies from SEC EDGAR filings: revenue, margins, EPS, cash flow and growth.',
   settings: (env) => ({
     seed: env.FINANCIAL_AGENT_KEY,

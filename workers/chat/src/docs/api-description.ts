@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { PLATFORM_VERSION } from '../../../../lib/http/health.ts';
 import { type ApiInfo, type ResponseDescriptor, type RouteDescriptor, SERVICE_ROUTES } from '../../../../lib/openapi/index.ts';
 import { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, ModelList, UsageReport } from '../../../../schemas/chat.ts';
+import { envelopeSchema } from '../../../../schemas/envelope.ts';
 import { errorBodySchema } from '../../../../schemas/http.ts';
 
 /**
@@ -35,7 +36,9 @@ export const CHAT_ROUTES: RouteDescriptor[] = [
     auth: 'bearer',
     summary: 'Create a chat completion (JSON, or server-sent events with `stream: true`)',
     description:
-      '`agent_discovery: true` (or `{limit, query}`) searches the registry for agents that fit the conversation and returns their manifests in `executable_data`, with the search and the choice in `intermediate_steps`.',
+      '`agent_discovery: true` (or `{limit, query}`) searches the registry for agents that fit the conversation and returns their manifests in `executable_data`, with the search and the choice in `intermediate_steps`. ' +
+      'Model `llm1-agentic` (or `agent_discovery: {execute: true}`) also sends the question to the agent (discovered, or named as `@handle` or `agent1…` in the last user message) over AgentChatProtocol and answers with its reply; every step (sent, acknowledged, answered, timed_out, unreachable, failed) is in `intermediate_steps`, streamed as it happens. ' +
+      'Header `x-session-id` continues a conversation with the same agent; an answer that came after the deadline arrives with the next request of the session.',
     body: ChatCompletionRequest.meta({ title: 'ChatCompletionRequest' }),
     example: { model: 'llm1', messages: [{ role: 'user', content: 'Hello!' }], stream: false },
     responses: {
@@ -74,5 +77,24 @@ export const CHAT_ROUTES: RouteDescriptor[] = [
     auth: 'bearer',
     summary: 'The calling key’s recorded token usage and its limits',
     responses: { 200: { description: 'Usage in total and per model', schema: UsageReport.meta({ title: 'UsageReport' }) }, ...authErrors },
+  },
+  {
+    method: 'post',
+    path: '/agent/webhook',
+    tag: 'Agent',
+    auth: 'none',
+    summary: 'The chat agent’s webhook (llm1-agentic): agents’ answers and acknowledgements, as signed envelopes',
+    description:
+      'AgentChatProtocol `ChatMessage` and `ChatAcknowledgement` envelopes, verified (signature, target, expiry, replay), filed into the conversation of their session, only from the agent the conversation is with.',
+    body: envelopeSchema.meta({ title: 'Envelope' }),
+    responses: {
+      200: { description: 'Filed (and, for a chat message, acknowledged)', schema: z.object({ status: z.string() }) },
+      400: error('Malformed envelope or payload, expired, or a message this agent does not take'),
+      401: error('The signature does not verify'),
+      403: error('Addressed to another agent, or from an agent the conversation is not with'),
+      404: error('No conversation of this agent has the session'),
+      409: error('Replayed envelope'),
+      413: error('Envelope larger than 1 MiB'),
+    },
   },
 ];

@@ -17,6 +17,7 @@ import {
 } from '../../../../schemas/keys.ts';
 import {
   addressParamSchema,
+  handleParamSchema,
   agentDetailSchema,
   agentStatusUpdateSchema,
   agentUpdateSchema,
@@ -113,6 +114,20 @@ function agentRoutes(prefix: '/v2/agents' | '/v1/agents', tag: string): RouteDes
         200: { description: 'The agent and everything its registration stored', schema: agentDetailSchema },
         ...sdkAuth,
         404: detail('No registered agent at this address'),
+      },
+    },
+    {
+      method: 'get',
+      path: `${prefix}/handles/{handle}`,
+      tag,
+      auth: 'bearer',
+      summary: `Look up the agent that holds a handle${older}`,
+      description: 'What `@handle` in a chat names. Visible as the lookup by address: listed agents, and the key’s own unlisted ones.',
+      params: handleParamSchema,
+      responses: {
+        200: { description: 'The agent holding the handle', schema: agentDetailSchema },
+        ...sdkAuth,
+        404: detail('No agent the key may see holds this handle'),
       },
     },
     ...(['put', 'patch'] as const).map(
