@@ -26,7 +26,8 @@ export async function streamCompletion(
   const response = await send(`${CHAT_URL}/v1/chat/completions`, {
     method: 'POST',
     headers: { ...bearer(token), 'Content-Type': 'application/json', Accept: 'text/event-stream' },
-    body: JSON.stringify({ ...request, stream: true }),
+    // The usage chunk comes only when asked for (OpenAI's rule); the playground shows the counts.
+    body: JSON.stringify({ ...request, stream: true, stream_options: { include_usage: true } }),
     signal,
   });
   if (!response.body) throw new ApiError(response.status, 'the stream has no body');

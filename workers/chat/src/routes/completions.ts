@@ -8,6 +8,7 @@ import { completionBudget } from '../completion/budget.ts';
 import { completionContext } from '../completion/frame.ts';
 import { collectCompletion } from '../completion/json-response.ts';
 import { toProviderMessages } from '../completion/messages.ts';
+import { admitParameters } from '../completion/parameters.ts';
 import { streamCompletion } from '../completion/stream-response.ts';
 import type { CompletionTally } from '../completion/tally.ts';
 import { countPrompt } from '../completion/tokens.ts';
@@ -47,6 +48,16 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', bodyCap
   if (!isAvailable(model, c.env)) {
     const message = `model ${model.alias} is unavailable here: its ${model.provider} provider is not configured`;
     throw await limitedError(c, new ApiError({ status: 422, message, param: 'model', code: 'model_unavailable' }));
+  }
+  let parameters: ReturnType<typeof admitParameters>;
+  try {
+    parameters = admitParameters(request, model);
+  } catch (error) {
+    throw await limitedError(c, error);
+  }
+  // The caller's end user, for the operator's abuse handling (OpenAI's reason for `user` and `safety_identifier`).
+  if (request.user || request.safety_identifier) {
+    console.log(JSON.stringify({ chat: 'end_user', key: key.keyId, user: request.user, safety_identifier: request.safety_identifier }));
   }
   const messages = toProviderMessages(request.messages);
   const tools = request.tools?.length ? request.tools : undefined;
@@ -108,6 +119,7 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', bodyCap
       stop: request.stop == null ? [] : typeof request.stop === 'string' ? [request.stop] : request.stop,
       tools,
       tool_choice: request.tool_choice,
+      parameters,
       signal: upstream.signal,
     });
   } catch (error) {
@@ -116,7 +128,16 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', bodyCap
   }
 
   if (request.stream) {
-    const body = streamCompletion(events, context, sentPromptTokens, upstream, settle, (work) => c.executionCtx.waitUntil(work));
+    const includeUsage = request.stream_options?.include_usage === true;
+    const body = streamCompletion(
+      events,
+      context,
+      sentPromptTokens,
+      upstream,
+      settle,
+      (work) => c.executionCtx.waitUntil(work),
+      includeUsage,
+    );
     return new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...headers } });
   }
   try {
