@@ -75,6 +75,7 @@ function chatProject() {
     relay: { provider: 'openai', base_url: 'http://upstream.test/v1', model: 'fake-model', api_key_var: 'RELAY_API_KEY' },
     'relay-open': { provider: 'openai', base_url: 'http://upstream.test/v1', model: 'fake-model', think: 'open' },
     'llm1-edge': { provider: 'workers-ai', model: '@cf/meta/llama-3.1-8b-instruct-fast' },
+    'llm1-agentic': { provider: 'offline', agentic: true },
   };
   return defineProject({
     plugins: [
@@ -87,6 +88,12 @@ function chatProject() {
             RELAY_API_KEY: 'upstream-secret',
             DEFAULT_RPM: '30',
             DEFAULT_TPM: '20000',
+            // The chat agent (llm1-agentic): its identity, a webhook the fake agents answer at, a short deadline.
+            CHAT_AGENT_SEED: 'chat-agent-test-seed',
+            CHAT_AGENT_WEBHOOK_URL: 'http://chat.test/agent/webhook',
+            AGENT_ANSWER_TIMEOUT_MS: '3000',
+            // The fake agents' webhooks are on .test names, which the URL policy refuses unless private URLs are allowed (as npm start does).
+            ALLOW_PRIVATE_URLS: 'true',
           },
           d1Databases: { REGISTRY_DB: registryDb },
           outboundService: 'fake-upstream',

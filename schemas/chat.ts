@@ -66,13 +66,17 @@ export const ToolChoice = z.union([
 ]);
 export type ToolChoice = z.infer<typeof ToolChoice>;
 
-/** `agent_discovery: true` or `{ enabled, limit, query }`: search the registry for agents that fit the conversation. */
+/**
+ * `agent_discovery: true` or `{ enabled, limit, query, execute }`: search the registry for agents that fit the
+ * conversation; with `execute`, also send the question to the best one and answer with its reply (as `llm1-agentic`).
+ */
 const AgentDiscovery = z.union([
   z.boolean(),
   z.object({
     enabled: z.boolean().default(true),
     limit: z.int().min(1).max(10).default(3),
     query: z.string().min(1).max(1000).optional(),
+    execute: z.boolean().default(false),
   }),
 ]);
 
@@ -143,16 +147,39 @@ export const AgentManifest = z.object({
 });
 export type AgentManifest = z.infer<typeof AgentManifest>;
 
-/** One breadcrumb of the discovery plan: the search made, the candidates seen, the choice and why. */
+/** The agent a step is about: its address, registry name and handle (null when it has none). */
+const StepAgent = z.object({ address: z.string(), name: z.string(), handle: z.string().nullable() });
+export type StepAgent = z.infer<typeof StepAgent>;
+
+/** Every step has a line for people (`text`) and the time it happened (`at`, ISO 8601). */
+const stepBase = { text: z.string(), at: z.string() };
+
+/**
+ * One step of the work behind an answer, in order: the discovery search and the choice (`agent_discovery`),
+ * then, when the completion talks to the agent (`llm1-agentic`, `agent_discovery.execute`), the message sent,
+ * the agent's acknowledgement, and its answer or why there was none. Agents' own text appears only in `text`
+ * of `sent` (what was sent) and `answered` (what came back).
+ */
 export const IntermediateStep = z.discriminatedUnion('step', [
   z.object({
     step: z.literal('search'),
+    ...stepBase,
     query: z.string(),
     candidates: z.array(z.object({ address: z.string(), name: z.string(), status: z.string() })),
     total: z.int(),
     error: z.string().nullable(),
   }),
-  z.object({ step: z.literal('choose'), choice: z.array(z.string()), reason: z.string() }),
+  /** `choice`: the addresses kept (discovery) or the one agent talked to (agentic, also as `agent`). */
+  z.object({ step: z.literal('choose'), ...stepBase, choice: z.array(z.string()), reason: z.string(), agent: StepAgent.nullable() }),
+  z.object({ step: z.literal('sent'), ...stepBase, agent: StepAgent, session: z.string(), msg_id: z.string() }),
+  z.object({ step: z.literal('acknowledged'), ...stepBase, agent: StepAgent, msg_id: z.string() }),
+  /** `late`: the answer to an earlier message of the session, which came after that request's deadline. */
+  z.object({ step: z.literal('answered'), ...stepBase, agent: StepAgent, msg_id: z.string().nullable(), late: z.boolean() }),
+  z.object({ step: z.literal('timed_out'), ...stepBase, agent: StepAgent, msg_id: z.string(), deadline_ms: z.int() }),
+  /** `reason`: a code safe to show (`no_answer`, `timeout`, `http_503`, `url_refused`, `unresolvable`, …). */
+  z.object({ step: z.literal('unreachable'), ...stepBase, agent: StepAgent, reason: z.string() }),
+  /** Nothing was sent: no agent fits, an unknown handle, the search failed. */
+  z.object({ step: z.literal('failed'), ...stepBase, agent: StepAgent.nullable(), reason: z.string() }),
 ]);
 export type IntermediateStep = z.infer<typeof IntermediateStep>;
 

@@ -41,6 +41,7 @@ const agentEndpointSchema = z.object({ url: webhookUrlSchema, weight: z.number()
 export type AgentEndpoint = z.infer<typeof agentEndpointSchema>;
 
 const handleSchema = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]{0,39}$/, '1-40 letters, digits, _ or -, starting with a letter or digit');
+export const handleParamSchema = z.object({ handle: handleSchema });
 
 export const README_MAX_CHARS = 80_000;
 

@@ -11,6 +11,7 @@ export interface AgentDefinition<Env> {
   readme: string;
   description?: string;
   protocols?: string[];
+  handle?: string;
   webhookPath: string;
   settings: (env: Env, ctx: AgentExecutionContext) => AgentSettings;
 }

@@ -3,6 +3,8 @@ import type { z } from 'zod';
 import { notFound, onError } from '../http/errors.ts';
 import { validPart } from '../http/validate.ts';
 import { bindAgent, type AgentDefinition, type BoundAgent } from './bound.ts';
+import { acknowledging, ignoreAcknowledgement, type ChatAcknowledgementHandler, type ChatHandler } from './chat-handler.ts';
+import { CHAT_PROTOCOL_DIGEST, ChatAcknowledgement, ChatMessage } from './chat-protocol.ts';
 import { agentContext } from './context.ts';
 import { consumeBatch, type ConsumerAgent } from './consumer.ts';
 import type { AgentExecutionContext } from './execution.ts';
@@ -21,6 +23,8 @@ export interface AgentConfig<Env extends object> {
   readme: string;
   description?: string;
   protocols?: string[];
+  /** A short name users address the agent by (`@handle` in a chat); registered with the agent. */
+  handle?: string;
   /** Path of the message endpoint within `agent.app` (default `/webhook`). */
   webhookPath?: string;
   settings: (env: Env, ctx: AgentExecutionContext) => AgentSettings;
@@ -37,6 +41,10 @@ export interface Agent<Env extends object> extends ConsumerAgent<Env> {
   scheduled(controller: ScheduledController, env: Env, ctx: ExecutionContext): Promise<void>;
   onMessage<Schema extends z.ZodObject>(model: Model<Schema>, handler: MessageHandler<Env, z.output<Schema>>): Agent<Env>;
   onPayload<Shape extends z.ZodType>(shape: Shape, handler: MessageHandler<Env, z.output<Shape>>): Agent<Env>;
+  /** Speaks AgentChatProtocol: each ChatMessage taken is acknowledged by the runtime (chat-handler.ts); registers the protocol. */
+  onChat(handler: ChatHandler<Env>): Agent<Env>;
+  /** Acknowledgements of the chat messages this agent sent (without one they are taken and dropped). */
+  onChatAcknowledgement(handler: ChatAcknowledgementHandler<Env>): Agent<Env>;
   onStartup(handler: LifecycleHandler<Env>): Agent<Env>;
   onShutdown(handler: LifecycleHandler<Env>): Agent<Env>;
   onDeadLetter(handler: DeadLetterHandler<Env>): Agent<Env>;
@@ -75,6 +83,9 @@ export function defineAgent<Env extends object>(config: AgentConfig<Env>): Agent
   let standalone: Hono<Bindings<Env>> | undefined;
   const served = () => (standalone ??= new Hono<Bindings<Env>>().route('/', app).onError(onError).notFound(notFound));
 
+  const setAcknowledgementHandler = (handler: ChatAcknowledgementHandler<Env>) =>
+    table.typed.set(ChatAcknowledgement.digest, { model: ChatAcknowledgement, handler: handler as MessageHandler<Env, unknown> });
+
   const agent: Agent<Env> = {
     name: config.name,
     table,
@@ -92,6 +103,19 @@ export function defineAgent<Env extends object>(config: AgentConfig<Env>): Agent
     },
     onPayload(shape, handler) {
       table.shapes.push({ shape, handler: handler as MessageHandler<Env, unknown> });
+      return agent;
+    },
+    onChat(handler) {
+      agent.onMessage(ChatMessage, acknowledging(handler));
+      if (!table.typed.has(ChatAcknowledgement.digest)) setAcknowledgementHandler(ignoreAcknowledgement);
+      definition.protocols = [...new Set([...(definition.protocols ?? []), CHAT_PROTOCOL_DIGEST])];
+      return agent;
+    },
+    onChatAcknowledgement(handler) {
+      const declared = table.typed.get(ChatAcknowledgement.digest);
+      if (declared && declared.handler !== ignoreAcknowledgement)
+        throw new Error(`agent ${config.name}: a ChatAcknowledgement handler is declared already`);
+      setAcknowledgementHandler(handler);
       return agent;
     },
     onStartup(handler) {

@@ -26,7 +26,12 @@ type Dispatch<Handler> =
   | { ok: true; handler: Handler; message: unknown }
   | { ok: false; code: 'unknown_schema' | 'invalid_payload'; message: string };
 
-/** Typed handlers by schema digest first; then shape handlers, in declaration order, by payload shape. */
+/**
+ * Typed handlers by schema digest first; then shape handlers, in declaration order, by payload shape. A
+ * payload under a typed model's digest that has none of the model's fields is not an attempt at that model
+ * (the Python `fetchai` SDK sends plain `{request}` JSON under the ChatMessage digest): shape handlers may
+ * take it. One that has some of them and fails the model is invalid.
+ */
 export function dispatch<Handler>(
   table: Pick<HandlerTable<unknown, Handler>, 'typed' | 'shapes'>,
   schemaDigest: string,
@@ -35,7 +40,8 @@ export function dispatch<Handler>(
   const typed = table.typed.get(schemaDigest);
   if (typed) {
     const parsed = typed.model.schema.safeParse(payload);
-    if (!parsed.success) {
+    if (parsed.success) return { ok: true, handler: typed.handler, message: parsed.data };
+    if (!table.shapes.length || attempts(typed.model, payload)) {
       const issue = parsed.error.issues[0];
       return {
         ok: false,
@@ -43,7 +49,6 @@ export function dispatch<Handler>(
         message: `payload is not a valid ${typed.model.title}: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`,
       };
     }
-    return { ok: true, handler: typed.handler, message: parsed.data };
   }
   for (const { shape, handler } of table.shapes) {
     const parsed = shape.safeParse(payload);
@@ -54,4 +59,10 @@ export function dispatch<Handler>(
     code: 'unknown_schema',
     message: `this agent has no handler for schema ${schemaDigest} and no payload shape it takes matches`,
   };
+}
+
+/** Whether a payload has any field of the model (a payload that is no object has none). */
+function attempts(model: Model, payload: unknown): boolean {
+  if (payload === null || typeof payload !== 'object') return false;
+  return Object.keys(model.schema.shape).some((field) => Object.hasOwn(payload, field));
 }

@@ -40,6 +40,7 @@ async function register<Env>(agent: BoundAgent<Env>): Promise<void> {
     readme: definition.readme,
     description: definition.description,
     protocols: definition.protocols,
+    handle: definition.handle,
     registryUrl: settings.registryUrl,
     fetch: agent.fetch,
   });

@@ -6,9 +6,13 @@ import { sortedPythonJson } from './python-json.ts';
 type JsonSchema = {
   type?: string | string[];
   properties?: Record<string, JsonSchema>;
+  additionalProperties?: JsonSchema | boolean;
   required?: string[];
   items?: JsonSchema;
   anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  const?: unknown;
+  format?: string;
   title?: string;
   default?: unknown;
 };
@@ -40,8 +44,10 @@ class PydanticV1Writer {
   }
 
   private field(schema: JsonSchema, name: string): PydanticSchema {
-    const variants = schema.anyOf?.filter((variant) => !isNull(variant));
+    // A union (zod writes a discriminated union as oneOf) minus its null variant, which only makes the field optional.
+    const variants = (schema.anyOf ?? schema.oneOf)?.filter((variant) => !isNull(variant));
     if (variants?.length === 1) return { ...this.field(variants[0]!, name), ...defaultOf(schema) };
+    if (variants) return { anyOf: variants.map((variant) => this.field(variant, name)), ...defaultOf(schema) };
     const type = Array.isArray(schema.type) ? schema.type.filter((t) => t !== 'null') : [schema.type];
     if (type.length !== 1) throw new TypeError(`field "${name}" mixes types; uAgents digests here cover single-type fields`);
     switch (type[0]) {
@@ -49,10 +55,19 @@ class PydanticV1Writer {
       case 'integer':
       case 'number':
       case 'boolean':
-        return { type: type[0], ...defaultOf(schema) };
+        // A Literal is an enum of one in pydantic v1; `format` is pydantic's (uuid4, date-time) where the zod schema names it.
+        return {
+          type: type[0],
+          ...(schema.const === undefined ? {} : { enum: [schema.const] }),
+          ...(schema.format === undefined ? {} : { format: schema.format }),
+          ...defaultOf(schema),
+        };
       case 'array':
         return { type: 'array', items: this.field(schema.items ?? {}, name), ...defaultOf(schema) };
       case 'object': {
+        // A record (`dict[str, V]`): no properties of its own, only the type of its values.
+        if (!schema.properties && typeof schema.additionalProperties === 'object')
+          return { type: 'object', additionalProperties: this.field(schema.additionalProperties, name), ...defaultOf(schema) };
         const title = schema.title;
         if (!title) throw new TypeError(`nested model in field "${name}" needs a title: .meta({ title: 'ModelName' })`);
         this.definitions[title] = this.model(title, schema);
@@ -64,16 +79,22 @@ class PydanticV1Writer {
   }
 }
 
+/** pydantic v1 writes no default of None (`x: T | None = None`). */
 function defaultOf(schema: JsonSchema): PydanticSchema {
-  return schema.default === undefined ? {} : { default: schema.default };
+  return schema.default === undefined || schema.default === null ? {} : { default: schema.default };
+}
+
+/** The pydantic-v1 JSON schema of a model (`Model.schema()`), as a protocol manifest lists it. */
+export function modelSchema(title: string, schema: z.ZodObject): PydanticSchema {
+  const writer = new PydanticV1Writer();
+  const model = writer.model(title, z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema);
+  const definitions = Object.keys(writer.definitions).length ? { definitions: writer.definitions } : {};
+  return { ...model, ...definitions };
 }
 
 /** The pydantic-v1 JSON schema text uAgents hashes for a model (`schema_json(indent=None, sort_keys=True)`). */
 export function modelSchemaJson(title: string, schema: z.ZodObject): string {
-  const writer = new PydanticV1Writer();
-  const model = writer.model(title, z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema);
-  const definitions = Object.keys(writer.definitions).length ? { definitions: writer.definitions } : {};
-  return sortedPythonJson({ ...model, ...definitions });
+  return sortedPythonJson(modelSchema(title, schema));
 }
 
 /** The uAgents schema digest of a message model: `model:` + sha256 hex of its schema JSON. */

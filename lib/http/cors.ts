@@ -32,7 +32,8 @@ export function clientCors() {
   return cors({
     origin: (origin, c: Context<{ Bindings: { ALLOWED_ORIGINS?: string } }>) => allowedOrigin(origin, c.env.ALLOWED_ORIGINS),
     allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    allowHeaders: ['Authorization', 'Content-Type', 'Accept'],
+    // X-Session-Id: a chat conversation with an agent continues across requests (llm1-agentic).
+    allowHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Session-Id'],
     exposeHeaders: EXPOSED,
     maxAge: 600,
   });

@@ -28,19 +28,23 @@ export function secretsFiles(root: string, secretsDir?: string): Record<WorkerNa
 export function ensureSecrets(files: Record<WorkerName, string>): Record<WorkerName, Vars> {
   return {
     registry: ensureDevVars(files.registry, { ADMIN_TOKEN: randomSecret('admin') }),
-    chat: ensureDevVars(files.chat, {}),
+    chat: ensureDevVars(files.chat, { CHAT_AGENT_SEED: randomSecret('chat-agent-seed') }),
     specialist: ensureDevVars(files.specialist, { FINANCIAL_AGENT_KEY: randomSecret('specialist-seed') }),
     router: ensureDevVars(files.router, { PRIMARY_AGENT_KEY: randomSecret('router-seed') }),
     hosting: ensureDevVars(files.hosting, { HOSTING_SEED_KEY: randomSecret('hosting-vault') }),
   };
 }
 
-/** The agents' keys: each agent (and the hosting Worker, which registers hosted agents) its own registry key (read + write), the specialist a chat-only key besides. */
+/**
+ * The agents' keys: each agent (and the hosting Worker, which registers hosted agents) its own registry key
+ * (read + write), the specialist a chat-only key besides; the chat Worker's agent (llm1-agentic) its registry key.
+ */
 export interface AgentKeys {
   router: string;
   specialist: string;
   hosting: string;
   chat: string;
+  chatAgent: string;
 }
 
 /** Gives each agent and the hosting Worker its own registry key, and the specialist its chat key. */
@@ -48,4 +52,5 @@ export function storeAgentKeys(files: Record<WorkerName, string>, keys: AgentKey
   writeDevVars(files.router, { REGISTRY_API_KEY: keys.router });
   writeDevVars(files.specialist, { REGISTRY_API_KEY: keys.specialist, CHAT_API_KEY: keys.chat });
   writeDevVars(files.hosting, { REGISTRY_API_KEY: keys.hosting });
+  writeDevVars(files.chat, { CHAT_AGENT_REGISTRY_KEY: keys.chatAgent });
 }

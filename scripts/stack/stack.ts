@@ -35,6 +35,8 @@ export interface Stack {
   logDir: string;
   routerAddress: string;
   specialistAddress: string;
+  /** The chat Worker's agent (llm1-agentic). */
+  chatAgentAddress: string;
   /** Starts one service (prerequisites are the caller's business: see startStack for the spec's order). */
   start(name: ServiceName): Promise<void>;
   stop(name: ServiceName): Promise<void>;
@@ -62,6 +64,7 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
   >;
   const routerAddress = Identity.fromSeed(secrets.router.PRIMARY_AGENT_KEY!, 0).address;
   const specialistAddress = Identity.fromSeed(secrets.specialist.FINANCIAL_AGENT_KEY!, 0).address;
+  const chatAgentAddress = Identity.fromSeed(secrets.chat.CHAT_AGENT_SEED!, 0).address;
 
   progress('applying D1 migrations');
   for (const config of ['wrangler.toml', 'workers/hosting/wrangler.toml']) {
@@ -102,8 +105,17 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
       },
     },
     chat: {
-      spawn: () => worker('chat', 'workers/chat/wrangler.toml', { ALLOWED_ORIGINS: urls.client, REGISTRY_URL: urls.registry }),
-      ready: (service) => waitForHttp(service, '/health'),
+      spawn: () =>
+        worker('chat', 'workers/chat/wrangler.toml', {
+          ALLOWED_ORIGINS: urls.client,
+          REGISTRY_URL: urls.registry,
+          CHAT_AGENT_WEBHOOK_URL: `${urls.chat}/agent/webhook`,
+        }),
+      // The chat agent registers on its first request (the health check); the specialist serves registered senders only.
+      ready: async (service) => {
+        await waitForHttp(service, '/health');
+        await waitRegistered(service, chatAgentAddress);
+      },
     },
     edgar: {
       spawn: () =>
@@ -177,20 +189,29 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
     const router = readDevVars(files.router).REGISTRY_API_KEY;
     const specialist = readDevVars(files.specialist);
     const hosting = readDevVars(files.hosting).REGISTRY_API_KEY;
-    const kept = router && specialist.REGISTRY_API_KEY && specialist.CHAT_API_KEY && hosting && router !== specialist.REGISTRY_API_KEY;
-    if (kept && (await keyWorks(router)) && (await keyWorks(specialist.REGISTRY_API_KEY!)) && (await keyWorks(hosting))) return;
+    const chatAgent = readDevVars(files.chat).CHAT_AGENT_REGISTRY_KEY;
+    const kept =
+      router && specialist.REGISTRY_API_KEY && specialist.CHAT_API_KEY && hosting && chatAgent && router !== specialist.REGISTRY_API_KEY;
+    const working = async () =>
+      (await keyWorks(router!)) &&
+      (await keyWorks(specialist.REGISTRY_API_KEY!)) &&
+      (await keyWorks(hosting!)) &&
+      (await keyWorks(chatAgent!));
+    if (kept && (await working())) return;
     progress('creating the agents’ API keys');
     const adminToken = secrets.registry.ADMIN_TOKEN!;
     const registryKey = (name: string, accountId?: string) =>
       createDevKey({ registryUrl: urls.registry, adminToken, name, permissions: ['read', 'write'], accountId });
     // The router and the specialist are one operator's agents (the router trusts its own account's agents);
-    // hosted agents are tenants' code, registered under an account of their own.
+    // hosted agents are tenants' code, registered under an account of their own. So is the chat agent: it
+    // carries users' questions to any agent, and must not be one the router trusts with answers.
     const operator = await registryKey('local router');
     storeAgentKeys(files, {
       router: operator.key,
       specialist: (await registryKey('local specialist', operator.accountId)).key,
       hosting: (await registryKey('local hosting')).key,
       chat: await createChatKey(urls.registry, adminToken),
+      chatAgent: (await registryKey('local chat agent')).key,
     });
   }
 
@@ -221,6 +242,7 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
     logDir,
     routerAddress,
     specialistAddress,
+    chatAgentAddress,
     async start(name) {
       if (running.has(name)) return;
       progress(`starting ${name} on ${urls[name]}`);

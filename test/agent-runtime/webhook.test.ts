@@ -145,10 +145,16 @@ describe('plain JSON payloads by shape (the Python fetchai SDK)', () => {
     expect(await refusal('/bob/webhook', body)).toMatchObject({ status: 400, error: { code: 'unknown_schema' } });
   });
 
-  it('alice, who declared no shapes, refuses chat-protocol messages', async () => {
-    expect(await refusal('/alice/webhook', python(await addressOf('alice'), { request: 'hello' }))).toMatchObject({
+  it('carol, who declared no shapes and no chat handler, refuses chat-protocol messages', async () => {
+    expect(await refusal('/carol/webhook', python(await addressOf('carol'), { request: 'hello' }))).toMatchObject({
       status: 400,
       error: { code: 'unknown_schema' },
     });
+  });
+
+  it('alice, who speaks the chat protocol but declared no shapes, refuses a plain payload under its digest as no ChatMessage', async () => {
+    const refused = await refusal('/alice/webhook', python(await addressOf('alice'), { request: 'hello' }));
+    expect(refused).toMatchObject({ status: 400, error: { code: 'invalid_payload' } });
+    expect(refused.error.message).toContain('payload is not a valid ChatMessage');
   });
 });

@@ -44,8 +44,8 @@ export function openai(apiKey: string): OpenAI {
 }
 
 /** A raw call to the chat API, for what the SDK hides (headers, bodies of errors). */
-export function post(path: string, apiKey: string | null, body: unknown): Promise<Response> {
-  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json' };
+export function post(path: string, apiKey: string | null, body: unknown, extraHeaders: Record<string, string> = {}): Promise<Response> {
+  const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'application/json', ...extraHeaders };
   if (apiKey) headers.authorization = `Bearer ${apiKey}`;
   return SELF.fetch(`${LLM_BASE_URL}${path}`, { method: 'POST', headers, body: typeof body === 'string' ? body : JSON.stringify(body) });
 }

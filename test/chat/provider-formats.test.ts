@@ -54,6 +54,7 @@ const model = (think: 'tags' | 'open' = 'tags'): ServedModel => ({
   context_window: 8192,
   default_max_tokens: 256,
   think,
+  agentic: false,
 });
 
 const request = (overrides: Partial<ProviderRequest> = {}): ProviderRequest => ({

@@ -18,6 +18,7 @@ const edge: ServedModel = {
   context_window: 8192,
   default_max_tokens: 256,
   think: 'tags',
+  agentic: false,
 };
 
 function fakeAi(answer: unknown): AiRunner & { inputs: Record<string, unknown>[] } {

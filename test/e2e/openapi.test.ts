@@ -207,6 +207,7 @@ describe('the OpenAPI documents, checked against the running Workers', () => {
         return { body: { address: identity.address, challenge: issued, challenge_response: identity.sign(issued) }, status: 200 };
       },
       'get /v2/agents': async () => ({ status: 200 }),
+      'get /v2/agents/handles/{handle}': async () => ({ path: { handle: 'nobody-holds-this-handle' }, status: 404 }),
       ...agentPaths('/v2/agents', 'v2'),
       ...agentPaths('/v1/agents', 'v1'),
       'post /v2/agents/interactions': async () => {

@@ -2,7 +2,9 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { modelSchemaJson, schemaDigest } from '../../lib/envelope/index.ts';
+import { CHAT_PROTOCOL_DIGEST, ChatAcknowledgement, ChatMessage } from '../../lib/agent/chat-protocol.ts';
+import { modelSchemaJson, protocolDigest, schemaDigest } from '../../lib/envelope/index.ts';
+import { chatAcknowledgementSchema, chatMessageSchema } from '../../schemas/chat-protocol.ts';
 import { analysisItemSchema, analysisResultMessageSchema, requestMessageSchema } from '../../schemas/messages.ts';
 import { envelopeVectors } from './helpers/vectors.ts';
 
@@ -49,6 +51,8 @@ const zodTwins: Record<string, z.ZodObject> = {
     previous: z.array(address),
     agentAddress: z.string(),
   }),
+  ChatMessage: chatMessageSchema,
+  ChatAcknowledgement: chatAcknowledgementSchema,
 };
 
 describe('schema digests (uagents-core vectors)', () => {
@@ -73,6 +77,37 @@ describe('schema digests (uagents-core vectors)', () => {
   it('the digest depends on the model title, as the class name is part of the schema', () => {
     const request = z.object({ request: z.string() });
     expect(schemaDigest('Query', request)).not.toBe(schemaDigest('Request', request));
+  });
+});
+
+describe('AgentChatProtocol digests (uagents-core vectors)', () => {
+  it('ChatMessage has the published schema digest; ChatAcknowledgement the one pydantic v1 computes', () => {
+    expect(ChatMessage.digest).toBe(vectors['ChatMessage (AgentChatProtocol)']);
+    expect(ChatAcknowledgement.digest).toBe(reference.models.find((model) => model.title === 'ChatAcknowledgement')!.digest);
+  });
+
+  it('the protocol digest computed from the two models and their interactions is the published one', () => {
+    expect(CHAT_PROTOCOL_DIGEST).toBe(envelopeVectors().protocol_digests.AgentChatProtocol);
+    expect(ChatMessage.protocolDigest).toBe(CHAT_PROTOCOL_DIGEST);
+    expect(ChatAcknowledgement.protocolDigest).toBe(CHAT_PROTOCOL_DIGEST);
+  });
+
+  it('the protocol digest covers the interactions: another reply rule is another protocol', () => {
+    const message = { title: 'ChatMessage', schema: chatMessageSchema };
+    const ack = { title: 'ChatAcknowledgement', schema: chatAcknowledgementSchema };
+    expect(
+      protocolDigest([
+        { request: message, replies: [] },
+        { request: ack, replies: [] },
+      ]),
+    ).not.toBe(CHAT_PROTOCOL_DIGEST);
+    // Declaration order does not count: uagents sorts models and interactions by digest.
+    expect(
+      protocolDigest([
+        { request: ack, replies: [] },
+        { request: message, replies: [ack] },
+      ]),
+    ).toBe(CHAT_PROTOCOL_DIGEST);
   });
 });
 

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { defineAgent, model } from '../../../lib/agent/index.ts';
+import { chatText, defineAgent, model } from '../../../lib/agent/index.ts';
 import { ApiError } from '../../../lib/http/api-error.ts';
 import { analysisResultMessageSchema } from '../../../schemas/messages.ts';
-import { enqueueAnalysis } from './jobs/analysis-job.ts';
+import { enqueueAnalysis, type ReplyForm } from './jobs/analysis-job.ts';
 import { SPECIALIST_README, SPECIALIST_TITLE } from './readme.ts';
 import { isRegisteredSender } from './senders/registered-senders.ts';
 import { senderRateLimiter, senderRatePerMinute } from './senders/sender-rate-limiter.ts';
@@ -17,6 +17,8 @@ export const specialistAgent = defineAgent<SpecialistEnv>({
   name: 'specialist',
   title: SPECIALIST_TITLE,
   readme: SPECIALIST_README,
+  // Users of the chat endpoint name it `@financial-analyst` (llm1-agentic).
+  handle: 'financial-analyst',
   description: 'Financial analysis of US-listed companies from SEC EDGAR filings: revenue, margins, EPS, cash flow and growth.',
   settings: (env) => ({
     seed: env.FINANCIAL_AGENT_KEY,
@@ -61,19 +63,37 @@ async function checkSender(env: SpecialistEnv, sender: string): Promise<void> {
 /**
  * POST /webhook (spec endpoint 7), after lib/agent verified the envelope (signature, target, expiry,
  * replay) and the sender checked (registered under an account, within its rate): any JSON object is taken,
- * whatever its schema digest (the Python SDKs send their own), and
- * `request` is checked here so that a missing one gets the spec's answer. The work is queued, so the
- * sender is answered at once and the analysis survives a restart.
+ * whatever its schema digest (the Python SDKs send their own; a chat message goes to onChat below), and
+ * `request` is checked here so that a missing one gets the spec's answer.
  */
 specialistAgent.onPayload(z.looseObject({}), async (ctx, sender, payload) => {
   await checkSender(ctx.env, sender);
   const request = typeof payload.request === 'string' ? payload.request.trim() : '';
   if (!request) throw new ApiError({ status: 400, message: 'No query provided' });
+  await queueAnalysis(ctx.env, { sender, session: ctx.session, request, reply_as: 'analysis_result' });
+  return { status: 'analysis_sent' };
+});
+
+/**
+ * AgentChatProtocol: the same trust rule and the same analysis, asked as a chat message's text and answered
+ * as a chat message in its session. The runtime acknowledges the message once this handler has taken it. A
+ * message without text (a bare start- or end-session) is acknowledged and asks nothing, as uagents' chat
+ * agents treat it.
+ */
+specialistAgent.onChat(async (ctx, sender, message) => {
+  await checkSender(ctx.env, sender);
+  const request = chatText(message).trim();
+  if (!request) return { status: 'success' };
+  await queueAnalysis(ctx.env, { sender, session: ctx.session, request, reply_as: 'chat' });
+  return { status: 'analysis_sent' };
+});
+
+/** The work is queued, so the sender is answered at once and the analysis survives a restart. */
+async function queueAnalysis(env: SpecialistEnv, job: { sender: string; session: string; request: string; reply_as: ReplyForm }) {
   try {
-    await enqueueAnalysis(ctx.env.ANALYSIS_QUEUE, { sender, session: ctx.session, request, received_at: new Date().toISOString() });
+    await enqueueAnalysis(env.ANALYSIS_QUEUE, { ...job, received_at: new Date().toISOString() });
   } catch (error) {
     console.error('specialist: could not queue the analysis', error);
     throw new ApiError({ status: 500, message: 'the analysis could not be queued', cause: error });
   }
-  return { status: 'analysis_sent' };
-});
+}

@@ -2,10 +2,11 @@ import { Hono } from 'hono';
 import { serveAgents } from '../../../lib/agent/index.ts';
 import { notFound, onError } from '../../../lib/http/errors.ts';
 import { healthBody } from '../../../lib/http/health.ts';
-import { AnalysisResult, specialistAgent } from './agent.ts';
+import { specialistAgent } from './agent.ts';
 import { teamFromEnv } from './config.ts';
 import { speaksSpec } from './error-dialect.ts';
 import { ANALYSIS_QUEUE_NAME, consumeAnalysisBatch } from './jobs/analysis-job.ts';
+import { replyMessage } from './replies/reply-message.ts';
 import { analyzeQuestion } from './team/supervisor.ts';
 
 export { ReplayLedger } from '../../../lib/agent/index.ts';
@@ -36,7 +37,7 @@ export default {
     await consumeAnalysisBatch(batch, {
       analyze: (request) => analyzeQuestion(team, request),
       reply: async (job, items) => {
-        const message = AnalysisResult({ analysis_result: { analysis: items } });
+        const message = replyMessage(job.reply_as, items);
         // Straight to the asker while it answers (a queue hop less for a waiting user); else the outbox,
         // whose retries carry the answer across a restart of the asker.
         const direct = await agent.deliver(job.sender, message, { session: job.session, timeout: DIRECT_REPLY_TIMEOUT_MS });

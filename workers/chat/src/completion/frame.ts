@@ -1,5 +1,6 @@
 import type { AgentManifest, IntermediateStep } from '../../../../schemas/chat.ts';
 import type { ServedModel } from '../config/models.ts';
+import type { StepEvent } from './events.ts';
 import { OFFLINE_LABEL } from '../providers/offline/label.ts';
 
 /** What every response and chunk of one completion shares. */
@@ -38,4 +39,10 @@ export function completionContext(
     executableData: discovery.manifests,
     intermediateSteps: discovery.steps,
   };
+}
+
+/** A step joins the completion's steps; the agents it names replace the manifests considered. */
+export function recordStep(context: CompletionContext, event: StepEvent): void {
+  context.intermediateSteps.push(event.step);
+  if (event.manifests) context.executableData = event.manifests;
 }

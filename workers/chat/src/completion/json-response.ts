@@ -1,16 +1,19 @@
 import type { ChatCompletion } from '../../../../schemas/chat.ts';
-import type { ProviderEvent } from '../providers/types.ts';
-import type { CompletionContext } from './frame.ts';
+import type { CompletionEvent } from './events.ts';
+import { type CompletionContext, recordStep } from './frame.ts';
 import { CompletionTally } from './tally.ts';
 
 /** Runs a completion to its end and renders OpenAI's `chat.completion` object with the spec's extras. */
 export async function collectCompletion(
-  events: AsyncIterable<ProviderEvent>,
+  events: AsyncIterable<CompletionEvent>,
   context: CompletionContext,
   promptTokens: number,
 ): Promise<{ body: ChatCompletion; tally: CompletionTally }> {
   const tally = new CompletionTally();
-  for await (const event of events) tally.apply(event);
+  for await (const event of events) {
+    if (event.type === 'step') recordStep(context, event);
+    tally.apply(event);
+  }
   const toolCalls = tally.toolCalls();
   const body: ChatCompletion = {
     ...context.frame,

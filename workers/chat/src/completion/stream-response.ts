@@ -1,7 +1,7 @@
 import type { ChatCompletionChunk } from '../../../../schemas/chat.ts';
 import { ApiError, platformErrorBody } from '../../../../lib/http/api-error.ts';
-import type { ProviderEvent } from '../providers/types.ts';
-import type { CompletionContext } from './frame.ts';
+import type { CompletionEvent } from './events.ts';
+import { type CompletionContext, recordStep } from './frame.ts';
 import { sseFrames } from './sse-frames.ts';
 import { CompletionTally } from './tally.ts';
 
@@ -30,7 +30,7 @@ async function idle(): Promise<typeof IDLE> {
  * the stream ends; a completed stream waits for it before `[DONE]`, so usage read after [DONE] includes it.
  */
 export function streamCompletion(
-  events: AsyncIterable<ProviderEvent>,
+  events: AsyncIterable<CompletionEvent>,
   context: CompletionContext,
   promptTokens: number,
   upstream: AbortController,
@@ -61,7 +61,7 @@ export function streamCompletion(
   const frames = sseFrames(context.frame, includeUsage);
   const frame = frames.value;
   /** An event asked for by a pull that sent what it had before the event came; the next pull takes it up. */
-  let waiting: Promise<IteratorResult<ProviderEvent>> | null = null;
+  let waiting: Promise<IteratorResult<CompletionEvent>> | null = null;
 
   return new ReadableStream<Uint8Array>({
     start(controller) {
@@ -131,8 +131,12 @@ export function streamCompletion(
     },
   });
 
-  function render(event: ProviderEvent): string | null {
+  function render(event: CompletionEvent): string | null {
     switch (event.type) {
+      case 'step':
+        // Sent as it happens: a chunk with an empty delta, the new step, and the agents considered when they changed.
+        recordStep(context, event);
+        return frame(chunk({}, { intermediate_steps: [event.step], ...(event.manifests ? { executable_data: event.manifests } : {}) }));
       case 'content':
         return frames.delta({ content: event.text });
       case 'thought':

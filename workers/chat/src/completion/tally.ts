@@ -1,5 +1,5 @@
 import type { FinishReason, ToolCall, Usage } from '../../../../schemas/chat.ts';
-import type { ProviderEvent } from '../providers/types.ts';
+import type { CompletionEvent } from './events.ts';
 import { countText } from './tokens.ts';
 
 /** Everything a completion produced, gathered from its events (for the JSON answer and for usage). */
@@ -11,7 +11,7 @@ export class CompletionTally {
   private readonly calls: { id: string; name: string; arguments: string }[] = [];
   private reported: { promptTokens: number; completionTokens: number } | null = null;
 
-  apply(event: ProviderEvent): void {
+  apply(event: CompletionEvent): void {
     switch (event.type) {
       case 'content':
         this.content += event.text;

@@ -17,6 +17,8 @@ const ModelEntry = z.object({
   default_max_tokens: z.int().positive().default(1024),
   /** `open`: the model's chat template opens `<think>` itself, so its output starts inside a thought. */
   think: z.enum(['tags', 'open']).default('tags'),
+  /** The alias talks to agents (`llm1-agentic`): this model picks the agent and words the answer. */
+  agentic: z.boolean().default(false),
 });
 type ModelEntry = z.infer<typeof ModelEntry>;
 

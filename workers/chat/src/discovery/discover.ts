@@ -1,18 +1,20 @@
 import type { AgentManifest, ChatCompletionRequest, IntermediateStep } from '../../../../schemas/chat.ts';
 import type { ProviderMessage } from '../providers/types.ts';
-import { searchAgents } from './search.ts';
+import { type FoundAgent, searchAgents } from './search.ts';
 
 interface Discovery {
   manifests: AgentManifest[];
   steps: IntermediateStep[];
+  /** The agents kept, best first (the records the manifests were made from). */
+  agents: FoundAgent[];
 }
 
-const NO_DISCOVERY: Discovery = { manifests: [], steps: [] };
+const NO_DISCOVERY: Discovery = { manifests: [], steps: [], agents: [] };
 const STATUS_RANK: Record<string, number> = { active: 0, local: 1 };
 
-function discoveryOptions(request: ChatCompletionRequest): { limit: number; query?: string } | null {
+function discoveryOptions(request: ChatCompletionRequest, always: boolean): { limit: number; query?: string } | null {
   const option = request.agent_discovery;
-  if (!option) return null;
+  if (!option) return always ? { limit: 3 } : null;
   if (option === true) return { limit: 3 };
   return option.enabled ? { limit: option.limit, query: option.query } : null;
 }
@@ -34,17 +36,30 @@ export async function discoverAgents(
   request: ChatCompletionRequest,
   messages: ProviderMessage[],
   signal: AbortSignal,
+  always = false,
 ): Promise<Discovery> {
-  const options = discoveryOptions(request);
+  const options = discoveryOptions(request, always);
   if (!options) return NO_DISCOVERY;
   const query = intent(messages, options.query);
   if (!query) {
     return {
       manifests: [],
-      steps: [{ step: 'search', query, candidates: [], total: 0, error: 'nothing to search for: the conversation has no user text' }],
+      agents: [],
+      steps: [
+        {
+          step: 'search',
+          text: 'nothing to search for: the conversation has no user text',
+          at: new Date().toISOString(),
+          query,
+          candidates: [],
+          total: 0,
+          error: 'nothing to search for: the conversation has no user text',
+        },
+      ],
     };
   }
   const found = await searchAgents(env, token, query, Math.min(30, options.limit * 3), signal);
+  const searchedAt = new Date().toISOString();
   const candidates = found.agents.map(({ address, name, status }) => ({ address, name, status }));
   const chosen = found.agents
     .map((agent, rank) => ({ agent, rank }))
@@ -56,7 +71,27 @@ export async function discoverAgents(
     : chosen.length
       ? `kept the ${chosen.length} highest-ranked of ${candidates.length} candidate(s) for "${query}", reachable agents (active, local) before offline ones`
       : `no agent in the registry matches "${query}"`;
-  const manifests: AgentManifest[] = chosen.map((agent) => ({
+  return {
+    manifests: chosen.map(toManifest),
+    agents: chosen,
+    steps: [
+      {
+        step: 'search',
+        text: searchText(query, candidates.length, found.error),
+        at: searchedAt,
+        query,
+        candidates,
+        total: found.total,
+        error: found.error,
+      },
+      { step: 'choose', text: reason, at: new Date().toISOString(), choice: chosen.map((agent) => agent.address), reason, agent: null },
+    ],
+  };
+}
+
+/** What an agent accepts and does, from its registry record (never its README). */
+export function toManifest(agent: FoundAgent): AgentManifest {
+  return {
     type: 'agent_manifest',
     address: agent.address,
     name: agent.name,
@@ -67,14 +102,11 @@ export async function discoverAgents(
       .flatMap((fn) => fn.parameters)
       .map((parameter) => ({ parameter: parameter.name, description: parameter.description })),
     tags: agent.tags,
-  }));
-  return {
-    manifests,
-    steps: [
-      { step: 'search', query, candidates, total: found.total, error: found.error },
-      { step: 'choose', choice: chosen.map((agent) => agent.address), reason },
-    ],
   };
+}
+
+function searchText(query: string, found: number, error: string | null): string {
+  return error ? `searched the registry for "${query}": ${error}` : `searched the registry for "${query}": ${found} candidate(s)`;
 }
 
 /** What the model is told about the agents data: a trusted instruction, written here, never by an agent. */

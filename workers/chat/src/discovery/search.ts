@@ -1,20 +1,22 @@
 import { z } from 'zod';
 import { agentRecordSchema } from '../../../../schemas/search.ts';
+import { registryFetch } from './registry-fetch.ts';
 
 /**
  * One agent of a registry search result, as far as discovery needs it: the facts the registry read from its
  * README at registration (the README itself is never parsed here).
  */
-const foundAgentSchema = agentRecordSchema.pick({
+export const foundAgentSchema = agentRecordSchema.pick({
   address: true,
   name: true,
+  handle: true,
   status: true,
   description: true,
   tags: true,
   use_cases: true,
   functions: true,
 });
-type FoundAgent = z.infer<typeof foundAgentSchema>;
+export type FoundAgent = z.infer<typeof foundAgentSchema>;
 const searchPageSchema = z.object({ agents: z.array(foundAgentSchema), total: z.number().int() });
 
 interface SearchOutcome {
@@ -23,10 +25,7 @@ interface SearchOutcome {
   error: string | null;
 }
 
-/**
- * `POST /v1/search/agents` on the registry with the caller's own key: through the service binding when there
- * is one, else at REGISTRY_URL. A failed search is reported, not thrown: the chat still gets its answer.
- */
+/** `POST /v1/search/agents` on the registry with the caller's own key. A failed search is reported, not thrown: the chat still gets its answer. */
 export async function searchAgents(
   env: ChatEnv,
   token: string,
@@ -36,15 +35,13 @@ export async function searchAgents(
 ): Promise<SearchOutcome> {
   const init: RequestInit = {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json' },
+    headers: { 'content-type': 'application/json' },
     // Requests in plain words are what the semantic ranking is for (Workers AI deployed, the concept model elsewhere).
     body: JSON.stringify({ search_text: searchText, limit, offset: 0, sort: 'relevancy', direction: 'desc', semantic_search: true }),
     signal,
   };
   try {
-    const response = env.REGISTRY_API
-      ? await env.REGISTRY_API.fetch('https://registry.internal/v1/search/agents', init)
-      : await fetch(`${env.REGISTRY_URL.replace(/\/+$/, '')}/v1/search/agents`, init);
+    const response = await registryFetch(env, token, '/v1/search/agents', init);
     if (!response.ok) {
       console.error(`chat: registry search answered ${response.status}`, (await response.text().catch(() => '')).slice(0, 300));
       return { agents: [], total: 0, error: `registry search answered ${response.status}` };

@@ -17,7 +17,10 @@ import { discoverAgents, discoveryContext } from '../discovery/discover.ts';
 import { rateLimitHeaders } from '../limits/headers.ts';
 import { meterFor } from '../limits/meter.ts';
 import { isAvailable, selectProvider } from '../providers/select.ts';
-import type { ProviderEvent, ProviderMessage } from '../providers/types.ts';
+import type { ProviderMessage } from '../providers/types.ts';
+import { agenticCompletion } from '../agentic/run.ts';
+import { MAX_SESSION_ID_CHARS, SESSION_HEADER } from '../agentic/session-id.ts';
+import type { CompletionEvent } from '../completion/events.ts';
 import { limitedError } from './respond.ts';
 
 /** Puts the discovery context after the caller's leading system messages, where models look for it. */
@@ -61,6 +64,27 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', bodyCap
   }
   const messages = toProviderMessages(request.messages);
   const tools = request.tools?.length ? request.tools : undefined;
+  // llm1-agentic (or agent_discovery.execute): the answer is an agent's, so the caller's tools have no part in it.
+  const agentic = model.agentic || (typeof request.agent_discovery === 'object' && request.agent_discovery.execute);
+  if (agentic && !c.env.CHAT_AGENT_SEED) {
+    const message = `model ${model.alias} is unavailable here: the chat agent has no identity (CHAT_AGENT_SEED)`;
+    throw await limitedError(c, new ApiError({ status: 422, message, param: 'model', code: 'model_unavailable' }));
+  }
+  if (agentic && tools) {
+    const message = 'an agentic completion answers with an agent’s reply and calls no tools: send it without tools';
+    throw await limitedError(c, new ApiError({ status: 400, message, param: 'tools', code: 'unsupported_parameter' }));
+  }
+  // The agent's reply is relayed: parameters that shape a model's output would be accepted and not honoured.
+  const unheeded = agentic ? Object.keys(parameters).find((name) => name !== 'user' && name !== 'safety_identifier') : undefined;
+  if (unheeded) {
+    const message = `${unheeded} is not supported by an agentic completion: it answers with an agent’s reply`;
+    throw await limitedError(c, new ApiError({ status: 400, message, param: unheeded, code: 'unsupported_parameter' }));
+  }
+  const callerSession = c.req.header(SESSION_HEADER);
+  if (callerSession !== undefined && (!callerSession.trim() || callerSession.length > MAX_SESSION_ID_CHARS)) {
+    const message = `${SESSION_HEADER} must be 1 to ${MAX_SESSION_ID_CHARS} characters`;
+    throw await limitedError(c, new ApiError({ status: 400, message, param: SESSION_HEADER, code: 'invalid_session_id' }));
+  }
   const promptTokens = countPrompt(messages, tools);
   let maxTokens: number;
   try {
@@ -99,29 +123,46 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', bodyCap
   const upstream = new AbortController();
   c.req.raw.signal.addEventListener('abort', () => upstream.abort());
 
-  let events: AsyncIterable<ProviderEvent>;
+  let events: AsyncIterable<CompletionEvent>;
   let context: ReturnType<typeof completionContext>;
   try {
-    const discovery = await discoverAgents(c.env, key.token, request, messages, upstream.signal);
-    context = completionContext(model, discovery);
-    const found = discoveryContext(discovery.manifests);
-    if (found.length) {
-      sentPromptTokens = countPrompt(withContext(messages, found), tools);
-      maxTokens = completionBudget(model, sentPromptTokens, request.max_completion_tokens ?? request.max_tokens);
+    if (agentic) {
+      context = completionContext(model, { manifests: [], steps: [] });
+      events = agenticCompletion({
+        env: c.env,
+        executionCtx: c.executionCtx,
+        keyId: key.keyId,
+        token: key.token,
+        request,
+        messages,
+        model,
+        provider: selectProvider(model, c.env, () => []),
+        callerSession,
+        maxTokens,
+        signal: upstream.signal,
+      });
+    } else {
+      const discovery = await discoverAgents(c.env, key.token, request, messages, upstream.signal);
+      context = completionContext(model, discovery);
+      const found = discoveryContext(discovery.manifests);
+      if (found.length) {
+        sentPromptTokens = countPrompt(withContext(messages, found), tools);
+        maxTokens = completionBudget(model, sentPromptTokens, request.max_completion_tokens ?? request.max_tokens);
+      }
+      const provider = selectProvider(model, c.env, () => discovery.manifests);
+      events = await provider.stream({
+        model: model.model,
+        messages: withContext(messages, found),
+        temperature: request.temperature,
+        top_p: request.top_p,
+        max_tokens: maxTokens,
+        stop: request.stop == null ? [] : typeof request.stop === 'string' ? [request.stop] : request.stop,
+        tools,
+        tool_choice: request.tool_choice,
+        parameters,
+        signal: upstream.signal,
+      });
     }
-    const provider = selectProvider(model, c.env, () => discovery.manifests);
-    events = await provider.stream({
-      model: model.model,
-      messages: withContext(messages, found),
-      temperature: request.temperature,
-      top_p: request.top_p,
-      max_tokens: maxTokens,
-      stop: request.stop == null ? [] : typeof request.stop === 'string' ? [request.stop] : request.stop,
-      tools,
-      tool_choice: request.tool_choice,
-      parameters,
-      signal: upstream.signal,
-    });
   } catch (error) {
     await meter.release(admission.reservation);
     throw await limitedError(c, error, admission.state);

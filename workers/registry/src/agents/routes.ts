@@ -1,12 +1,18 @@
 import { Hono } from 'hono';
 import { ApiError } from '../../../../lib/http/api-error.ts';
-import { addressParamSchema, agentUpdateSchema, type DeletedAgent, registrationRequestSchema } from '../../../../schemas/registry.ts';
+import {
+  addressParamSchema,
+  agentUpdateSchema,
+  type DeletedAgent,
+  handleParamSchema,
+  registrationRequestSchema,
+} from '../../../../schemas/registry.ts';
 import type { RegistryApp } from '../app.ts';
 import { speaksDetail, validateDetail } from '../http/detail.ts';
 import { requireKey } from '../keys/require-key.ts';
 import { register, update } from './register.ts';
 import { toAgentDetail } from './record.ts';
-import { deleteAgent, findAgent } from './store.ts';
+import { deleteAgent, findAgent, handleOwner } from './store.ts';
 
 /**
  * `/v2/agents` (and the older `/v1/agents`): the registration API the Python SDKs call. Lookup takes a
@@ -17,6 +23,15 @@ export function agentRoutes() {
   app.use('*', speaksDetail);
   const lookupKey = requireKey(['read', 'write']);
   const writeKey = requireKey('write');
+
+  // `@handle` in a chat: the agent holding the handle, seen as the lookup by address would show it.
+  app.get('/handles/:handle', lookupKey, validateDetail('param', handleParamSchema), async (c) => {
+    const address = await handleOwner(c.env.DB, c.req.valid('param').handle);
+    const row = address ? await findAgent(c.env.DB, address) : null;
+    if (!row || row.account_id === null || (row.is_public !== 1 && row.account_id !== c.get('key').accountId))
+      throw new ApiError({ status: 404, message: 'no agent has this handle' });
+    return c.json(toAgentDetail(row));
+  });
 
   // An agent known only from an almanac attestation is not registered yet: 404 makes the SDK prove ownership.
   // An unlisted agent (public: false) is its owner's business: other accounts get the same 404 as for no agent.

@@ -17,6 +17,7 @@ import {
 } from '../../../../schemas/keys.ts';
 import {
   addressParamSchema,
+  handleParamSchema,
   agentDetailSchema,
   agentStatusUpdateSchema,
   agentUpdateSchema,
@@ -390,6 +391,20 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
     responses: { 200: { description: 'The account’s agents', schema: ownAgentsResponseSchema }, ...sdkAuth },
   },
   ...agentRoutes('/v2/agents', 'Registration'),
+  {
+    method: 'get',
+    path: '/v2/agents/handles/{handle}',
+    tag: 'Registration',
+    auth: 'bearer',
+    summary: 'Look up the agent that holds a handle',
+    description: 'What `@handle` in a chat names. Visible as the lookup by address: listed agents, and the key’s own unlisted ones.',
+    params: handleParamSchema,
+    responses: {
+      200: { description: 'The agent holding the handle', schema: agentDetailSchema },
+      ...sdkAuth,
+      404: detail('No agent the key may see holds this handle'),
+    },
+  },
   ...agentRoutes('/v1/agents', 'Registration'),
   {
     method: 'post',

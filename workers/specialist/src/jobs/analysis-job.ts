@@ -6,19 +6,25 @@ import { SUPERVISOR } from '../team/supervisor.ts';
 /** Must match the analysis queue's name in wrangler.toml: the Worker's queue handler routes by it. */
 export const ANALYSIS_QUEUE_NAME = 'rendezvous-specialist-analysis';
 
+/** How the sender asked: `{request}` gets `{analysis_result}`, a chat message gets a chat message. */
+const replyFormSchema = z.enum(['analysis_result', 'chat']);
+export type ReplyForm = z.infer<typeof replyFormSchema>;
+
 /** A question accepted at the webhook, waiting for its analysis. */
 const analysisJobSchema = z.object({
   sender: z.string(),
   session: z.string(),
   request: z.string().min(1),
   received_at: z.string(),
+  // Jobs queued before chat messages were taken have no `reply_as`: they asked with `{request}`.
+  reply_as: replyFormSchema.default('analysis_result'),
 });
 type AnalysisJob = z.infer<typeof analysisJobSchema>;
 
 /** Tries of one question while EDGAR fails transiently (429, 5xx, unreachable); then the sender is told. */
 const ANALYSIS_ATTEMPTS = 3;
 
-export async function enqueueAnalysis(queue: Queue, job: AnalysisJob): Promise<void> {
+export async function enqueueAnalysis(queue: Queue, job: z.input<typeof analysisJobSchema>): Promise<void> {
   await queue.send(analysisJobSchema.parse(job), { contentType: 'json' });
 }
 

@@ -1,0 +1,12 @@
+import type { AgentManifest, IntermediateStep } from '../../../../schemas/chat.ts';
+import type { ProviderEvent } from '../providers/types.ts';
+
+/** A step of the work behind the answer (llm1-agentic), shown as it happens; `manifests`: the agents considered so far. */
+export interface StepEvent {
+  type: 'step';
+  step: IntermediateStep;
+  manifests?: AgentManifest[];
+}
+
+/** What a completion is made of: the provider's events, and the steps of an agentic completion. */
+export type CompletionEvent = ProviderEvent | StepEvent;
