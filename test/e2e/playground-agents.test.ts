@@ -201,7 +201,7 @@ describe('the playground’s Agents mode', () => {
     await page.goto(`${siteUrl}/#playground`);
     await page.getByLabel('API key (chat permission)').fill('rdv_test_key');
     await page.getByLabel('API key (chat permission)').press('Tab');
-    await page.getByLabel('Agents').check();
+    await page.getByRole('radio', { name: 'Agents' }).check();
     await page.getByText('llm1-agentic finds the agent for your question').waitFor();
 
     const question = "What was NVIDIA's revenue in fiscal 2024?";
