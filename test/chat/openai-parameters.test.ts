@@ -129,6 +129,19 @@ describe('response_format on the offline engine', () => {
   });
 });
 
+describe('max_completion_tokens (OpenAI’s name for max_tokens)', () => {
+  it('bounds the completion', async () => {
+    const completion = await ask('echo: one two three four five six seven eight nine ten', { max_completion_tokens: 3 });
+    expect(completion.choices[0]!.finish_reason).toBe('length');
+    expect(completion.usage!.completion_tokens).toBe(3);
+  });
+
+  it('is named when it cannot fit the context window', async () => {
+    const failure = await ask('echo: hi', { max_completion_tokens: 1000 }, 'llm1-tiny').catch((error: unknown) => error);
+    expect(failure).toMatchObject({ status: 422, param: 'max_completion_tokens', code: 'context_length_exceeded' });
+  });
+});
+
 describe('sampling parameters on the offline engine', () => {
   it('seed: the same seed gives the same reply (the engine is deterministic whatever the seed)', async () => {
     const a = await ask('summarise: The cat sat. The cat ran far away. Dogs bark.', { seed: 7 });
@@ -186,6 +199,15 @@ describe('parameters no provider here honours', () => {
   ])('%s is refused with a 400 naming it', async (param, extra) => {
     expect(await refusal(extra)).toMatchObject({ status: 400, param });
     expect(await refusal(extra, 'relay')).toMatchObject({ status: 400, param });
+  });
+});
+
+describe('an agentic completion (llm1-agentic) answers with an agent’s reply', () => {
+  it.each([
+    ['response_format', { response_format: { type: 'json_object' } }],
+    ['seed', { seed: 1 }],
+  ])('so %s, which would shape a model’s output, is refused, naming it', async (param, extra) => {
+    expect(await refusal(extra, 'llm1-agentic')).toMatchObject({ status: 400, param, code: 'unsupported_parameter' });
   });
 });
 

@@ -4,7 +4,7 @@ import { bodyLimit } from 'hono/body-limit';
 import { validate } from '../../../../lib/http/validate.ts';
 import { CHAT_MAX_BODY_BYTES, ChatCompletionRequest } from '../../../../schemas/chat.ts';
 import type { ChatApp } from '../auth/require-key.ts';
-import { completionBudget } from '../completion/budget.ts';
+import { completionBudget, requestedBudget } from '../completion/budget.ts';
 import { completionContext } from '../completion/frame.ts';
 import { collectCompletion } from '../completion/json-response.ts';
 import { toProviderMessages } from '../completion/messages.ts';
@@ -88,7 +88,7 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', bodyCap
   const promptTokens = countPrompt(messages, tools);
   let maxTokens: number;
   try {
-    maxTokens = completionBudget(model, promptTokens, request.max_completion_tokens ?? request.max_tokens);
+    maxTokens = completionBudget(model, promptTokens, requestedBudget(request));
   } catch (error) {
     throw await limitedError(c, error);
   }
@@ -147,7 +147,7 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', bodyCap
       const found = discoveryContext(discovery.manifests);
       if (found.length) {
         sentPromptTokens = countPrompt(withContext(messages, found), tools);
-        maxTokens = completionBudget(model, sentPromptTokens, request.max_completion_tokens ?? request.max_tokens);
+        maxTokens = completionBudget(model, sentPromptTokens, requestedBudget(request));
       }
       const provider = selectProvider(model, c.env, () => discovery.manifests);
       events = await provider.stream({
