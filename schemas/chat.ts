@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CHAT_PARAMETERS } from './chat-parameters.ts';
 
 /**
  * Wire contract of the chat completion API (`{llm_base_url}` = `…/v1`): OpenAI's chat format plus the spec's
@@ -88,14 +89,16 @@ export const ChatCompletionRequest = z
     max_tokens: z.int().min(1).nullish(),
     max_completion_tokens: z.int().min(1).nullish(),
     stream: z.boolean().default(false),
-    stream_options: z.object({ include_usage: z.boolean().optional() }).nullish(),
+    stream_options: z.object({ include_usage: z.boolean().optional(), include_obfuscation: z.boolean().optional() }).strict().nullish(),
     stop: z.union([z.string().min(1), z.array(z.string().min(1)).max(4)]).nullish(),
-    n: z.literal(1, 'only n = 1 is supported').optional(),
+    n: z.literal(1, 'only n = 1 is supported').nullish(),
     tools: z.array(Tool).max(128).optional(),
     tool_choice: ToolChoice.optional(),
     agent_discovery: AgentDiscovery.optional(),
+    ...CHAT_PARAMETERS,
   })
-  .loose()
+  // OpenAI refuses what it does not know: a misspelt parameter is an error, never silently dropped.
+  .strict()
   .superRefine((request, ctx) => {
     const callIds = new Set<string>();
     request.messages.forEach((message, index) => {
@@ -251,7 +254,8 @@ export const ChatCompletionChunk = z.object({
     }),
   ),
   thought: z.string().optional(),
-  usage: Usage.optional(),
+  /** Only with `stream_options.include_usage`: null on every chunk but the last, which has `choices: []`. */
+  usage: Usage.nullish(),
   executable_data: z.array(AgentManifest).optional(),
   intermediate_steps: z.array(IntermediateStep).optional(),
   metadata: z.record(z.string(), z.unknown()).optional(),

@@ -54,6 +54,11 @@ export function notFound(c: Context): Response {
 export function describeZodError(error: $ZodError): { message: string; param: string | null } {
   const issue = error.issues[0];
   if (!issue) return { message: 'invalid request', param: null };
+  if (issue.code === 'unrecognized_keys') {
+    // OpenAI's words for a field the API does not know, naming the field.
+    const param = [...issue.path, issue.keys[0]].map(String).join('.');
+    return { message: `Unrecognized request argument supplied: ${param}`, param };
+  }
   const param = issue.path.length ? issue.path.map(String).join('.') : null;
   return { message: param ? `${param}: ${issue.message}` : issue.message, param };
 }

@@ -4,8 +4,11 @@ import { ROUTES } from './routes.ts';
 import './app.css';
 import './styles/navigation.css';
 
-/** The route named by the URL's hash (`#keys`), so a screen can be linked to; the first route otherwise. */
-const routeOfHash = () => ROUTES.find((route) => `#${route.id}` === location.hash) ?? ROUTES[0]!;
+/**
+ * The route named by the URL's hash (`#keys`, or `#explorer/<address>` for a page within a screen), so a screen
+ * can be linked to; the first route otherwise.
+ */
+const routeOfHash = () => ROUTES.find((route) => location.hash.split('/')[0] === `#${route.id}`) ?? ROUTES[0]!;
 
 export function App() {
   const [current, setCurrent] = createSignal(routeOfHash());

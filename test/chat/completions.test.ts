@@ -33,6 +33,7 @@ describe('POST /v1/chat/completions with the openai SDK', () => {
       model: 'llm1-mini',
       messages: [{ role: 'user', content: 'echo: one two three four five' }],
       stream: true,
+      stream_options: { include_usage: true },
     });
     const chunks: ChatCompletionChunk[] = [];
     for await (const chunk of stream) chunks.push(ChatCompletionChunk.parse(chunk));

@@ -187,6 +187,7 @@ describe('GET /v1/usage', () => {
       model: 'llm1',
       messages: [{ role: 'user', content: 'echo: streamed' }],
       stream: true,
+      stream_options: { include_usage: true },
     });
     let streamedUsage: OpenAI.CompletionUsage | undefined;
     for await (const chunk of stream) streamedUsage = chunk.usage ?? streamedUsage;

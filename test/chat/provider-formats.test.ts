@@ -63,6 +63,7 @@ const request = (overrides: Partial<ProviderRequest> = {}): ProviderRequest => (
   temperature: 1,
   max_tokens: 256,
   stop: [],
+  parameters: {},
   signal: new AbortController().signal,
   ...overrides,
 });

@@ -21,7 +21,12 @@ beforeAll(async () => {
 
 /** Streams a completion through the SDK and reassembles it. */
 async function streamed(model: string, content: string) {
-  const stream = await openai(key).chat.completions.create({ model, messages: [{ role: 'user', content }], stream: true });
+  const stream = await openai(key).chat.completions.create({
+    model,
+    messages: [{ role: 'user', content }],
+    stream: true,
+    stream_options: { include_usage: true },
+  });
   let thought = '';
   let text = '';
   let finish: string | null = null;

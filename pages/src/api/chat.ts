@@ -15,18 +15,20 @@ export async function listModels(token: string): Promise<ModelInfo[]> {
 
 /**
  * Streams a completion: each `data:` event is checked against the chunk schema and handed to `onChunk`
- * until `data: [DONE]`. Throws ApiError for an error status, and AbortError when `signal` aborts.
+ * until `data: [DONE]`. `headers`: extra request headers (`x-session-id` continues an agent conversation). Throws ApiError for an error status, and AbortError when `signal` aborts.
  */
 export async function streamCompletion(
   token: string,
   request: ChatRequestInput,
   onChunk: (chunk: ChatCompletionChunk) => void,
   signal?: AbortSignal,
+  headers: Record<string, string> = {},
 ): Promise<void> {
   const response = await send(`${CHAT_URL}/v1/chat/completions`, {
     method: 'POST',
-    headers: { ...bearer(token), 'Content-Type': 'application/json', Accept: 'text/event-stream' },
-    body: JSON.stringify({ ...request, stream: true }),
+    headers: { ...headers, ...bearer(token), 'Content-Type': 'application/json', Accept: 'text/event-stream' },
+    // The usage chunk comes only when asked for (OpenAI's rule); the playground shows the counts.
+    body: JSON.stringify({ ...request, stream: true, stream_options: { include_usage: true } }),
     signal,
   });
   if (!response.body) throw new ApiError(response.status, 'the stream has no body');

@@ -1,9 +1,10 @@
-import { createSignal, For, Match, Show, Switch } from 'solid-js';
+import { createResource, createSignal, For, Match, onCleanup, Show, Switch } from 'solid-js';
 import type { AgentRecord, AgentSearchResponse } from '../../../schemas/search.ts';
 import { credential } from '../api/credentials.ts';
-import { sendClick } from '../api/registry.ts';
+import { getAgent, sendClick } from '../api/registry.ts';
 import { KeyField } from '../keys/KeyField.tsx';
 import { AgentCard } from './AgentCard.tsx';
+import { linkedAgentAddress } from './agent-link.ts';
 import { createAgentSearch } from './agent-search.ts';
 import { AgentView } from './AgentView.tsx';
 import { Pager } from './Pager.tsx';
@@ -17,6 +18,15 @@ export function Explorer() {
   const search = createAgentSearch(token);
   const [open, setOpen] = createSignal<AgentRecord | null>(null);
   const [clickError, setClickError] = createSignal<string | null>(null);
+  // An agent's own page (`#explorer/<address>`), as other screens link to it.
+  const [linked, setLinked] = createSignal(linkedAgentAddress(location.hash));
+  const followHash = () => setLinked(linkedAgentAddress(location.hash));
+  window.addEventListener('hashchange', followHash);
+  onCleanup(() => window.removeEventListener('hashchange', followHash));
+  const [linkedAgent] = createResource(
+    () => (linked() && token() ? { token: token(), address: linked()! } : null),
+    ({ token: key, address }) => getAgent(key, address),
+  );
 
   /** The page the shown results are (a requested page shows once its results arrive). */
   const shownPage = (result: AgentSearchResponse) => Math.floor(result.offset / result.limit);
@@ -38,6 +48,19 @@ export function Explorer() {
       <Switch>
         <Match when={!token()}>
           <p class="ui-notice">Enter an API key with the read permission to search the registry.</p>
+        </Match>
+        <Match when={linked()}>
+          <Show when={linkedAgent.error}>
+            <p class="ui-notice error">
+              Agent {linked()} could not be read: {(linkedAgent.error as Error).message}
+            </p>
+          </Show>
+          <Show
+            when={linkedAgent.state === 'ready' && linkedAgent()}
+            fallback={linkedAgent.error ? null : <p class="ui-muted">Loading the agent…</p>}
+          >
+            {(agent) => <AgentView agent={agent()} token={token()} onBack={() => (location.hash = 'explorer')} />}
+          </Show>
         </Match>
         <Match when={open()}>
           {(agent) => (

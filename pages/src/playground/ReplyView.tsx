@@ -1,4 +1,5 @@
 import { Show } from 'solid-js';
+import { AgentSteps } from './AgentSteps.tsx';
 import { DiscoveredAgents } from './DiscoveredAgents.tsx';
 import type { AssistantTurn } from './turns.ts';
 
@@ -6,7 +7,9 @@ import type { AssistantTurn } from './turns.ts';
 export function ReplyView(props: { turn: AssistantTurn }) {
   return (
     <div class="playground-reply" data-streaming={props.turn.streaming ? 'true' : 'false'}>
-      <DiscoveredAgents agents={props.turn.agents} steps={props.turn.steps} />
+      <Show when={props.turn.agentic} fallback={<DiscoveredAgents agents={props.turn.agents} steps={props.turn.steps} />}>
+        <AgentSteps steps={props.turn.steps} working={props.turn.streaming && !props.turn.content} />
+      </Show>
       <Show when={props.turn.thought}>
         <details class="playground-thought" open={props.turn.streaming && !props.turn.content}>
           <summary>Thought</summary>
@@ -14,7 +17,7 @@ export function ReplyView(props: { turn: AssistantTurn }) {
         </details>
       </Show>
       <div class="playground-content">{props.turn.content}</div>
-      <Show when={props.turn.streaming && !props.turn.content && !props.turn.thought}>
+      <Show when={props.turn.streaming && !props.turn.agentic && !props.turn.content && !props.turn.thought}>
         <p class="ui-muted">Waiting for the model…</p>
       </Show>
       <Show when={props.turn.error}>

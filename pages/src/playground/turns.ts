@@ -10,6 +10,8 @@ export interface AssistantTurn {
   finishReason: string | null;
   usage: Usage | null;
   model: string;
+  /** Agents mode (`llm1-agentic`): the steps are the agent conversation, shown as they stream. */
+  agentic: boolean;
   streaming: boolean;
   error: string | null;
 }
@@ -21,7 +23,7 @@ interface UserTurn {
 
 export type Turn = UserTurn | AssistantTurn;
 
-export function emptyReply(model: string): AssistantTurn {
+export function emptyReply(model: string, agentic = false): AssistantTurn {
   return {
     role: 'assistant',
     content: '',
@@ -31,13 +33,15 @@ export function emptyReply(model: string): AssistantTurn {
     finishReason: null,
     usage: null,
     model,
+    agentic,
     streaming: true,
     error: null,
   };
 }
 
 /**
- * Folds one stream chunk into the reply. The gateway sends a thought both as the spec's top-level `thought`
+ * Folds one stream chunk into the reply (`executable_data` replaces what came before: the chunk that has it
+ * carries the whole list). The gateway sends a thought both as the spec's top-level `thought`
  * and as OpenAI-style `reasoning_content`; it is taken once.
  */
 export function applyChunk(turn: AssistantTurn, chunk: ChatCompletionChunk): AssistantTurn {
@@ -48,7 +52,8 @@ export function applyChunk(turn: AssistantTurn, chunk: ChatCompletionChunk): Ass
     content: turn.content + (choice?.delta.content ?? ''),
     thought: turn.thought + thought,
     agents: chunk.executable_data ?? turn.agents,
-    steps: chunk.intermediate_steps ?? turn.steps,
+    // Steps come as they happen, a few per chunk: appended, never replaced.
+    steps: chunk.intermediate_steps ? [...turn.steps, ...chunk.intermediate_steps] : turn.steps,
     finishReason: choice?.finish_reason ?? turn.finishReason,
     usage: chunk.usage ?? turn.usage,
     model: chunk.model || turn.model,

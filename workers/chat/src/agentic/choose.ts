@@ -76,6 +76,7 @@ export async function chooseByModel(
       stop: [],
       tools: [SEND_TOOL],
       tool_choice: { type: 'function', function: { name: SEND_TOOL.function.name } },
+      parameters: {},
       signal,
     });
     let args = '';

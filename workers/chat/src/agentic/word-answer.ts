@@ -25,6 +25,7 @@ export function wordAnswer(
     temperature: 0.3,
     max_tokens: maxTokens,
     stop: [],
+    parameters: {},
     signal,
   });
 }

@@ -1,3 +1,4 @@
+import type { ChatCompletionRequest } from '../../../../schemas/chat.ts';
 import type { ServedModel } from '../config/models.ts';
 import { ApiError } from '../../../../lib/http/api-error.ts';
 
@@ -5,7 +6,13 @@ import { ApiError } from '../../../../lib/http/api-error.ts';
  * The completion budget: the caller's max_tokens, else the model's default, within its context window.
  * A prompt that fills the window, or an explicit max_tokens that cannot fit beside it, is a 422.
  */
-export function completionBudget(model: ServedModel, promptTokens: number, requested: number | null | undefined): number {
+/** The caller's budget, as OpenAI reads it (`max_completion_tokens`, else the older `max_tokens`), and the field it came in. */
+export function requestedBudget(request: ChatCompletionRequest): { tokens: number; param: string } | null {
+  if (request.max_completion_tokens != null) return { tokens: request.max_completion_tokens, param: 'max_completion_tokens' };
+  return request.max_tokens == null ? null : { tokens: request.max_tokens, param: 'max_tokens' };
+}
+
+export function completionBudget(model: ServedModel, promptTokens: number, requested: { tokens: number; param: string } | null): number {
   const room = model.context_window - promptTokens;
   if (room <= 0) {
     throw new ApiError({
@@ -15,16 +22,16 @@ export function completionBudget(model: ServedModel, promptTokens: number, reque
       code: 'context_length_exceeded',
     });
   }
-  if (requested != null) {
-    if (requested > room) {
+  if (requested) {
+    if (requested.tokens > room) {
       throw new ApiError({
         status: 422,
-        message: `max_tokens ${requested} plus the prompt's ${promptTokens} tokens exceed the ${model.context_window}-token context window of ${model.alias}`,
-        param: 'max_tokens',
+        message: `${requested.param} ${requested.tokens} plus the prompt's ${promptTokens} tokens exceed the ${model.context_window}-token context window of ${model.alias}`,
+        param: requested.param,
         code: 'context_length_exceeded',
       });
     }
-    return requested;
+    return requested.tokens;
   }
   return Math.min(model.default_max_tokens, room);
 }

@@ -34,7 +34,7 @@ export function completionContext(
     metadata: {
       provider: model.provider,
       provider_model: model.model,
-      ...(model.provider === 'offline' ? { engine: OFFLINE_LABEL, deterministic: true, temperature_ignored: true } : {}),
+      ...(model.provider === 'offline' ? { engine: OFFLINE_LABEL, deterministic: true } : {}),
     },
     executableData: discovery.manifests,
     intermediateSteps: discovery.steps,

@@ -24,7 +24,8 @@ async function idle(): Promise<typeof IDLE> {
  * The completion as server-sent events, pulled from the provider as events come (nothing waits: a token is
  * written as soon as it arrives, and the tokens that arrived together — one network read — are written
  * together, so a Worker that fell behind a fast upstream catches up in fewer, larger writes). Order: role chunk (with executable_data and
- * intermediate_steps), thought and content chunks, finish chunk, usage chunk, `data: [DONE]`. When the client
+ * intermediate_steps), thought and content chunks, finish chunk, the usage chunk (OpenAI's: `choices: []`, only
+ * with `stream_options.include_usage`), `data: [DONE]`. When the client
  * goes away the stream is cancelled, which aborts the upstream request. `settle` gets the tally once, however
  * the stream ends; a completed stream waits for it before `[DONE]`, so usage read after [DONE] includes it.
  */
@@ -35,6 +36,7 @@ export function streamCompletion(
   upstream: AbortController,
   settle: (tally: CompletionTally) => Promise<void>,
   background: (work: Promise<unknown>) => void,
+  includeUsage: boolean,
 ): ReadableStream<Uint8Array> {
   const tally = new CompletionTally();
   const iterator = events[Symbol.asyncIterator]();
@@ -54,8 +56,9 @@ export function streamCompletion(
     object: 'chat.completion.chunk',
     choices: [{ index: 0, delta, finish_reason: null, logprobs: null, ...finish }],
     ...extra,
+    ...(includeUsage ? { usage: null } : {}),
   });
-  const frames = sseFrames(context.frame);
+  const frames = sseFrames(context.frame, includeUsage);
   const frame = frames.value;
   /** An event asked for by a pull that sent what it had before the event came; the next pull takes it up. */
   let waiting: Promise<IteratorResult<CompletionEvent>> | null = null;
@@ -88,7 +91,8 @@ export function streamCompletion(
           }
           if (step.done) {
             batch.push(frame(chunk({}, {}, { finish_reason: tally.finishReason, stop_reason: tally.stopReason })));
-            batch.push(frame(chunk({}, { usage: tally.usage(promptTokens) })));
+            if (includeUsage)
+              batch.push(frame({ ...context.frame, object: 'chat.completion.chunk', choices: [], usage: tally.usage(promptTokens) }));
             flush();
             await end();
             controller.enqueue(encoder.encode(frames.done));

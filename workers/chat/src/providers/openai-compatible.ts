@@ -12,14 +12,18 @@ interface UpstreamOptions {
 }
 
 /**
- * Any OpenAI-compatible server (vLLM, llama.cpp server, Ollama's /v1, OpenAI). Always streams from the
- * upstream, so a non-streaming request costs the same and the client's disconnect can cancel the upstream.
+ * Any OpenAI-compatible server (vLLM, llama.cpp server, Ollama's /v1, OpenAI). The admitted OpenAI parameters
+ * (seed, penalties, logit_bias, response_format, user, …) are passed as they came: the upstream honours them or
+ * refuses the request (then a 422). Always streams from the upstream, so a non-streaming request costs the same and the client's disconnect can cancel the upstream.
  */
 export function openAiCompatibleProvider(model: ServedModel, options: UpstreamOptions): Provider {
   const url = `${options.baseUrl.replace(/\/+$/, '')}/chat/completions`;
   return {
     async stream(request: ProviderRequest) {
+      const { parallel_tool_calls, ...parameters } = request.parameters;
       const body = {
+        ...parameters,
+        parallel_tool_calls: request.tools ? parallel_tool_calls : undefined,
         model: request.model,
         messages: request.messages,
         temperature: request.temperature,

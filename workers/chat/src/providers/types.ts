@@ -1,4 +1,8 @@
-import type { FinishReason, Tool, ToolChoice } from '../../../../schemas/chat.ts';
+import type { CHAT_PARAMETERS } from '../../../../schemas/chat-parameters.ts';
+import type { ChatCompletionRequest, FinishReason, Tool, ToolChoice } from '../../../../schemas/chat.ts';
+
+/** The OpenAI parameters a provider is given: only those completion/parameters.ts admitted for it, never null. */
+export type PassedParameters = { [K in keyof typeof CHAT_PARAMETERS]?: NonNullable<ChatCompletionRequest[K]> };
 
 /** A conversation message as providers receive it: text content only, tool calls and results kept. */
 export type ProviderMessage =
@@ -16,6 +20,7 @@ export interface ProviderRequest {
   stop: string[];
   tools?: Tool[];
   tool_choice?: ToolChoice;
+  parameters: PassedParameters;
   /** Aborted when the client goes away: the provider must stop its upstream work. */
   signal: AbortSignal;
 }

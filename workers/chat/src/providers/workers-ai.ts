@@ -2,7 +2,7 @@ import type { ServedModel } from '../config/models.ts';
 import { fromWorkersAiError } from './errors.ts';
 import { sseData } from './sse.ts';
 import { translateStream } from './stream-translator.ts';
-import type { Provider, ProviderRequest } from './types.ts';
+import type { PassedParameters, Provider, ProviderEvent, ProviderRequest } from './types.ts';
 
 /** The slice of the `AI` binding the gateway uses (model ids come from configuration, so untyped). */
 export interface AiRunner {
@@ -39,14 +39,30 @@ function toStreamShape(result: unknown): unknown {
   };
 }
 
+/** OpenAI's response_format in Workers AI's JSON Mode shape, which takes the schema itself as `json_schema`. */
+function jsonMode(format: PassedParameters['response_format']): Record<string, unknown> | undefined {
+  if (format?.type === 'json_object') return { type: 'json_object' };
+  if (format?.type === 'json_schema') return { type: 'json_schema', json_schema: format.json_schema.schema ?? { type: 'object' } };
+  return undefined;
+}
+
+/** `parallel_tool_calls: false`, which Workers AI does not take, kept by passing on the first tool call only. */
+async function* firstToolCallOnly(events: AsyncIterable<ProviderEvent>): AsyncGenerator<ProviderEvent> {
+  for await (const event of events) if (event.type !== 'tool_call' || event.index === 0) yield event;
+}
+
 /**
- * Workers AI through the `AI` binding (the deployed default). Streams when it can; with tools it asks for a
- * complete answer, because most Workers AI models return tool calls only that way.
+ * Workers AI through the `AI` binding (the deployed default). Streams when it can; with tools or JSON Mode it
+ * asks for a complete answer, because most Workers AI models return tool calls only that way and JSON Mode does
+ * not stream. tool_choice "none" is kept by sending no tools (parameters.ts refuses the choices it cannot keep).
  */
 export function workersAiProvider(model: ServedModel, ai: AiRunner): Provider {
   return {
     async stream(request: ProviderRequest) {
-      const streaming = !request.tools?.length;
+      const tools = request.tool_choice === 'none' ? undefined : request.tools?.length ? request.tools : undefined;
+      const { seed, frequency_penalty, presence_penalty, response_format, parallel_tool_calls } = request.parameters;
+      const responseFormat = jsonMode(response_format);
+      const streaming = !tools && !responseFormat;
       const inputs: Record<string, unknown> = {
         messages: request.messages,
         max_tokens: request.max_tokens,
@@ -54,7 +70,11 @@ export function workersAiProvider(model: ServedModel, ai: AiRunner): Provider {
         stream: streaming,
       };
       if (request.top_p !== undefined) inputs.top_p = request.top_p;
-      if (request.tools?.length) inputs.tools = request.tools;
+      if (tools) inputs.tools = tools;
+      if (responseFormat) inputs.response_format = responseFormat;
+      if (seed !== undefined) inputs.seed = seed;
+      if (frequency_penalty !== undefined) inputs.frequency_penalty = frequency_penalty;
+      if (presence_penalty !== undefined) inputs.presence_penalty = presence_penalty;
       let result: unknown;
       try {
         result = await ai.run(model.model, inputs, { signal: request.signal });
@@ -63,7 +83,8 @@ export function workersAiProvider(model: ServedModel, ai: AiRunner): Provider {
         throw fromWorkersAiError(error);
       }
       const data = result instanceof ReadableStream ? sseData(result as ReadableStream<Uint8Array>, request.signal) : single(result);
-      return translateStream(data, { think: model.think, maxTokens: request.max_tokens });
+      const events = translateStream(data, { think: model.think, maxTokens: request.max_tokens });
+      return parallel_tool_calls === false ? firstToolCallOnly(events) : events;
     },
   };
 }

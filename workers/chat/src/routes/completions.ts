@@ -4,10 +4,11 @@ import { bodyLimit } from 'hono/body-limit';
 import { validate } from '../../../../lib/http/validate.ts';
 import { CHAT_MAX_BODY_BYTES, ChatCompletionRequest } from '../../../../schemas/chat.ts';
 import type { ChatApp } from '../auth/require-key.ts';
-import { completionBudget } from '../completion/budget.ts';
+import { completionBudget, requestedBudget } from '../completion/budget.ts';
 import { completionContext } from '../completion/frame.ts';
 import { collectCompletion } from '../completion/json-response.ts';
 import { toProviderMessages } from '../completion/messages.ts';
+import { admitParameters } from '../completion/parameters.ts';
 import { streamCompletion } from '../completion/stream-response.ts';
 import type { CompletionTally } from '../completion/tally.ts';
 import { countPrompt } from '../completion/tokens.ts';
@@ -51,6 +52,16 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', bodyCap
     const message = `model ${model.alias} is unavailable here: its ${model.provider} provider is not configured`;
     throw await limitedError(c, new ApiError({ status: 422, message, param: 'model', code: 'model_unavailable' }));
   }
+  let parameters: ReturnType<typeof admitParameters>;
+  try {
+    parameters = admitParameters(request, model);
+  } catch (error) {
+    throw await limitedError(c, error);
+  }
+  // The caller's end user, for the operator's abuse handling (OpenAI's reason for `user` and `safety_identifier`).
+  if (request.user || request.safety_identifier) {
+    console.log(JSON.stringify({ chat: 'end_user', key: key.keyId, user: request.user, safety_identifier: request.safety_identifier }));
+  }
   const messages = toProviderMessages(request.messages);
   const tools = request.tools?.length ? request.tools : undefined;
   // llm1-agentic (or agent_discovery.execute): the answer is an agent's, so the caller's tools have no part in it.
@@ -63,6 +74,12 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', bodyCap
     const message = 'an agentic completion answers with an agent’s reply and calls no tools: send it without tools';
     throw await limitedError(c, new ApiError({ status: 400, message, param: 'tools', code: 'unsupported_parameter' }));
   }
+  // The agent's reply is relayed: parameters that shape a model's output would be accepted and not honoured.
+  const unheeded = agentic ? Object.keys(parameters).find((name) => name !== 'user' && name !== 'safety_identifier') : undefined;
+  if (unheeded) {
+    const message = `${unheeded} is not supported by an agentic completion: it answers with an agent’s reply`;
+    throw await limitedError(c, new ApiError({ status: 400, message, param: unheeded, code: 'unsupported_parameter' }));
+  }
   const callerSession = c.req.header(SESSION_HEADER);
   if (callerSession !== undefined && (!callerSession.trim() || callerSession.length > MAX_SESSION_ID_CHARS)) {
     const message = `${SESSION_HEADER} must be 1 to ${MAX_SESSION_ID_CHARS} characters`;
@@ -71,7 +88,7 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', bodyCap
   const promptTokens = countPrompt(messages, tools);
   let maxTokens: number;
   try {
-    maxTokens = completionBudget(model, promptTokens, request.max_completion_tokens ?? request.max_tokens);
+    maxTokens = completionBudget(model, promptTokens, requestedBudget(request));
   } catch (error) {
     throw await limitedError(c, error);
   }
@@ -130,7 +147,7 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', bodyCap
       const found = discoveryContext(discovery.manifests);
       if (found.length) {
         sentPromptTokens = countPrompt(withContext(messages, found), tools);
-        maxTokens = completionBudget(model, sentPromptTokens, request.max_completion_tokens ?? request.max_tokens);
+        maxTokens = completionBudget(model, sentPromptTokens, requestedBudget(request));
       }
       const provider = selectProvider(model, c.env, () => discovery.manifests);
       events = await provider.stream({
@@ -142,6 +159,7 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', bodyCap
         stop: request.stop == null ? [] : typeof request.stop === 'string' ? [request.stop] : request.stop,
         tools,
         tool_choice: request.tool_choice,
+        parameters,
         signal: upstream.signal,
       });
     }
@@ -151,7 +169,16 @@ export const completions = new Hono<ChatApp>().post('/chat/completions', bodyCap
   }
 
   if (request.stream) {
-    const body = streamCompletion(events, context, sentPromptTokens, upstream, settle, (work) => c.executionCtx.waitUntil(work));
+    const includeUsage = request.stream_options?.include_usage === true;
+    const body = streamCompletion(
+      events,
+      context,
+      sentPromptTokens,
+      upstream,
+      settle,
+      (work) => c.executionCtx.waitUntil(work),
+      includeUsage,
+    );
     return new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...headers } });
   }
   try {

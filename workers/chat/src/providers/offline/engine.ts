@@ -4,7 +4,7 @@ import { OFFLINE_LABEL } from './label.ts';
 import { EXTRACTORS, extract, summarise, words } from './text.ts';
 import { matchTool } from './tool-matcher.ts';
 
-interface OfflinePlan {
+export interface OfflinePlan {
   /** Why this reply: the rule that fired, shown as the thought. */
   thought: string;
   content: string;

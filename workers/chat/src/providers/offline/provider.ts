@@ -1,7 +1,9 @@
 import { decodeGenerator, encode } from 'gpt-tokenizer';
 import type { AgentManifest } from '../../../../../schemas/chat.ts';
 import type { Provider, ProviderEvent, ProviderRequest } from '../types.ts';
-import { planReply } from './engine.ts';
+import { type OfflinePlan, planReply } from './engine.ts';
+import { jsonReply } from './json-reply.ts';
+import { OFFLINE_LABEL } from './label.ts';
 
 /** A deterministic call id, so the same conversation always yields the same tool call. */
 function callId(name: string, args: string): string {
@@ -20,6 +22,15 @@ function applyStop(text: string, stop: string[]): { text: string; stopped: strin
   return cut ? { text: text.slice(0, cut.at), stopped: cut.stopped } : { text, stopped: null };
 }
 
+/** The reply's content in the caller's response_format: as planned, or JSON (none beside a tool call). */
+function formatted(plan: OfflinePlan, request: ProviderRequest): string {
+  const format = request.parameters.response_format;
+  if (!format || format.type === 'text') return plan.content;
+  if (plan.toolCall) return '';
+  const last = request.messages.at(-1)!;
+  return jsonReply(format, last.content, plan.content.slice(OFFLINE_LABEL.length).trim());
+}
+
 /**
  * The built-in offline engine as a provider: it plans its reply by rules (engine.ts) and streams it one
  * token at a time (gpt-tokenizer's tokens), thought first. `max_tokens` bounds thought and content together
@@ -34,6 +45,7 @@ export function offlineProvider(options: { tokenDelayMs: number; agents: () => A
         toolChoice: request.tool_choice,
         agents: options.agents(),
       });
+      const content = formatted(plan, request);
       return (async function* (): AsyncGenerator<ProviderEvent> {
         let budget = request.max_tokens;
         let truncated = false;
@@ -48,8 +60,8 @@ export function offlineProvider(options: { tokenDelayMs: number; agents: () => A
             yield { type, text: piece };
           }
         }
-        yield* tokens('thought', plan.thought);
-        const { text, stopped } = applyStop(plan.content, request.stop);
+        yield* tokens('thought', content === plan.content ? plan.thought : `${plan.thought} The reply is given as JSON (response_format).`);
+        const { text, stopped } = applyStop(content, request.stop);
         yield* tokens('content', text);
         if (plan.toolCall && !truncated && !stopped) {
           yield {

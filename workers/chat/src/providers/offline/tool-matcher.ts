@@ -14,7 +14,7 @@ interface JsonSchemaProperty {
 }
 
 /** Fills one argument from the user's words by what its name says it holds; undefined when nothing fits. */
-function fillArgument(name: string, property: JsonSchemaProperty, message: string): unknown {
+export function fillArgument(name: string, property: JsonSchemaProperty, message: string): unknown {
   const type = Array.isArray(property.type) ? property.type[0] : property.type;
   const key = name.toLowerCase();
   if (property.enum?.length)
