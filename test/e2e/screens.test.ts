@@ -3,7 +3,7 @@ import type { Browser, Page, Request as BrowserRequest, Route } from 'playwright
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ChatCompletion } from '../../schemas/chat.ts';
 import { createdKeySchema, keyListSchema } from '../../schemas/keys.ts';
-import { agentSearchRequestSchema, searchClickRequestSchema } from '../../schemas/search.ts';
+import { agentSearchRequestSchema, agentSearchResponseSchema, searchClickRequestSchema } from '../../schemas/search.ts';
 import { readDevVars } from '../../scripts/stack/dev-vars.ts';
 import { secretsFiles } from '../../scripts/stack/secrets.ts';
 import { ROOT } from '../../scripts/stack/stack.ts';
@@ -166,16 +166,19 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
         });
       }
     });
+    // The demo agents and the chat Worker's own agent, as the registry lists them to this key.
+    const agentsListed = agentSearchResponseSchema.parse(await (await search(apiKey)).json()).total;
+    expect(agentsListed).toBe(DEMO_AGENTS.length + 1);
     await page.getByRole('button', { name: 'Agents', exact: true }).click();
     expect(await page.getByLabel('API key (read permission)').inputValue()).toBe(apiKey);
-    await page.getByText(`${DEMO_AGENTS.length} agents`).waitFor();
+    await page.getByText(`${agentsListed} agents`).waitFor();
     await page.getByText('Page 1 of 2').waitFor();
     expect(await page.locator('.agent-card').count()).toBe(10);
     const firstPage = (await searches.at(-1)!.response) as { search_id: string };
 
     await page.getByRole('button', { name: 'Next →' }).click();
     await page.getByText('Page 2 of 2').waitFor();
-    expect(await page.locator('.agent-card').count()).toBe(DEMO_AGENTS.length - 10);
+    expect(await page.locator('.agent-card').count()).toBe(agentsListed - 10);
     expect(searches.at(-1)!.body).toMatchObject({ offset: 10, limit: 10, search_id: firstPage.search_id });
 
     // The operator features the weather agent (admin API): its card says so.
