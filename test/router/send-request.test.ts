@@ -37,6 +37,19 @@ describe('POST /api/send-request', () => {
     expect(network.searches[0]!.authorization).toBe('Bearer test-registry-key');
   });
 
+  it('uses the client’s own request_id as the session, and a second request with it is a 409', async () => {
+    network.registered.push(specialist.address);
+    const requestId = crypto.randomUUID();
+    const response = await send({ input: 'What did Apple earn in 2024?', request_id: requestId });
+    expect(await response.json()).toEqual({ status: 'request_sent', request_id: requestId });
+    await vi.waitFor(() => expect(network.delivered).toHaveLength(1));
+    expect(network.delivered[0]!.envelope.session).toBe(requestId);
+    const again = await send({ input: 'something else', request_id: requestId });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({ error: expect.stringContaining(requestId), code: 'request_id_in_use', param: 'request_id' });
+    expect(network.delivered).toHaveLength(1);
+  });
+
   it('answers 404 when no specialist is registered, and sends nothing', async () => {
     const response = await send({ input: 'anything' });
     expect(response.status).toBe(404);
