@@ -78,6 +78,22 @@ describe('POST /api/send-request', () => {
     expect(network.searches).toHaveLength(0);
   });
 
+  it('answers 413 for a body over 1 MiB before reading it whole, with or without Content-Length, and sends nothing', async () => {
+    network.registered.push(specialist.address);
+    const body = JSON.stringify({ input: 'x', padding: 'y'.repeat(1024 * 1024) });
+    for (const sent of [body, new Blob([body]).stream()]) {
+      const response = await SELF.fetch('http://router.test/api/send-request', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'cf-connecting-ip': `192.0.2.1-${crypto.randomUUID()}` },
+        body: sent,
+        duplex: 'half',
+      } as RequestInit);
+      expect(response.status).toBe(413);
+      expect(routerErrorSchema.parse(await response.json())).toMatchObject({ code: 'request_too_large' });
+    }
+    expect(network.searches).toHaveLength(0);
+  });
+
   it('answers 400 for a body that is not JSON', async () => {
     const response = await SELF.fetch('http://router.test/api/send-request', {
       method: 'POST',
