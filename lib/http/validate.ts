@@ -10,7 +10,7 @@ import { describeZodError } from './errors.ts';
  * The largest JSON body a route reads unless it names its own bound: a larger one is refused before it is
  * read whole (Workers would otherwise buffer up to 100 MB per request). Ample for every JSON contract here.
  */
-export const JSON_BODY_MAX_BYTES = 1024 * 1024;
+const JSON_BODY_MAX_BYTES = 1024 * 1024;
 
 /** How a route family refuses a request its validator cannot take. */
 export interface Refusals {
