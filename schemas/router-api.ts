@@ -1,16 +1,21 @@
 import { z } from 'zod';
 import { analysisResultMessageSchema, waitingSchema } from './messages.ts';
 
-/** POST /api/send-request body. Whitespace-only input counts as empty: there is nothing to ask. */
+/** A request id is the envelope session the router opened for the request. */
+const requestIdSchema = z.uuid();
+
+/**
+ * POST /api/send-request body. Whitespace-only input counts as empty: there is nothing to ask. `request_id`
+ * is the client's own id for the request (a fresh UUID per question); a request that carries one is answered
+ * only in its own slot, never in the spec's global one.
+ */
 export const sendRequestBodySchema = z.object({
   input: z
     .string({ error: 'input is required and must be a string' })
     .max(10_000)
     .refine((input) => input.trim().length > 0, 'input must not be empty'),
+  request_id: z.uuid({ error: 'request_id must be a UUID, new for each question' }).optional(),
 });
-
-/** A request id is the envelope session the router opened for the request. */
-const requestIdSchema = z.uuid();
 
 /** POST /api/send-request 200 answer. */
 export const requestSentSchema = z.object({ status: z.literal('request_sent'), request_id: requestIdSchema });

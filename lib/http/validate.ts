@@ -3,7 +3,14 @@ import type { Context, Env, MiddlewareHandler } from 'hono';
 import type { z, ZodType } from 'zod';
 import type { $ZodError } from 'zod/v4/core';
 import { ApiError } from './api-error.ts';
+import { readBoundedText } from './bounded-body.ts';
 import { describeZodError } from './errors.ts';
+
+/**
+ * The largest JSON body a route reads unless it names its own bound: a larger one is refused before it is
+ * read whole (Workers would otherwise buffer up to 100 MB per request). Ample for every JSON contract here.
+ */
+const JSON_BODY_MAX_BYTES = 1024 * 1024;
 
 /** How a route family refuses a request its validator cannot take. */
 export interface Refusals {
@@ -11,6 +18,8 @@ export interface Refusals {
   invalid(error: $ZodError, target: Target): ApiError;
   /** The body is not JSON. */
   malformed(): ApiError;
+  /** The body is larger than `maxBytes`. */
+  tooLarge(maxBytes: number): ApiError;
 }
 
 /** The platform's: a 400 naming the failing field. */
@@ -20,6 +29,8 @@ const platformRefusals: Refusals = {
     return new ApiError({ status: 400, message, type: 'invalid_request_error', param, code: 'invalid_parameter' });
   },
   malformed: () => new ApiError({ status: 400, message: 'Malformed JSON in request body', type: 'invalid_request_error' }),
+  tooLarge: (maxBytes) =>
+    new ApiError({ status: 413, message: `the request body is larger than ${maxBytes} bytes`, code: 'request_too_large' }),
 };
 
 /** The request parts routes validate. */
@@ -32,11 +43,12 @@ type Validated<T extends Target, Schema extends ZodType<object>> = {
 
 /**
  * The body as JSON whatever its label (curl's `-d` says form-urlencoded, fetch's string body text/plain):
- * a body is never ignored for its Content-Type. No body at all is `{}` unless it claims to be JSON.
+ * a body is never ignored for its Content-Type. No body at all is `{}` unless it claims to be JSON. A body
+ * over `maxBytes` is refused from its Content-Length, or as soon as it streams past the bound.
  */
-async function jsonBody(c: Context, refusals: Refusals): Promise<unknown> {
-  // Bytes decoded here: the runtime warns when text() is called on a body not labelled as text.
-  const text = new TextDecoder().decode(await c.req.arrayBuffer());
+async function jsonBody(c: Context, refusals: Refusals, maxBytes: number): Promise<unknown> {
+  const text = await readBoundedText(c.req.raw, maxBytes);
+  if (text === null) throw refusals.tooLarge(maxBytes);
   const mediaType = c.req.header('content-type')?.split(';')[0]?.trim() ?? '';
   const labelledJson = /^application\/([\w.-]+\+)?json$/i.test(mediaType);
   if (text === '' && !labelledJson) return {};
@@ -48,10 +60,10 @@ async function jsonBody(c: Context, refusals: Refusals): Promise<unknown> {
 }
 
 /** The part as Hono's validator reads it (a repeated query parameter is a list), the JSON body by `jsonBody`. */
-function partOf(target: Target, c: Context, refusals: Refusals): unknown {
+function partOf(target: Target, c: Context, refusals: Refusals, maxBodyBytes: number): unknown {
   switch (target) {
     case 'json':
-      return jsonBody(c, refusals);
+      return jsonBody(c, refusals, maxBodyBytes);
     case 'query':
       return Object.fromEntries(Object.entries(c.req.queries()).map(([name, values]) => [name, values.length === 1 ? values[0] : values]));
     case 'param':
@@ -65,8 +77,9 @@ export async function validPart<Schema extends ZodType<object>>(
   target: Target,
   schema: Schema,
   refusals: Refusals = platformRefusals,
+  maxBodyBytes = JSON_BODY_MAX_BYTES,
 ): Promise<z.output<Schema>> {
-  const result = await schema.safeParseAsync(await partOf(target, c, refusals));
+  const result = await schema.safeParseAsync(await partOf(target, c, refusals, maxBodyBytes));
   if (!result.success) throw refusals.invalid(result.error, target);
   return result.data;
 }
@@ -81,6 +94,7 @@ export function validate<T extends Target, Schema extends ZodType<object>, E ext
   target: T,
   schema: Schema,
   refusals: Refusals = platformRefusals,
+  maxBodyBytes = JSON_BODY_MAX_BYTES,
 ): MiddlewareHandler<E, P, Validated<T, Schema>> {
   if (target !== 'json') {
     return zValidator(target, schema, (result) => {
@@ -88,7 +102,7 @@ export function validate<T extends Target, Schema extends ZodType<object>, E ext
     }) as MiddlewareHandler<E, P, Validated<T, Schema>>;
   }
   return async (c, next) => {
-    c.req.addValidatedData(target, await validPart(c, target, schema, refusals));
+    c.req.addValidatedData(target, await validPart(c, target, schema, refusals, maxBodyBytes));
     await next();
   };
 }

@@ -55,6 +55,22 @@ describe('everything sent to the model is counted', () => {
   });
 });
 
+describe('counting runs in linear time', () => {
+  it.each([
+    ['emoji', '🌱'.repeat(200_000)],
+    ['letters', 'x'.repeat(400_000)],
+    ['spaces', ' '.repeat(400_000)],
+  ])(
+    'a prompt of one long run of %s is counted at once (the BPE took minutes on it): 422 over the window',
+    { timeout: 10_000 },
+    async (_, run) => {
+      const response = await post('/chat/completions', key, { model: 'llm1-tiny', messages: [{ role: 'user', content: run }] });
+      expect(response.status).toBe(422);
+      expect(await response.json()).toMatchObject({ error: { code: 'context_length_exceeded' } });
+    },
+  );
+});
+
 describe('request caps answer clear 400 and 413 errors', () => {
   it('a body over the size cap is 413 before it is read, with or without Content-Length', async () => {
     const huge = JSON.stringify(ask({ tools: [{ type: 'function', function: { name: 'x', description: 'y'.repeat(6 * 1024 * 1024) } }] }));

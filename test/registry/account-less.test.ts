@@ -50,4 +50,26 @@ describe('agents no account registered (almanac attestation only)', () => {
     const urls = outbound.mock.calls.map(([input]) => String(input instanceof Request ? input.url : input));
     expect(urls.some((url) => url.startsWith('https://never-probe.example.com'))).toBe(false);
   });
+
+  it('are not embedded for semantic search by the cron; an agent an account registered is', async () => {
+    const attested = freshIdentity();
+    await attestedOnly(attested, 'https://never-embed.example.com/submit');
+    const owned = freshIdentity();
+    expect((await registered(owned, (await newKey(['read', 'write'])).key, { url: 'https://owned.example.com/submit' })).status).toBe(201);
+    // Stand-ins for Workers AI and Vectorize, which the test pool does not bind.
+    const ai = { run: async (_model: string, input: { text: string[] }) => ({ data: input.text.map(() => [1, 0, 0]) }) };
+    const index = { upsert: async () => ({}), deleteByIds: async () => ({}), query: async () => ({ matches: [] }) };
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response(null, { status: 200 }));
+    const ctx = createExecutionContext();
+    await worker.scheduled(
+      createScheduledController({ scheduledTime: Date.now(), cron: '*/5 * * * *' }),
+      { ...env, AI: ai as unknown as Ai, VECTORIZE: index as unknown as VectorizeIndex },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    const embedded = async (address: string) =>
+      (await env.DB.prepare('SELECT 1 AS found FROM search_embeddings WHERE address = ?').bind(address).first()) !== null;
+    expect(await embedded(owned.address)).toBe(true);
+    expect(await embedded(attested.address)).toBe(false);
+  });
 });

@@ -163,6 +163,19 @@ describe('POST /v2/agents/proxy/submit', () => {
     expect((await json<AgentDetail>(await api(`/v2/agents/${target.address}`, { token: key.key }))).total_interactions).toBe(0);
   });
 
+  it('a target webhook that cannot be reached (DNS, connection) is a 502 naming no host, address or error text', async () => {
+    const { key, target, source } = await agentPair();
+    vi.spyOn(globalThis, 'fetch').mockRejectedValue(
+      new TypeError('DNS lookup failed: target.example.com resolved to 10.20.30.40 (ENOTFOUND)'),
+    );
+    const text = serializeEnvelope(buildEnvelope({ sender: source, target: target.address, schemaDigest: 'model:x', payload: {} }));
+    const response = await api('/v2/agents/proxy/submit', { method: 'POST', body: text });
+    expect(response.status).toBe(502);
+    const body = JSON.stringify(await json(response));
+    for (const internal of ['DNS', 'target.example.com', '10.20.30.40', 'ENOTFOUND']) expect(body).not.toContain(internal);
+    expect((await json<AgentDetail>(await api(`/v2/agents/${target.address}`, { token: key.key }))).total_interactions).toBe(0);
+  });
+
   it('forwards the verified envelope re-serialised, never the raw body with unsigned fields', async () => {
     const { target, source } = await agentPair();
     const outbound = vi.spyOn(globalThis, 'fetch').mockImplementation(async () => Response.json({ secret: 'the target’s private answer' }));

@@ -44,6 +44,19 @@ describe('POST /api/send-request', () => {
     expect(response.headers.get('server-timing')).toMatch(/^registry-search;dur=\d+(\.\d+)?$/);
   });
 
+  it('uses the client’s own request_id as the session, and a second request with it is a 409', async () => {
+    network.registered.push(specialist.address);
+    const requestId = crypto.randomUUID();
+    const response = await send({ input: 'What did Apple earn in 2024?', request_id: requestId });
+    expect(await response.json()).toEqual({ status: 'request_sent', request_id: requestId });
+    await vi.waitFor(() => expect(network.delivered).toHaveLength(1));
+    expect(network.delivered[0]!.envelope.session).toBe(requestId);
+    const again = await send({ input: 'something else', request_id: requestId });
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({ error: expect.stringContaining(requestId), code: 'request_id_in_use', param: 'request_id' });
+    expect(network.delivered).toHaveLength(1);
+  });
+
   it('answers 404 when no specialist is registered, and sends nothing', async () => {
     const response = await send({ input: 'anything' });
     expect(response.status).toBe(404);
@@ -69,6 +82,22 @@ describe('POST /api/send-request', () => {
     const response = await send(body);
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: expect.stringContaining('input'), param: 'input' });
+    expect(network.searches).toHaveLength(0);
+  });
+
+  it('answers 413 for a body over 1 MiB before reading it whole, with or without Content-Length, and sends nothing', async () => {
+    network.registered.push(specialist.address);
+    const body = JSON.stringify({ input: 'x', padding: 'y'.repeat(1024 * 1024) });
+    for (const sent of [body, new Blob([body]).stream()]) {
+      const response = await SELF.fetch('http://router.test/api/send-request', {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', 'cf-connecting-ip': `192.0.2.1-${crypto.randomUUID()}` },
+        body: sent,
+        duplex: 'half',
+      } as RequestInit);
+      expect(response.status).toBe(413);
+      expect(routerErrorSchema.parse(await response.json())).toMatchObject({ code: 'request_too_large' });
+    }
     expect(network.searches).toHaveLength(0);
   });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { analysisResultMessageSchema, waitingSchema } from '../../../schemas/messages.ts';
-import { requestSentSchema, routerErrorSchema } from '../../../schemas/router-api.ts';
+import { requestSentSchema, routerErrorSchema, type sendRequestBodySchema } from '../../../schemas/router-api.ts';
 import type { PollOutcome } from './poller.ts';
 import { ROUTER_URL } from './router-config.ts';
 
@@ -17,11 +17,13 @@ async function errorMessage(response: Response): Promise<string> {
   return body.success ? body.data.error : `the router answered ${response.status}`;
 }
 
+/** The client names each question with a new UUID: the router then answers it only in that request's own slot. */
 export async function sendRequest(input: string): Promise<SendOutcome> {
+  const body: z.input<typeof sendRequestBodySchema> = { input, request_id: crypto.randomUUID() };
   const response = await fetch(`${ROUTER_URL}/api/send-request`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ input }),
+    body: JSON.stringify(body),
   });
   if (response.status === 404) return { kind: 'no_specialist', message: await errorMessage(response) };
   if (!response.ok) return { kind: 'error', message: await errorMessage(response) };

@@ -12,13 +12,19 @@ export const analysis = (text: string): AnalysisResultMessage => ({
   analysis_result: { analysis: [{ role: 'message', name: 'Filings analyst', content: text }] },
 });
 
-/** Asks the router a question through its API and returns the request id once the specialist got it. */
-export async function ask(network: FakeNetwork, input = 'What did Apple earn?'): Promise<string> {
-  const response = await SELF.fetch('http://router.test/api/send-request', {
+export const sendRequest = (body: unknown) =>
+  SELF.fetch('http://router.test/api/send-request', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
-    body: JSON.stringify({ input }),
+    body: JSON.stringify(body),
   });
+
+/**
+ * Asks the router a question through its API, as a client that names it with `clientRequestId` or (without
+ * one) as an old client, and returns the request id once the specialist got it.
+ */
+export async function ask(network: FakeNetwork, input = 'What did Apple earn?', clientRequestId?: string): Promise<string> {
+  const response = await sendRequest({ input, request_id: clientRequestId });
   expect(response.status).toBe(200);
   const { request_id: requestId } = (await response.json()) as { request_id: string };
   await vi.waitFor(() => expect(network.delivered.some((d) => d.envelope.session === requestId)).toBe(true));

@@ -45,15 +45,16 @@ const refusal = (status: 403 | 404, message: string, code: string) => new ApiErr
 /**
  * An analysis arriving at /webhook (already verified by lib/agent: signature, target, expiry, replay) is
  * filed into its request's slot, but only from the agent that took the request, in the session the router
- * opened; into the spec's global slot too only where the operator turned it on (legacyGlobalSlot).
+ * opened. Into the spec's global slot too only when the slot says so (an old client's request, sent without
+ * a request_id, while the operator had it on) and the operator still has it on (legacyGlobalSlot).
  */
 routerAgent.onPayload(analysisResultMessageSchema, async (ctx, sender, answer) => {
   const outcome = await answerSlot(ctx.env, ctx.session).file(sender, answer);
-  if (outcome === 'unknown_session') {
+  if (!outcome.filed && outcome.refusal === 'unknown_session') {
     throw refusal(404, `session ${ctx.session} is not a request this router sent, or it has expired`, 'unknown_session');
   }
-  if (outcome === 'wrong_sender') throw refusal(403, `request ${ctx.session} was not sent to ${sender}`, 'wrong_sender');
-  if (legacyGlobalSlot(ctx.env)) await globalSlot(ctx.env).put(answer);
+  if (!outcome.filed) throw refusal(403, `request ${ctx.session} was not sent to ${sender}`, 'wrong_sender');
+  if (outcome.toGlobalSlot && legacyGlobalSlot(ctx.env)) await globalSlot(ctx.env).put(answer);
   const accepted: WebhookAccepted = { status: 'success' };
   return accepted;
 });

@@ -16,6 +16,11 @@ interface SlotRecord {
   passedOver?: PassedOver[];
   openedAt: number;
   expiresAt: number;
+  /**
+   * An old client's request (sent without its own request_id) where the operator turned the spec's global slot
+   * on: its answer is copied there too. Decided when the request is sent, never guessed from the answer.
+   */
+  toGlobalSlot?: boolean;
   /** When the specialist's webhook accepted the request. */
   deliveredAt?: number;
   answer?: { payload: AnalysisResultMessage; filedAt: number };
@@ -23,7 +28,7 @@ interface SlotRecord {
   failure?: string;
 }
 
-type FileOutcome = 'filed' | 'unknown_session' | 'wrong_sender';
+type FileOutcome = { filed: true; toGlobalSlot: boolean } | { filed: false; refusal: 'unknown_session' | 'wrong_sender' };
 
 /** The request's progress, for status queries and the latency benchmark. */
 interface SlotTimes {
@@ -49,10 +54,17 @@ const KEY = 'slot';
  * lost can be repeated) and forgets everything at expiry, by alarm.
  */
 export class AnswerSlot extends DurableObject<RouterEnv> {
-  async open(peer: string, ttlMs: number): Promise<void> {
+  /**
+   * Opens the slot for a request now with `peer`; false, changing nothing, when a live request already holds
+   * it (a client's request_id used twice). Read and write are one step: the object's input gate lets no other
+   * call in between.
+   */
+  async open(peer: string, ttlMs: number, toGlobalSlot: boolean): Promise<boolean> {
+    if (await this.live()) return false;
     const now = Date.now();
-    await this.ctx.storage.put<SlotRecord>(KEY, { peer, openedAt: now, expiresAt: now + ttlMs });
+    await this.ctx.storage.put<SlotRecord>(KEY, { peer, openedAt: now, expiresAt: now + ttlMs, toGlobalSlot });
     await this.ctx.storage.setAlarm(now + ttlMs);
+    return true;
   }
 
   /** The request goes to `next` instead: `peer` did not take it, for `reason`. Its answer will be refused. */
@@ -79,11 +91,11 @@ export class AnswerSlot extends DurableObject<RouterEnv> {
 
   async file(sender: string, answer: AnalysisResultMessage): Promise<FileOutcome> {
     const record = await this.live();
-    if (!record) return 'unknown_session';
-    if (record.peer !== sender || record.failure !== undefined) return 'wrong_sender';
+    if (!record) return { filed: false, refusal: 'unknown_session' };
+    if (record.peer !== sender || record.failure !== undefined) return { filed: false, refusal: 'wrong_sender' };
     // A second answer in the same session replaces the first, as the spec's slot is overwritten while holding.
     await this.ctx.storage.put<SlotRecord>(KEY, { ...record, answer: { payload: answer, filedAt: Date.now() } });
-    return 'filed';
+    return { filed: true, toGlobalSlot: record.toGlobalSlot === true };
   }
 
   async read(): Promise<SlotRead> {

@@ -1,6 +1,6 @@
 import type { AgentContext, Message } from '../../../lib/agent/index.ts';
 import { forgetFailure, rememberFailure } from './failing-agents.ts';
-import { answerSlot, answerTtlMs } from './slots.ts';
+import { answerSlot } from './slots.ts';
 
 /**
  * Agents offered one request at most: a crowd of dead candidates must not keep the user waiting. Five, not
@@ -16,8 +16,9 @@ export type Handover = { ok: true; agent: string } | { ok: false; failure: strin
 
 /**
  * Offers the request to the candidates in order, in the one session `requestId`, until one acknowledges
- * it. The slot always names the agent the request is with, so only that agent's answer is filed; each one
- * passed over is recorded with a code (never its URL or its answer's text, which the client may see).
+ * it. Its slot, opened by the caller, names the first candidate; it always names the agent the request is
+ * with, so only that agent's answer is filed; each one passed over is recorded with a code (never its URL
+ * or its answer's text, which the client may see).
  */
 export async function handOver(
   agent: AgentContext<RouterEnv>,
@@ -28,7 +29,6 @@ export async function handOver(
   const tried = candidates.slice(0, MAX_CANDIDATES);
   const slot = answerSlot(agent.env, requestId);
   const reasons: string[] = [];
-  await slot.open(tried[0]!, answerTtlMs(agent.env));
   for (const [index, candidate] of tried.entries()) {
     const timeout = index === tried.length - 1 ? LAST_ACK_TIMEOUT_MS : ACK_TIMEOUT_MS;
     const status = await agent.deliver(candidate, message, { session: requestId, timeout });

@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import { ApiError } from '../../../../lib/http/api-error.ts';
-import { bodyLimit } from 'hono/body-limit';
 import { validate } from '../../../../lib/http/validate.ts';
 import { CHAT_MAX_BODY_BYTES, ChatCompletionRequest } from '../../../../schemas/chat.ts';
 import type { ChatApp } from '../auth/require-key.ts';
@@ -30,16 +29,11 @@ function withContext(messages: ProviderMessage[], context: ProviderMessage[]): P
   return at < 0 ? [...messages, ...context] : [...messages.slice(0, at), ...context, ...messages.slice(at)];
 }
 
-/** Checked from Content-Length, or counted while the body streams in: an oversized body is never read whole. */
-const bodyCap = bodyLimit({
-  maxSize: CHAT_MAX_BODY_BYTES,
-  onError: () => {
-    throw new ApiError({ status: 413, message: `the request body is larger than ${CHAT_MAX_BODY_BYTES} bytes`, code: 'request_too_large' });
-  },
-});
+/** The body, over CHAT_MAX_BODY_BYTES refused from Content-Length or as it streams in: never read whole. */
+const validRequest = validate('json', ChatCompletionRequest, undefined, CHAT_MAX_BODY_BYTES);
 
 /** POST /v1/chat/completions: validate, check the window, admit against the key's limits, run, meter. */
-export const completions = new Hono<ChatApp>().post('/chat/completions', bodyCap, validate('json', ChatCompletionRequest), async (c) => {
+export const completions = new Hono<ChatApp>().post('/chat/completions', validRequest, async (c) => {
   const request = c.req.valid('json');
   const key = c.get('key');
   const models = readModelMap(c.env.MODEL_MAP);

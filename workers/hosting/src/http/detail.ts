@@ -39,6 +39,7 @@ function issuesOf(target: keyof typeof LOCATION, error: $ZodError): Issue[] {
 const hostingRefusals: Refusals = {
   invalid: (error, target) => new ValidationRefusal(issuesOf(target, error)),
   malformed: () => new ApiError({ status: 422, message: 'Malformed JSON in request body' }),
+  tooLarge: (maxBytes) => new ApiError({ status: 413, message: `request body is larger than ${maxBytes} bytes` }),
 };
 
 /** lib/http's validator answering 422 `{detail:[{loc,msg,type}]}`, which Agentverse clients parse. */

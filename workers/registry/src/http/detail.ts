@@ -20,6 +20,7 @@ const detailRefusals: Refusals = {
       message: `malformed ${target === 'param' ? 'path' : target}: ${describeZodError(error).message}`,
     }),
   malformed: () => new ApiError({ status: 406, message: 'Malformed JSON in request body' }),
+  tooLarge: (maxBytes) => new ApiError({ status: 413, message: `request body is larger than ${maxBytes} bytes` }),
 };
 
 export function validateDetail<Target extends 'json' | 'query' | 'param', Schema extends ZodType<object>>(target: Target, schema: Schema) {
