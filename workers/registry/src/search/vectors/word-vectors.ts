@@ -28,14 +28,34 @@ interface Table {
 
 let decoded: Table | null = null;
 
-/** Decoded on first use (about 20 ms), then kept for the isolate's life. */
+const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
+
+/** The table's 4-bit codes as signed components, straight from base64 (no intermediate binary string). */
+function decodeCodes(base64: string, count: number, levels: number): Int8Array {
+  const sextet = new Uint8Array(128);
+  for (let i = 0; i < BASE64.length; i++) sextet[BASE64.charCodeAt(i)] = i;
+  const codes = new Int8Array(count);
+  let at = 0;
+  for (let i = 0; i + 3 < base64.length && at < count; i += 4) {
+    const bits =
+      (sextet[base64.charCodeAt(i)]! << 18) |
+      (sextet[base64.charCodeAt(i + 1)]! << 12) |
+      (sextet[base64.charCodeAt(i + 2)]! << 6) |
+      sextet[base64.charCodeAt(i + 3)]!;
+    for (const byte of [bits >> 16, (bits >> 8) & 0xff, bits & 0xff]) {
+      codes[at++] = (byte & 0xf) - levels - 1;
+      codes[at++] = (byte >> 4) - levels - 1;
+    }
+  }
+  return codes;
+}
+
+/** Decoded on first use, then kept for the isolate's life. */
 function table(): Table {
   if (decoded) return decoded;
   const { dims, levels } = WORD_TABLE;
   const words = WORD_TABLE.words.split('\n');
-  const packed = Uint8Array.from(atob(WORD_TABLE.codes), (char) => char.charCodeAt(0));
-  const codes = new Int8Array(words.length * dims);
-  for (let i = 0; i < codes.length; i++) codes[i] = ((packed[i >> 1]! >> ((i & 1) * 4)) & 0xf) - levels - 1;
+  const codes = decodeCodes(WORD_TABLE.codes, words.length * dims, levels);
   const scale = new Float32Array(words.length);
   for (let w = 0; w < words.length; w++) {
     let norm = 0;
