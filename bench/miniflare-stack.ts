@@ -62,8 +62,10 @@ async function bundle(root: string, config: string, outdir: string): Promise<str
   return join(outdir, script);
 }
 
+const BENCH_RATE_LIMIT = 1_000_000;
+
 /**
- * A Worker's Miniflare options from its wrangler config: vars, D1, Durable Objects (SQLite-backed as migrated), and
+ * A Worker's Miniflare options from its wrangler config: vars, D1, Durable Objects (SQLite-backed as migrated), rate limits, and
  * the service bindings to Workers of this stack (one to a Worker left out stays unbound, as in a deploy without it:
  * the registry's HOSTING answers 501, or workerd would refuse to start).
  */
@@ -99,6 +101,13 @@ function workerOptions(root: string, { config, port, vars = {} }: StackWorker, s
           service.binding,
           service.entrypoint ? { name: service.service, entrypoint: service.entrypoint } : service.service,
         ]),
+    ),
+    // The rate-limit bindings as configured, with a limit no bench reaches: benches measure the Worker, not the limiter.
+    ratelimits: Object.fromEntries(
+      (worker.ratelimits ?? []).map((limit: { name: string; simple: { period: 10 | 60 } }) => [
+        limit.name,
+        { simple: { limit: BENCH_RATE_LIMIT, period: limit.simple.period } },
+      ]),
     ),
     unsafeDirectSockets: [{ host: '127.0.0.1', port }],
   };
