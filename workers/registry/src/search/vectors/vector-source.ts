@@ -14,7 +14,7 @@ import { addText, contentWords, cosine, emptyVector, knownWords, nearestWords, n
 /** Weight of each field in an agent's vector: what it does (description, use cases, tags) over how it is named. */
 const FIELD_WEIGHTS = { name: 1, tags: 2, description: 3, use_cases: 2, functions: 0.5, readme: 2 } as const;
 
-export type AgentText = Record<keyof typeof FIELD_WEIGHTS, string>;
+type AgentText = Record<keyof typeof FIELD_WEIGHTS, string>;
 
 /** Table words nearest to the query's meaning added to its candidate search (30 left answers out of the candidates). */
 const NEIGHBOUR_WORDS = 100;
@@ -41,7 +41,7 @@ interface CandidateRow extends AgentText {
  */
 const MARKUP = /!\[[^\]]*\]\([^)]*\)|\]\([^)]*\)|<[^<>]*>|https?:\/\/\S+/g;
 
-export function agentVector(text: AgentText): TextVector {
+function agentVector(text: AgentText): TextVector {
   const vector = emptyVector();
   for (const [field, weight] of Object.entries(FIELD_WEIGHTS) as [keyof AgentText, number][]) {
     addText(vector, field === 'readme' ? (text.readme ?? '').replace(MARKUP, ' ') : (text[field] ?? ''), weight);
