@@ -35,16 +35,20 @@ interface CandidateRow extends AgentText {
   address: string;
 }
 
+/** README characters read (its start says what the agent does): bounds the work per candidate whatever a README holds. */
+const README_CHARS = 4000;
+
 /**
  * Markdown images and links' targets, HTML tags and URLs: the same in every README (badges, `<use_case>`),
- * they would pull every agent's vector the same way. Negated classes only: linear on any input.
+ * they would pull every agent's vector the same way. Repeats are bounded (200 characters tried from any
+ * position), so a hostile README costs at most README_CHARS × 200 steps.
  */
-const MARKUP = /!\[[^\]]*\]\([^)]*\)|\]\([^)]*\)|<[^<>]*>|https?:\/\/\S+/g;
+const MARKUP = /!\[[^\]]{0,200}\]\([^)]{0,200}\)|\]\([^)]{0,200}\)|<[^<>]{0,200}>|https?:\/\/\S{1,200}/g;
 
 function agentVector(text: AgentText): TextVector {
   const vector = emptyVector();
   for (const [field, weight] of Object.entries(FIELD_WEIGHTS) as [keyof AgentText, number][]) {
-    addText(vector, field === 'readme' ? (text.readme ?? '').replace(MARKUP, ' ') : (text[field] ?? ''), weight);
+    addText(vector, field === 'readme' ? (text.readme ?? '').slice(0, README_CHARS).replace(MARKUP, ' ') : (text[field] ?? ''), weight);
   }
   return normalize(vector);
 }
