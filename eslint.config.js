@@ -18,7 +18,16 @@ const projects = [
 
 export default defineConfig(
   {
-    ignores: ['node_modules/', '**/dist/', '.wrangler/', 'data/', 'test-results/', '**/worker-configuration.d.ts', '**/*.js'],
+    ignores: [
+      'node_modules/',
+      '**/dist/',
+      '.wrangler/',
+      'data/',
+      'test-results/',
+      '**/worker-configuration.d.ts',
+      '**/*.generated.ts',
+      '**/*.js',
+    ],
   },
   {
     files: ['**/*.ts', '**/*.tsx'],

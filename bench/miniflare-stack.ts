@@ -62,8 +62,14 @@ async function bundle(root: string, config: string, outdir: string): Promise<str
   return join(outdir, script);
 }
 
-/** A Worker's Miniflare options from its wrangler config: vars, D1, Durable Objects (SQLite-backed as migrated), service bindings. */
-function workerOptions(root: string, { config, port, vars = {} }: StackWorker, scriptPath: string): WorkerOptions {
+const BENCH_RATE_LIMIT = 1_000_000;
+
+/**
+ * A Worker's Miniflare options from its wrangler config: vars, D1, Durable Objects (SQLite-backed as migrated), rate limits, and
+ * the service bindings to Workers of this stack (one to a Worker left out stays unbound, as in a deploy without it:
+ * the registry's HOSTING answers 501, or workerd would refuse to start).
+ */
+function workerOptions(root: string, { config, port, vars = {} }: StackWorker, scriptPath: string, stack: Set<string>): WorkerOptions {
   const worker = readConfig(root, config);
   const sqliteClasses = new Set(
     worker.migrations.flatMap((migration: { new_sqlite_classes?: string[] }) => migration.new_sqlite_classes ?? []),
@@ -89,9 +95,18 @@ function workerOptions(root: string, { config, port, vars = {} }: StackWorker, s
       ]),
     ),
     serviceBindings: Object.fromEntries(
-      (worker.services ?? []).map((service: { binding: string; service: string; entrypoint?: string }) => [
-        service.binding,
-        service.entrypoint ? { name: service.service, entrypoint: service.entrypoint } : service.service,
+      (worker.services ?? [])
+        .filter((service: { service: string }) => stack.has(service.service))
+        .map((service: { binding: string; service: string; entrypoint?: string }) => [
+          service.binding,
+          service.entrypoint ? { name: service.service, entrypoint: service.entrypoint } : service.service,
+        ]),
+    ),
+    // The rate-limit bindings as configured, with a limit no bench reaches: benches measure the Worker, not the limiter.
+    ratelimits: Object.fromEntries(
+      (worker.ratelimits ?? []).map((limit: { name: string; simple: { period: 10 | 60 } }) => [
+        limit.name,
+        { simple: { limit: BENCH_RATE_LIMIT, period: limit.simple.period } },
       ]),
     ),
     unsafeDirectSockets: [{ host: '127.0.0.1', port }],
@@ -102,6 +117,7 @@ export async function startMiniflareStack<Name extends string>(options: Miniflar
   const { root, work, workers, persistTo } = options;
   const names = Object.keys(workers) as Name[];
   const scripts = await Promise.all(names.map((name) => bundle(root, workers[name].config, join(work, 'bundle', name))));
+  const stackNames = new Set(names.map((name) => readConfig(root, workers[name].config).name!));
   mkdirSync(join(work, 'state'), { recursive: true });
   const log = createWriteStream(join(work, 'workerd.log'));
   const mf = new Miniflare({
@@ -116,7 +132,7 @@ export async function startMiniflareStack<Name extends string>(options: Miniflar
       stdout.pipe(log);
       stderr.pipe(log);
     },
-    workers: names.map((name, i) => workerOptions(root, workers[name], scripts[i]!)),
+    workers: names.map((name, i) => workerOptions(root, workers[name], scripts[i]!, stackNames)),
   });
   try {
     await mf.ready;

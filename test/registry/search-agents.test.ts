@@ -438,10 +438,10 @@ describe('POST /v1/search/agents: text', () => {
     expect((await searchAgents(token, { search_text: titled.address })).agents[0]?.address).toBe(titled.address);
   });
 
-  it('semantic_search without Workers AI fuses the concept model with the lexical ranking, matching any word, and says so', async () => {
+  it('semantic_search without Workers AI fuses the offline source (word vectors, concepts) with the lexical ranking, matching any word, and says so', async () => {
     const response = await post('/v1/search/agents', token, { search_text: 'zebrafish quantum', semantic_search: true, limit: 100 });
     expect(response.headers.get('x-search-mode')).toBe('hybrid');
-    expect(response.headers.get('x-semantic-source')).toBe('concepts');
+    expect(response.headers.get('x-semantic-source')).toBe('offline');
     const found = ((await response.json()) as SearchPage).agents.map((a) => a.name);
     expect(found).toEqual(expect.arrayContaining([titled.name, phrase.name]));
   });

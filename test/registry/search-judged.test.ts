@@ -4,17 +4,20 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { post, searchAgents } from './fixtures/search-client.ts';
 import { accountWithKey, insertAgents } from './fixtures/search-seed.ts';
 import { evaluate, formatEvaluation, KINDS } from './fixtures/judged/evaluate.ts';
+import { HELD_OUT_VECTOR_QUERIES } from './fixtures/judged/held-out.ts';
 import { JUDGED_QUERIES } from './fixtures/judged/queries.ts';
 import { judgedAgents } from './fixtures/judged/spec.ts';
 import type { QueryKind } from './fixtures/judged/spec.ts';
 
 /**
  * The judged set of issue 16 (fixtures/judged: 152 agents, 151 queries in six kinds) through the registry's
- * HTTP interface, with semantic_search (the concept model here, as under wrangler dev). Floors sit just under
- * what bench:relevance measures (overall MRR 0.921, natural language 0.868), so a change that costs relevance fails.
+ * HTTP interface, with semantic_search (the offline source here, word vectors and concepts, as under wrangler
+ * dev). Floors sit just under what bench:relevance measures (overall MRR 0.934, natural language 0.859, held-out
+ * 0.780), so a change that costs relevance fails.
  */
-const MRR_FLOOR = 0.91;
-const KIND_MRR_FLOORS: Record<QueryKind, number> = { natural: 0.85, keyword: 0.95, typo: 0.93, prefix: 0.9, payload: 0.85, trap: 0.92 };
+const MRR_FLOOR = 0.925;
+const KIND_MRR_FLOORS: Record<QueryKind, number> = { natural: 0.85, keyword: 0.97, typo: 0.97, prefix: 0.92, payload: 0.89, trap: 0.97 };
+const HELD_OUT_MRR_FLOOR = 0.76;
 
 const agents = judgedAgents();
 const keyOf = new Map(agents.map((agent) => [agent.address, agent.key]));
@@ -38,12 +41,15 @@ const stems = (text: string) =>
     .map((word) => stemmer(word));
 
 describe('the judged set', () => {
-  it('has 150+ agents and 120+ queries in six kinds; natural-language queries share no word with the title of their agent', () => {
+  it('has 150+ agents and 120+ queries in six kinds, 40+ held out; natural-language queries share no word with the title of their agent', async () => {
     expect(agents.length).toBeGreaterThanOrEqual(150);
     expect(JUDGED_QUERIES.length).toBeGreaterThanOrEqual(120);
+    expect(HELD_OUT_VECTOR_QUERIES.length).toBeGreaterThanOrEqual(40);
     expect(new Set(JUDGED_QUERIES.map((query) => query.kind))).toEqual(new Set(KINDS));
+    const judged = new Set(JUDGED_QUERIES.map((query) => query.query.toLowerCase()));
+    expect(HELD_OUT_VECTOR_QUERIES.filter((query) => judged.has(query.query.toLowerCase()))).toEqual([]);
     const byKey = new Map(agents.map((agent) => [agent.key, agent]));
-    for (const query of JUDGED_QUERIES) {
+    for (const query of [...JUDGED_QUERIES, ...HELD_OUT_VECTOR_QUERIES]) {
       for (const key of query.relevant) expect(byKey.has(key), `${query.query} → ${key}`).toBe(true);
       if (query.kind !== 'natural') continue;
       const title = new Set(stems(byKey.get(query.relevant[0]!)!.name));
@@ -56,26 +62,30 @@ describe('the judged set', () => {
 
   it(`semantic_search reaches MRR ≥ ${MRR_FLOOR} overall and each kind's floor`, async () => {
     const evaluation = await evaluate(JUDGED_QUERIES, ranker({ semantic_search: true }));
-    console.log(formatEvaluation('judged set, semantic_search (concept model)', evaluation));
+    console.log(formatEvaluation('judged set, semantic_search (offline source)', evaluation));
     expect(evaluation.overall.mrr).toBeGreaterThanOrEqual(MRR_FLOOR);
     for (const kind of KINDS) expect(evaluation.byKind[kind].mrr, kind).toBeGreaterThanOrEqual(KIND_MRR_FLOORS[kind]);
   }, 120_000);
 
-  it('the concept model finds by meaning what words alone miss', async () => {
-    const lexical = await evaluate(
-      JUDGED_QUERIES.filter((query) => query.kind === 'natural'),
-      ranker({}),
-    );
-    const hybrid = await evaluate(
-      JUDGED_QUERIES.filter((query) => query.kind === 'natural'),
-      ranker({ semantic_search: true }),
-    );
+  it('the offline source finds by meaning what words alone miss, on the held-out requests too', async () => {
+    const natural = JUDGED_QUERIES.filter((query) => query.kind === 'natural');
+    const lexical = await evaluate(natural, ranker({}));
+    const hybrid = await evaluate(natural, ranker({ semantic_search: true }));
     expect(hybrid.overall.mrr - lexical.overall.mrr).toBeGreaterThanOrEqual(0.3);
+    const heldLexical = await evaluate(HELD_OUT_VECTOR_QUERIES, ranker({}));
+    const heldHybrid = await evaluate(HELD_OUT_VECTOR_QUERIES, ranker({ semantic_search: true }));
+    expect(heldHybrid.overall.mrr).toBeGreaterThanOrEqual(HELD_OUT_MRR_FLOOR);
+    expect(heldHybrid.overall.mrr - heldLexical.overall.mrr).toBeGreaterThanOrEqual(0.1);
     const response = await post('/v1/search/agents', token, { search_text: 'how much is 100 dollars in yen', semantic_search: true });
-    expect(response.headers.get('x-semantic-source')).toBe('concepts');
+    expect(response.headers.get('x-semantic-source')).toBe('offline');
     const first = ((await response.json()) as { agents: { address: string }[] }).agents[0];
     expect(keyOf.get(first!.address)).toBe('fx-convert');
   }, 120_000);
+
+  it('word vectors read wording the concept lexicon reads wrong ("temperature" is a fever here, not weather)', async () => {
+    const keys = await ranker({ semantic_search: true })('my toddler has a rash and a temperature, should we see a physician');
+    expect(keys[0]).toBe('symptoms');
+  }, 60_000);
 
   it('a README listing every domain does not outrank the focused agent (breadth normalisation)', async () => {
     const cases = [

@@ -18,6 +18,8 @@ import {
   type ExpandOptions,
   type QueryPlan,
 } from './text/expand.ts';
+import { splitIdentifiers } from './text/identifiers.ts';
+import { tokenize } from './text/tokenize.ts';
 
 /**
  * Agent search: text → FTS5 match (any of the words; bm25 ranks agents matching more of them, in weightier
@@ -42,8 +44,11 @@ export async function searchAgents(
   let hits: SemanticHit[];
   try {
     // The words as expansion understood them (typos corrected, the typed prefix completed), so the semantic
-    // source reads "parcle traking" as parcel tracking, as the lexical ranking does.
-    hits = await semantic.hits(runner, [request.search_text!, ...query.groups.flatMap((group) => group.alternatives)].join(' '));
+    // source reads "parcle traking" as parcel tracking, as the lexical ranking does; not for the parts of payload
+    // field names ("target_temp" → temperature), which the semantic sources leave to the lexical ranking.
+    const plainWords = new Set(tokenize(splitIdentifiers(request.search_text!).plain).words);
+    const alternatives = query.groups.filter((group) => plainWords.has(group.word)).flatMap((group) => group.alternatives);
+    hits = await semantic.hits(runner, [request.search_text!, ...alternatives].join(' '));
   } catch (error) {
     // The semantic source unavailable (Workers AI, Vectorize): answer lexically rather than fail the search.
     console.error('semantic search failed, answering lexically', error);

@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer';
+import { splitIdentifiers } from '../text/identifiers.ts';
 import { STOPWORDS } from '../text/stopwords.ts';
 import { normalizeText } from '../text/tokenize.ts';
 import { CONCEPTS } from './lexicon.ts';
@@ -68,28 +69,19 @@ function normalize(vector: ConceptVector): ConceptVector {
 
 export interface QueryConcepts {
   vector: ConceptVector;
-  /**
-   * Share of the query that is words rather than identifiers (0–1). "target_temp" or "from_currency" name a
-   * payload field, which the lexical ranking matches in the agents' declared parameters; read as everyday
-   * words they would suggest other tasks ("temp" → weather).
-   */
+  /** Share of the query that is words rather than payload field names (text/identifiers.ts). */
   wordShare: number;
 }
-
-/** Identifiers in a query: snake_case, dotted or key: value names of payload fields. */
-const IDENTIFIER = /^[\p{L}\p{N}]+([_.][\p{L}\p{N}]+)+:?$|^[\p{L}\p{N}_]+:$/u;
 
 /** A query's concepts: each word adds weight to the concepts it names, split between them when it names several. */
 export function queryConcepts(text: string): QueryConcepts {
   const vector: ConceptVector = new Map();
-  const tokens = text.split(/\s+/).filter(Boolean);
-  const identifiers = tokens.filter((token) => IDENTIFIER.test(token));
-  const plain = tokens.filter((token) => !IDENTIFIER.test(token)).join(' ');
+  const { plain, wordShare } = splitIdentifiers(text);
   for (const word of new Set(words(plain))) {
     const concepts = LEXICON.cues.get(YEAR.test(word) ? YEAR_TOKEN : stemOf(word)) ?? [];
     for (const concept of concepts) vector.set(concept, (vector.get(concept) ?? 0) + 1 / concepts.length);
   }
-  return { vector: normalize(vector), wordShare: tokens.length ? 1 - identifiers.length / tokens.length : 0 };
+  return { vector: normalize(vector), wordShare };
 }
 
 /** Weight of each field of an agent's text in its vector; the title and description say most about what it does. */
