@@ -10,7 +10,18 @@ import type { SqlParams } from './sql-params.ts';
  */
 const SEMANTIC_WEIGHT = 2;
 
-/** CTEs `lex`, `sem` and `cand` after `hits (rid, text_score)`, and the fused score over `l` (lex) and `s` (sem). */
+/**
+ * Lexical matches fused, the best by bm25: bounds a hybrid search's work whatever the registry's size (fusing
+ * every match of a long request read 10,000 agents' facts at 10,000 agents). An agent below them can still be
+ * found as a semantic hit. A hybrid search's `total` counts these candidates and the semantic hits, so paging
+ * by it reaches every agent it ranks.
+ */
+export const LEXICAL_CANDIDATES = 300;
+
+/**
+ * CTEs `lex`, `sem` and `cand` after `hits (rid, text_score)` (the best LEXICAL_CANDIDATES matches), and the
+ * fused score over `l` (lex) and `s` (sem).
+ */
 export function fusionSql(semantic: readonly SemanticHit[], params: SqlParams): { ctes: string; score: string } {
   const hits = params.add(JSON.stringify(semantic.map((hit) => ({ address: hit.address, strength: hit.strength }))));
   const ctes = `lex AS (SELECT rid, text_score / max(text_score) OVER () AS lex_score FROM hits),
