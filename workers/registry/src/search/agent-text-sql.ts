@@ -118,7 +118,7 @@ function rankedChain(
       ${fusion.ctes}`;
     scoreExpression = fusion.score;
     from =
-      'FROM cand CROSS JOIN search_agent_facts f ON f.agent_rowid = cand.rid LEFT JOIN lex l ON l.rid = f.agent_rowid LEFT JOIN sem s ON s.address = f.address';
+      'FROM cand CROSS JOIN search_agent_facts f ON f.agent_rowid = cand.rid LEFT JOIN lex l ON l.rid = f.agent_rowid LEFT JOIN sem s ON s.rid = f.agent_rowid';
   } else {
     candidates = `hits AS (SELECT rowid AS rid, -${bm25Expression(FTS)} AS text_score FROM ${FTS} WHERE ${FTS} MATCH ${match})`;
     scoreExpression = 'h.text_score';
