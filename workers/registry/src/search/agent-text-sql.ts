@@ -114,7 +114,7 @@ function rankedChain(
   let from: string;
   if (plan.semantic) {
     const fusion = fusionSql(plan.semantic, params);
-    candidates = `${hybridHits(match, onlyListed ? [] : filterConditions(visibility, params), params)},
+    candidates = `${fusion.sem}, ${hybridHits(match, onlyListed ? [] : filterConditions(visibility, params), params)},
       ${fusion.ctes}`;
     scoreExpression = fusion.score;
     from =
@@ -145,12 +145,16 @@ function rankedChain(
 
 /**
  * Hybrid search's lexical side: the LEXICAL_CANDIDATES best matches by bm25 that pass the filters (fusion.ts),
- * so fusion reads the facts of a bounded number of agents however many match a long request. The default
+ * so fusion reads the facts of a bounded number of agents however many match a long request, and the bm25 of
+ * the semantic hits below them (looked up by rowid), so no hit loses its lexical evidence. The default
  * visibility is filtered by the FTS expression; other filters look up each match's facts, as lexical search does.
  */
 function hybridHits(match: string, conditions: string[], params: SqlParams): string {
   const facts = conditions.length ? `CROSS JOIN search_agent_facts f ON f.agent_rowid = ${FTS}.rowid` : '';
   const where = [`${FTS} MATCH ${match}`, ...conditions].join(' AND ');
-  return `hits AS (SELECT ${FTS}.rowid AS rid, -${bm25Expression(FTS)} AS text_score FROM ${FTS} ${facts}
-      WHERE ${where} ORDER BY text_score DESC, rid LIMIT ${params.add(LEXICAL_CANDIDATES)})`;
+  const score = `-${bm25Expression(FTS)}`;
+  return `best AS (SELECT ${FTS}.rowid AS rid, ${score} AS text_score FROM ${FTS} ${facts}
+      WHERE ${where} ORDER BY text_score DESC, rid LIMIT ${params.add(LEXICAL_CANDIDATES)}),
+    hits AS (SELECT rid, text_score FROM best UNION ALL SELECT rowid, ${score} FROM ${FTS}
+      WHERE ${FTS} MATCH ${match} AND rowid IN (SELECT rid FROM sem EXCEPT SELECT rid FROM best))`;
 }

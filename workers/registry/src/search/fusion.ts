@@ -19,17 +19,16 @@ const SEMANTIC_WEIGHT = 2;
 export const LEXICAL_CANDIDATES = 300;
 
 /**
- * `sem` is materialised and keyed by rowid (agents' address index finds each hit once): read as a plain CTE, its
- * JSON was parsed again for every candidate and every agent's facts were scanned to map addresses, which was
- * most of a hybrid search's cost.
- * CTEs `lex`, `sem` and `cand` after `hits (rid, text_score)` (the best LEXICAL_CANDIDATES matches), and the
- * fused score over `l` (lex) and `s` (sem).
+ * `sem` (before `hits`, which reads it) and, after `hits (rid, text_score)`, `lex` and `cand`; the fused score over
+ * `l` (lex) and `s` (sem). `sem` is materialised and keyed by rowid (agents' address index finds each hit once):
+ * read as a plain CTE, its JSON was parsed again for every candidate and every agent's facts scanned to map
+ * addresses, which was most of a hybrid search's cost.
  */
-export function fusionSql(semantic: readonly SemanticHit[], params: SqlParams): { ctes: string; score: string } {
+export function fusionSql(semantic: readonly SemanticHit[], params: SqlParams): { sem: string; ctes: string; score: string } {
   const hits = params.add(JSON.stringify(semantic.map((hit) => ({ address: hit.address, strength: hit.strength }))));
+  const sem = `sem AS MATERIALIZED (SELECT a.rowid AS rid, json_extract(j.value, '$.strength') AS sem_score
+        FROM json_each(${hits}) j CROSS JOIN agents a ON a.address = json_extract(j.value, '$.address'))`;
   const ctes = `lex AS (SELECT rid, text_score / max(text_score) OVER () AS lex_score FROM hits),
-      sem AS MATERIALIZED (SELECT a.rowid AS rid, json_extract(j.value, '$.strength') AS sem_score
-        FROM json_each(${hits}) j CROSS JOIN agents a ON a.address = json_extract(j.value, '$.address')),
       cand AS (SELECT rid FROM lex UNION SELECT rid FROM sem)`;
-  return { ctes, score: `(coalesce(l.lex_score, 0) + ${SEMANTIC_WEIGHT} * coalesce(s.sem_score, 0))` };
+  return { sem, ctes, score: `(coalesce(l.lex_score, 0) + ${SEMANTIC_WEIGHT} * coalesce(s.sem_score, 0))` };
 }
