@@ -3,7 +3,7 @@ import { AGENT_RECORD_SELECTION } from '../agents/row.ts';
 import type { AgentSearchInput } from './agent-search-types.ts';
 import { filterConditions, listsOnlyListed } from './agent-filters.ts';
 import { SORT_COLUMNS, whereClause, type Window } from './agent-order.ts';
-import { fusionSql } from './fusion.ts';
+import { fusionSql, LEXICAL_CANDIDATES } from './fusion.ts';
 import { bm25Expression, feedbackFactor } from './ranking.ts';
 import type { SemanticHit } from './semantic.ts';
 import type { SqlStatement } from './sql-runner.ts';
@@ -44,9 +44,10 @@ const MATCH_NOTHING = `'""'`;
 export function textStatements(input: AgentSearchInput, plan: TextPlan, sort: AgentSort, window: Window): TextStatements {
   const { request } = input;
   const visibility = { filters: request.filters, excludeGeoAgents: request.exclude_geo_agents ?? false };
-  // Hybrid ranking numbers lexical ranks over every match, as it did before the index knew listings.
-  const listed = listsOnlyListed(visibility) && !plan.semantic;
-  const expression = listed ? listedOnlyExpression(plan.match) : agentTextExpression(plan.match);
+  const onlyListed = listsOnlyListed(visibility);
+  // `listed`: no filter is left to apply. Hybrid ranking still filters its semantic hits, which the FTS expression does not reach.
+  const listed = onlyListed && !plan.semantic;
+  const expression = onlyListed ? listedOnlyExpression(plan.match) : agentTextExpression(plan.match);
   const matchOf = (params: SqlParams) => {
     const guard = plan.guard?.(params);
     const value = params.add(expression);
@@ -54,7 +55,7 @@ export function textStatements(input: AgentSearchInput, plan: TextPlan, sort: Ag
   };
 
   const params = new SqlParams();
-  const chain = rankedChain(input, plan, sort, matchOf(params), params, listed);
+  const chain = rankedChain(input, plan, sort, matchOf(params), params, listed, onlyListed);
   const cutoff = request.cutoff ?? 0;
   const countInPage = !listed || Boolean(plan.semantic) || cutoff > 0;
   let count: SqlStatement;
@@ -90,30 +91,36 @@ export function textStatements(input: AgentSearchInput, plan: TextPlan, sort: Ag
  * CTEs down to `kept`: the matches that pass the filters, scored (and cut off), unordered. `listed`: the FTS
  * expression keeps only listed agents, so no filter is left to apply.
  */
-function rankedChain(input: AgentSearchInput, plan: TextPlan, sort: AgentSort, match: string, params: SqlParams, listed: boolean): string {
+function rankedChain(
+  input: AgentSearchInput,
+  plan: TextPlan,
+  sort: AgentSort,
+  match: string,
+  params: SqlParams,
+  listed: boolean,
+  onlyListed: boolean,
+): string {
   const { request, searchId, queryKey, startedAt } = input;
-  const conditions = listed
-    ? []
-    : filterConditions({ filters: request.filters, excludeGeoAgents: request.exclude_geo_agents ?? false }, params);
+  const visibility = { filters: request.filters, excludeGeoAgents: request.exclude_geo_agents ?? false };
+  const conditions = listed ? [] : filterConditions(visibility, params);
   const clicks = `clicks AS (
       SELECT address, COUNT(*) AS n FROM search_clicks
       WHERE query_key = ${params.add(queryKey)}
         AND clicked_at <= coalesce((SELECT started_at FROM search_sessions WHERE search_id = ${params.add(searchId)}), ${params.add(startedAt)})
       GROUP BY address)`;
-  const hits = `hits AS (SELECT rowid AS rid, -${bm25Expression(FTS)} AS text_score FROM ${FTS} WHERE ${FTS} MATCH ${match})`;
 
   let candidates: string;
   let scoreExpression: string;
   let from: string;
   if (plan.semantic) {
     const fusion = fusionSql(plan.semantic, params);
-    candidates = `${hits},
+    candidates = `${fusion.sem}, ${hybridHits(match, onlyListed ? [] : filterConditions(visibility, params), params)},
       ${fusion.ctes}`;
     scoreExpression = fusion.score;
     from =
-      'FROM cand CROSS JOIN search_agent_facts f ON f.agent_rowid = cand.rid LEFT JOIN lex l ON l.rid = f.agent_rowid LEFT JOIN sem s ON s.address = f.address';
+      'FROM cand CROSS JOIN search_agent_facts f ON f.agent_rowid = cand.rid LEFT JOIN lex l ON l.rid = f.agent_rowid LEFT JOIN sem s ON s.rid = f.agent_rowid';
   } else {
-    candidates = hits;
+    candidates = `hits AS (SELECT rowid AS rid, -${bm25Expression(FTS)} AS text_score FROM ${FTS} WHERE ${FTS} MATCH ${match})`;
     scoreExpression = 'h.text_score';
     // Relevancy over listed agents reads only what ranking needs, from the narrow search_agent_rank (0005);
     // other sorts and filters read search_agent_facts. CROSS JOIN fixes the loop order: matches outside, looked
@@ -134,4 +141,20 @@ function rankedChain(input: AgentSearchInput, plan: TextPlan, sort: AgentSort, m
       ? `kept AS (SELECT * FROM (SELECT *, max(score) OVER () AS best FROM scored) WHERE score >= ${params.add(cutoff)} * best)`
       : 'kept AS (SELECT * FROM scored)';
   return `${candidates}, ${clicks}, ${scored}, ${kept}`;
+}
+
+/**
+ * Hybrid search's lexical side: the LEXICAL_CANDIDATES best matches by bm25 that pass the filters (fusion.ts),
+ * so fusion reads the facts of a bounded number of agents however many match a long request, and the bm25 of
+ * the semantic hits below them (looked up by rowid), so no hit loses its lexical evidence. The default
+ * visibility is filtered by the FTS expression; other filters look up each match's facts, as lexical search does.
+ */
+function hybridHits(match: string, conditions: string[], params: SqlParams): string {
+  const facts = conditions.length ? `CROSS JOIN search_agent_facts f ON f.agent_rowid = ${FTS}.rowid` : '';
+  const where = [`${FTS} MATCH ${match}`, ...conditions].join(' AND ');
+  const score = `-${bm25Expression(FTS)}`;
+  return `best AS (SELECT ${FTS}.rowid AS rid, ${score} AS text_score FROM ${FTS} ${facts}
+      WHERE ${where} ORDER BY text_score DESC, rid LIMIT ${params.add(LEXICAL_CANDIDATES)}),
+    hits AS (SELECT rid, text_score FROM best UNION ALL SELECT rowid, ${score} FROM ${FTS}
+      WHERE ${FTS} MATCH ${match} AND rowid IN (SELECT rid FROM sem EXCEPT SELECT rid FROM best))`;
 }

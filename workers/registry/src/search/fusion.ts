@@ -10,11 +10,25 @@ import type { SqlParams } from './sql-params.ts';
  */
 const SEMANTIC_WEIGHT = 2;
 
-/** CTEs `lex`, `sem` and `cand` after `hits (rid, text_score)`, and the fused score over `l` (lex) and `s` (sem). */
-export function fusionSql(semantic: readonly SemanticHit[], params: SqlParams): { ctes: string; score: string } {
+/**
+ * Lexical matches fused, the best by bm25: bounds a hybrid search's work whatever the registry's size (fusing
+ * every match of a long request read 10,000 agents' facts at 10,000 agents). An agent below them can still be
+ * found as a semantic hit. A hybrid search's `total` counts these candidates and the semantic hits, so paging
+ * by it reaches every agent it ranks.
+ */
+export const LEXICAL_CANDIDATES = 300;
+
+/**
+ * `sem` (before `hits`, which reads it) and, after `hits (rid, text_score)`, `lex` and `cand`; the fused score over
+ * `l` (lex) and `s` (sem). `sem` is materialised and keyed by rowid (agents' address index finds each hit once):
+ * read as a plain CTE, its JSON was parsed again for every candidate and every agent's facts scanned to map
+ * addresses, which was most of a hybrid search's cost.
+ */
+export function fusionSql(semantic: readonly SemanticHit[], params: SqlParams): { sem: string; ctes: string; score: string } {
   const hits = params.add(JSON.stringify(semantic.map((hit) => ({ address: hit.address, strength: hit.strength }))));
+  const sem = `sem AS MATERIALIZED (SELECT a.rowid AS rid, json_extract(j.value, '$.strength') AS sem_score
+        FROM json_each(${hits}) j CROSS JOIN agents a ON a.address = json_extract(j.value, '$.address'))`;
   const ctes = `lex AS (SELECT rid, text_score / max(text_score) OVER () AS lex_score FROM hits),
-      sem AS (SELECT json_extract(value, '$.address') AS address, json_extract(value, '$.strength') AS sem_score FROM json_each(${hits})),
-      cand AS (SELECT rid FROM lex UNION SELECT f.agent_rowid FROM sem JOIN search_agent_facts f ON f.address = sem.address)`;
-  return { ctes, score: `(coalesce(l.lex_score, 0) + ${SEMANTIC_WEIGHT} * coalesce(s.sem_score, 0))` };
+      cand AS (SELECT rid FROM lex UNION SELECT rid FROM sem)`;
+  return { sem, ctes, score: `(coalesce(l.lex_score, 0) + ${SEMANTIC_WEIGHT} * coalesce(s.sem_score, 0))` };
 }
