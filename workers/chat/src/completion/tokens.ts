@@ -1,4 +1,4 @@
-import { countTokens } from 'gpt-tokenizer';
+import { countTokens, encode } from 'gpt-tokenizer';
 import type { Tool } from '../../../../schemas/chat.ts';
 import type { ProviderMessage } from '../providers/types.ts';
 
@@ -11,7 +11,16 @@ const RUN_PIECE = 128;
 const LONG_RUN = new RegExp(`\\S{${RUN_PIECE},}|\\s{${RUN_PIECE},}`, 'gu');
 const PIECE = new RegExp(`[\\s\\S]{1,${RUN_PIECE}}`, 'gu');
 
-const countSpan = (text: string) => (text ? countTokens(text) : 0);
+/** The text in spans the BPE takes in linear time: as written, but long runs cut into RUN_PIECE pieces. */
+function* spans(text: string): Generator<string> {
+  let from = 0;
+  for (const run of text.matchAll(LONG_RUN)) {
+    if (run.index > from) yield text.slice(from, run.index);
+    for (const [piece] of run[0].matchAll(PIECE)) yield piece;
+    from = run.index + run[0].length;
+  }
+  if (from < text.length) yield text.slice(from);
+}
 
 /**
  * Token counts with a real BPE tokenizer (gpt-tokenizer, o200k), used when a provider reports none and to
@@ -19,15 +28,16 @@ const countSpan = (text: string) => (text ? countTokens(text) : 0);
  * prime the reply.
  */
 export function countText(text: string): number {
-  if (!text) return 0;
   let total = 0;
-  let from = 0;
-  for (const run of text.matchAll(LONG_RUN)) {
-    total += countSpan(text.slice(from, run.index));
-    for (const [piece] of run[0].matchAll(PIECE)) total += countTokens(piece);
-    from = run.index + run[0].length;
-  }
-  return total + countSpan(text.slice(from));
+  for (const span of spans(text)) total += countTokens(span);
+  return total;
+}
+
+/** The text's tokens (what the offline engine streams), cut into spans as countText counts them. */
+export function encodeText(text: string): number[] {
+  const tokens: number[] = [];
+  for (const span of spans(text)) for (const token of encode(span)) tokens.push(token);
+  return tokens;
 }
 
 /**

@@ -1,5 +1,6 @@
-import { decodeGenerator, encode } from 'gpt-tokenizer';
+import { decodeGenerator } from 'gpt-tokenizer';
 import type { AgentManifest } from '../../../../../schemas/chat.ts';
+import { encodeText } from '../../completion/tokens.ts';
 import type { Provider, ProviderEvent, ProviderRequest } from '../types.ts';
 import { type OfflinePlan, planReply } from './engine.ts';
 import { jsonReply } from './json-reply.ts';
@@ -50,7 +51,7 @@ export function offlineProvider(options: { tokenDelayMs: number; agents: () => A
         let budget = request.max_tokens;
         let truncated = false;
         async function* tokens(type: 'thought' | 'content', text: string): AsyncGenerator<ProviderEvent> {
-          const encoded = encode(text);
+          const encoded = encodeText(text);
           const allowed = encoded.slice(0, budget);
           budget -= allowed.length;
           if (allowed.length < encoded.length) truncated = true;
