@@ -113,15 +113,17 @@ describe('the playground’s Agents mode', () => {
     completions.push({ body, session: request.headers['x-session-id'] as string | undefined });
     const question = body.messages.at(-1)!.content;
     const [search, choose, sent, acknowledged, answered] = steps(question);
+    // Held from before `sent` goes out, so a test that sees `sent` and calls release() always frees this stream.
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     response.writeHead(200, { ...CORS, 'Content-Type': 'text/event-stream' });
     response.write(frame({ choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null, logprobs: null }] }));
     for (const step of [search!, choose!, sent!]) {
       response.write(frame({ intermediate_steps: [step] }));
       await new Promise((resolve) => setTimeout(resolve, 30));
     }
-    await new Promise<void>((resolve) => {
-      release = resolve;
-    });
+    await held;
     response.write(frame({ intermediate_steps: [acknowledged!] }));
     response.write(frame({ intermediate_steps: [answered!] }));
     for (const word of ANSWER.split(/(?<= )/)) {
