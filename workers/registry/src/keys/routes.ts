@@ -18,6 +18,10 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Live keys an account may hold: enough for every agent and person, few enough that minting cannot multiply limits. */
 const MAX_KEYS_PER_ACCOUNT = 25;
 
+/** Limits are set by the operator (admin token) only: a key may neither give them to the keys it mints nor change them. */
+const limitsAreTheOperators = () =>
+  new ApiError({ status: 403, message: 'limits are set by the operator (admin token) only', param: 'limits', code: 'admin_only' });
+
 /**
  * `/v1/keys`: create (the secret is shown once), list, rename or change limits, revoke. The admin token manages every account and
  * creates the first key of a new account; a key with the `keys` permission manages its own account's keys, but never gives more
@@ -30,8 +34,13 @@ export function keyRoutes() {
   app.post('/', validate('json', createKeyRequestSchema), async (c) => {
     const request = c.req.valid('json');
     const manager = c.get('manager');
+    const now = new Date();
+    const requestedExpiry = request.expires_in_days ? new Date(now.getTime() + request.expires_in_days * DAY_MS) : null;
     let accountId: string;
+    let expiresAt = requestedExpiry;
+    let limits = request.limits ?? null;
     if (manager.kind === 'account') {
+      // A key mints only within itself: its own account, a subset of its permissions, its limits, its life.
       if (request.account_id && request.account_id !== manager.accountId) {
         throw new ApiError({
           status: 403,
@@ -48,6 +57,27 @@ export function keyRoutes() {
           code: 'admin_only',
         });
       accountId = manager.accountId;
+      const extra = request.permissions.filter((permission) => !manager.permissions.includes(permission));
+      if (extra.length) {
+        throw new ApiError({
+          status: 403,
+          message: `a key may mint only permissions it holds; this one lacks ${extra.join(', ')}`,
+          param: 'permissions',
+          code: 'permission_escalation',
+        });
+      }
+      if (request.limits) throw limitsAreTheOperators();
+      limits = manager.limits;
+      const ceiling = manager.expiresAt ? new Date(manager.expiresAt) : null;
+      if (ceiling && requestedExpiry && requestedExpiry > ceiling) {
+        throw new ApiError({
+          status: 403,
+          message: `a key may not outlive the key that mints it (${manager.expiresAt})`,
+          param: 'expires_in_days',
+          code: 'outlives_minter',
+        });
+      }
+      expiresAt = requestedExpiry ?? ceiling;
     } else if (request.account_id) {
       if (!(await accountExists(c.env.DB, request.account_id))) {
         throw new ApiError({
@@ -61,39 +91,6 @@ export function keyRoutes() {
       accountId = request.account_id;
     } else {
       accountId = await createAccount(c.env.DB, request.account_name ?? request.name);
-    }
-    const now = new Date();
-    const requestedExpiry = request.expires_in_days ? new Date(now.getTime() + request.expires_in_days * DAY_MS) : null;
-    let expiresAt = requestedExpiry;
-    let limits = request.limits ?? null;
-    if (manager.kind === 'account') {
-      const extra = request.permissions.filter((permission) => !manager.permissions.includes(permission));
-      if (extra.length) {
-        throw new ApiError({
-          status: 403,
-          message: `a key may mint only permissions it holds; this one lacks ${extra.join(', ')}`,
-          param: 'permissions',
-          code: 'permission_escalation',
-        });
-      }
-      if (request.limits)
-        throw new ApiError({
-          status: 403,
-          message: 'limits are set by the operator (admin token) only',
-          param: 'limits',
-          code: 'admin_only',
-        });
-      limits = manager.limits;
-      const ceiling = manager.expiresAt ? new Date(manager.expiresAt) : null;
-      if (ceiling && requestedExpiry && requestedExpiry > ceiling) {
-        throw new ApiError({
-          status: 403,
-          message: `a key may not outlive the key that mints it (${manager.expiresAt})`,
-          param: 'expires_in_days',
-          code: 'outlives_minter',
-        });
-      }
-      expiresAt = requestedExpiry ?? ceiling;
     }
     const created = await createKey(
       c.env.DB,
@@ -129,14 +126,7 @@ export function keyRoutes() {
     const manager = c.get('manager');
     const { id } = c.req.valid('param');
     const changes = c.req.valid('json');
-    if (manager.kind === 'account' && changes.limits !== undefined) {
-      throw new ApiError({
-        status: 403,
-        message: 'limits are set by the operator (admin token) only',
-        param: 'limits',
-        code: 'admin_only',
-      });
-    }
+    if (manager.kind === 'account' && changes.limits !== undefined) throw limitsAreTheOperators();
     const updated = await updateKey(c.env.DB, id, manager.kind === 'account' ? manager.accountId : null, changes);
     if (!updated) throw new ApiError({ status: 404, message: `no live key ${id}`, type: 'not_found', param: 'id', code: 'unknown_key' });
     // Stored first, then chat told to drop its cached copy, so the copy it reads next is the new one.
