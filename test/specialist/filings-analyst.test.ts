@@ -2,7 +2,7 @@ import { env } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CompanyDirectory } from '../../workers/specialist/src/analysis/company-directory.ts';
 import { annualFigures } from '../../workers/specialist/src/analysis/figures.ts';
-import type { Metric } from '../../workers/specialist/src/analysis/metrics.ts';
+import { METRICS, type Metric } from '../../workers/specialist/src/analysis/metrics.ts';
 import type { PeriodRequest } from '../../workers/specialist/src/analysis/question.ts';
 import { teamFromEnv } from '../../workers/specialist/src/config.ts';
 import type { CompanyFacts } from '../../workers/specialist/src/edgar/schemas.ts';
@@ -19,19 +19,7 @@ afterEach(() => {
 
 /** Millions of USD, as the filings state them (integers, so the comparisons are exact). */
 const M = 1e6;
-const ALL: Metric[] = [
-  'revenue',
-  'net_income',
-  'net_margin',
-  'gross_profit',
-  'gross_margin',
-  'operating_income',
-  'operating_margin',
-  'eps_diluted',
-  'operating_cash_flow',
-  'capex',
-  'free_cash_flow',
-];
+const ALL: Metric[] = [...METRICS];
 
 /** The real analyst, reading the shipped dataset through the Worker's EDGAR client (edgar.test serves data/edgar). */
 async function analyze(ticker: string, period: PeriodRequest, metrics: Metric[] = ALL): Promise<FilingsReport> {
