@@ -5,11 +5,12 @@
  * the router, answers per second, and the share of each hop: from the router's request status timestamps
  * (same machine, same clock), the router's Server-Timing (registry search) and, when the bench started the
  * stack, the specialist's timing log lines (queue, team, chat, EDGAR, answer filing). Also the CPU time
- * per answer of each service, read from /proc: the figure that does not depend on what else the machine
- * runs. A first, cold round (empty caches) is reported apart.
+ * per answer of each service, read from /proc over the round (up to the last user's answer; the status
+ * lookups the hop shares need come after): the figure that does not depend on what else the machine runs.
+ * A first, cold round (empty caches) is reported apart.
  *
  *   npm run bench:e2e                                  # starts the stack (no client) in a temp dir
- *   npm run bench:e2e -- --levels 1,20,100 --poll-ms 250
+ *   npm run bench:e2e -- --levels 1,20,100 --wait 0 --poll-ms 1000   # short polls, as clients before long polls
  *   npm run bench:e2e -- --router http://localhost:5001   # against a stack already running (npm start)
  *   npm run bench:e2e -- --logs /tmp/e2e-logs             # keep the stack's logs
  */
@@ -20,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { analysisResultMessageSchema } from '../schemas/messages.ts';
 import { requestSentSchema, requestStatusSchema } from '../schemas/router-api.ts';
-import { POLL_LIMITS } from '../pages/src/reference/poller.ts';
+import { createPoller, POLL_LIMITS, type Poll, type PollEnd } from '../pages/src/reference/poller.ts';
 import type { ServiceName } from '../scripts/stack/ports.ts';
 import { startStack, type Stack } from '../scripts/stack/stack.ts';
 import { HOPS, summarise, type Sample } from './e2e-stats.ts';
@@ -30,8 +31,10 @@ import { readTimings } from './timing-log.ts';
 const { values } = parseArgs({
   options: {
     levels: { type: 'string', default: '1,20,100' },
-    // As often as the browser client polls: polls are load the stack carries beside the work.
+    // As the browser client polls (its poller, pages/src/reference/poller.ts): polls are load the stack
+    // carries beside the work. `--wait 0` polls without holding, once per `--poll-ms`, as clients before long polls did.
     'poll-ms': { type: 'string', default: String(POLL_LIMITS.intervalMs) },
+    wait: { type: 'string', default: String(POLL_LIMITS.waitSeconds) },
     'timeout-ms': { type: 'string', default: '120000' },
     router: { type: 'string' },
     // Keep the stack's logs (each Worker's requests and timing lines) in this folder.
@@ -40,6 +43,7 @@ const { values } = parseArgs({
 });
 const levels = values.levels.split(',').map(Number);
 const pollMs = Number(values['poll-ms']);
+const waitSeconds = Number(values.wait);
 const timeoutMs = Number(values['timeout-ms']);
 
 /** Each question names one company; its analysis must name that company's ticker (the user's own answer). */
@@ -54,15 +58,18 @@ const QUESTIONS = [
 /** A user's request as the router's status shows it; the Workers' own timings are added from their logs. */
 type Timeline = Pick<Sample, 'start' | 'sent' | 'delivered' | 'filed' | 'seen' | 'discover'> & { requestId: string };
 
+/** What a user saw: when it asked and when its own answer reached it (the router's timestamps are read after the round). */
+type Asked = Pick<Timeline, 'requestId' | 'start' | 'seen' | 'discover'>;
+
 /** A metric's duration (ms) in a Server-Timing header (`name;dur=12.3`), NaN when absent. */
 function serverTiming(header: string | null, name: string): number {
   const metric = (header ?? '').split(',').find((entry) => entry.trim().split(';')[0] === name);
   const duration = metric && /;\s*dur=([\d.]+)/.exec(metric)?.[1];
   return duration ? Number(duration) : Number.NaN;
 }
-type Outcome = { ok: true; timeline: Timeline } | { ok: false; reason: string };
+type Outcome = { ok: true; asked: Asked } | { ok: false; reason: string };
 
-/** One user: asks (as its own client address), polls like the browser client, checks the answer is its own. */
+/** One user: asks (as its own client address), polls with the browser client's poller, checks the answer is its own. */
 async function user(routerUrl: string, index: number): Promise<Outcome> {
   const { question, ticker } = QUESTIONS[index % QUESTIONS.length]!;
   const start = Date.now();
@@ -74,30 +81,27 @@ async function user(routerUrl: string, index: number): Promise<Outcome> {
   if (sent.status !== 200) return { ok: false, reason: `send-request ${sent.status}: ${(await sent.text()).slice(0, 200)}` };
   const { request_id: requestId } = requestSentSchema.parse(await sent.json());
   const discover = serverTiming(sent.headers.get('server-timing'), 'registry-search');
-  for (;;) {
-    if (Date.now() - start > timeoutMs) return { ok: false, reason: `no answer within ${timeoutMs} ms` };
-    await sleep(pollMs);
-    const response = await fetch(`${routerUrl}/api/get-response?request_id=${requestId}`);
-    if (!response.ok) return { ok: false, reason: `get-response ${response.status}: ${(await response.text()).slice(0, 200)}` };
+  const wait = waitSeconds > 0 ? `&wait=${waitSeconds}` : '';
+  const poll: Poll = async (signal) => {
+    const response = await fetch(`${routerUrl}/api/get-response?request_id=${requestId}${wait}`, { signal });
+    if (!response.ok) return { kind: 'error', message: `get-response ${response.status}: ${(await response.text()).slice(0, 200)}` };
     const answer = analysisResultMessageSchema.safeParse(await response.json());
-    if (!answer.success) continue;
-    if (!JSON.stringify(answer.data).includes(`(${ticker})`))
-      return { ok: false, reason: `answer does not name ${ticker}: not the asker’s own` };
-    break;
-  }
-  const seen = Date.now();
-  const status = requestStatusSchema.parse(await (await fetch(`${routerUrl}/api/requests/${requestId}`)).json());
-  const at = (iso: string | null) => (iso === null ? Number.NaN : Date.parse(iso));
-  const timeline = {
-    requestId,
-    start,
-    sent: at(status.sent_at),
-    delivered: at(status.delivered_at),
-    filed: at(status.answered_at),
-    seen,
-    discover,
+    return answer.success ? { kind: 'answered', analysis: answer.data.analysis_result.analysis } : { kind: 'waiting' };
   };
-  return { ok: true, timeline };
+  const limits = { ...POLL_LIMITS, intervalMs: pollMs, waitSeconds, timeoutMs };
+  const end = await new Promise<PollEnd>((resolve) => createPoller(limits).start(poll, resolve));
+  if (end.kind === 'timeout') return { ok: false, reason: `no answer within ${timeoutMs} ms` };
+  if (end.kind === 'error') return { ok: false, reason: end.message };
+  if (!JSON.stringify(end.analysis).includes(`(${ticker})`))
+    return { ok: false, reason: `answer does not name ${ticker}: not the asker’s own` };
+  return { ok: true, asked: { requestId, start, seen: Date.now(), discover } };
+}
+
+/** The router's timestamps of a request (GET /api/requests/{id}): read after the round, so not counted as its load. */
+async function timeline(routerUrl: string, asked: Asked): Promise<Timeline> {
+  const status = requestStatusSchema.parse(await (await fetch(`${routerUrl}/api/requests/${asked.requestId}`)).json());
+  const at = (iso: string | null) => (iso === null ? Number.NaN : Date.parse(iso));
+  return { ...asked, sent: at(status.sent_at), delivered: at(status.delivered_at), filed: at(status.answered_at) };
 }
 
 /**
@@ -129,21 +133,20 @@ async function round(routerUrl: string, users: number, offset: number) {
   const clientCpuBefore = process.cpuUsage();
   const started = Date.now();
   const outcomes = await Promise.all(Array.from({ length: users }, (_, index) => user(routerUrl, offset + index)));
+  const clientCpu = process.cpuUsage(clientCpuBefore);
+  const cpu = cpuSpent(cpuBefore, cpuSnapshot(groups));
+  const timelines = await Promise.all(outcomes.flatMap((outcome) => (outcome.ok ? [timeline(routerUrl, outcome.asked)] : [])));
   // The Workers log their timing lines as each request ends; give the last ones time to reach the log files.
   await sleep(stack ? 1000 : 0);
   const timings = stack ? readTimings(stack.logDir) : null;
-  const samples: Sample[] = outcomes.flatMap((outcome) => {
-    if (!outcome.ok) return [];
-    const { requestId, ...timeline } = outcome.timeline;
-    const timed = timings?.(requestId) ?? { queued: NaN, team: NaN, chat: NaN, edgar: NaN, reply: NaN };
-    return [{ ...timeline, ...timed }];
-  });
+  const samples: Sample[] = timelines.map(({ requestId, ...times }) => ({
+    ...times,
+    ...(timings?.(requestId) ?? { queued: NaN, team: NaN, chat: NaN, edgar: NaN, reply: NaN }),
+  }));
   const failures = outcomes.flatMap((outcome) => (outcome.ok ? [] : [outcome.reason]));
   const summary = samples.length ? summarise(samples) : null;
   const span = samples.length ? Math.max(...samples.map((s) => s.filed)) - Math.min(...samples.map((s) => s.start)) : Number.NaN;
   const edgar = edgarRequests(started, Date.now());
-  const clientCpu = process.cpuUsage(clientCpuBefore);
-  const cpu = cpuSpent(cpuBefore, cpuSnapshot(groups));
   cpu.set('bench clients', new Map([['node', (clientCpu.user + clientCpu.system) / 1000]]));
   return {
     users,
@@ -172,7 +175,8 @@ function report(label: string, result: Awaited<ReturnType<typeof round>>) {
   if (!result.summary) return;
   const { available, total, hops } = result.summary;
   console.log(`  send → answer at the router   p50 ${ms(available.p50)}   p99 ${ms(available.p99)}`);
-  console.log(`  send → answer seen by client  p50 ${ms(total.p50)}   p99 ${ms(total.p99)}   (client polls every ${pollMs} ms)`);
+  const polling = waitSeconds > 0 ? `long polls held up to ${waitSeconds} s` : `polls every ${pollMs} ms`;
+  console.log(`  send → answer seen by client  p50 ${ms(total.p50)}   p99 ${ms(total.p99)}   (client ${polling})`);
   for (const hop of HOPS) {
     const figures = hops[hop.key];
     if (!figures) continue;
@@ -234,7 +238,7 @@ try {
   }
   const out = resolve(import.meta.dirname, 'results');
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, 'e2e.json'), JSON.stringify({ at: new Date().toISOString(), pollMs, cold, results }, null, 2));
+  writeFileSync(join(out, 'e2e.json'), JSON.stringify({ at: new Date().toISOString(), pollMs, waitSeconds, cold, results }, null, 2));
   console.log('\n(figures also in bench/results/e2e.json)');
 } finally {
   await stack?.stopAll();

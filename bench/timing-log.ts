@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** The timing lines a Worker logs per request (`<prefix> {json}`), by the id they name. */
+/** The timing lines a Worker logs per batch of requests (`<prefix> [{json},…]`), by the id each record names. */
 function timingLines(file: string, prefix: string, idField: string): Map<string, Record<string, number>> {
   const found = new Map<string, Record<string, number>>();
   if (!existsSync(file)) return found;
@@ -9,9 +9,11 @@ function timingLines(file: string, prefix: string, idField: string): Map<string,
     const at = line.indexOf(prefix);
     if (at < 0) continue;
     try {
-      const record = JSON.parse(line.slice(at + prefix.length)) as Record<string, unknown>;
-      const id = record[idField];
-      if (typeof id === 'string') found.set(id, record as Record<string, number>);
+      const records = JSON.parse(line.slice(at + prefix.length)) as Record<string, unknown>[];
+      for (const record of records) {
+        const id = record[idField];
+        if (typeof id === 'string') found.set(id, record as Record<string, number>);
+      }
     } catch {
       // A line cut short by the log's buffering: that request's hops stay untimed.
     }

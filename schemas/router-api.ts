@@ -20,8 +20,27 @@ export const sendRequestBodySchema = z.object({
 /** POST /api/send-request 200 answer. */
 export const requestSentSchema = z.object({ status: z.literal('request_sent'), request_id: requestIdSchema });
 
-/** GET /api/get-response query; without `request_id` the spec's single global slot answers. */
-export const getResponseQuerySchema = z.object({ request_id: requestIdSchema.optional() });
+/** The longest a poll may wait for its answer: below the idle timeouts of common proxies (and Cloudflare's 100 s). */
+export const MAX_POLL_WAIT_SECONDS = 25;
+
+/**
+ * GET /api/get-response query; without `request_id` the spec's single global slot answers. `wait` (seconds)
+ * makes the poll a long poll: it is answered as soon as the answer is filed, or `waiting` after that long.
+ */
+export const getResponseQuerySchema = z
+  .object({
+    request_id: requestIdSchema.optional(),
+    wait: z.coerce
+      .number({ error: `wait must be a whole number of seconds, 0 to ${MAX_POLL_WAIT_SECONDS}` })
+      .int(`wait must be a whole number of seconds, 0 to ${MAX_POLL_WAIT_SECONDS}`)
+      .min(0, `wait must be a whole number of seconds, 0 to ${MAX_POLL_WAIT_SECONDS}`)
+      .max(MAX_POLL_WAIT_SECONDS, `wait must be a whole number of seconds, 0 to ${MAX_POLL_WAIT_SECONDS}`)
+      .optional(),
+  })
+  .refine((query) => query.wait === undefined || query.request_id !== undefined, {
+    message: 'wait needs request_id: only a request’s own slot can be waited on',
+    path: ['wait'],
+  });
 
 /** GET /api/get-response 200 answer: the specialist's analysis, or `{status:'waiting'}` while there is none. */
 const getResponseSchema = z.union([waitingSchema, analysisResultMessageSchema]);

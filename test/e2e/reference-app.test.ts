@@ -4,6 +4,7 @@ import { launchBrowser } from './helpers/browser.ts';
 import { registerCrowd, type Crowd } from './helpers/crowd.ts';
 import { screenshotPath } from './helpers/screenshots.ts';
 import { startTempStack, type TempStack } from './helpers/temp-stack.ts';
+import { POLL_LIMITS } from '../../pages/src/reference/poller.ts';
 
 describe('the reference application, end to end', () => {
   let temp: TempStack;
@@ -52,6 +53,8 @@ describe('the reference application, end to end', () => {
     expect((await page.locator('.analysis .markdown').first().innerText()).trim().length).toBeGreaterThan(0);
     expect(polls.length).toBeGreaterThan(0);
     expect(new Set(polls.map((url) => new URL(url).searchParams.get('request_id'))).size).toBe(1);
+    // Long polls: the router holds each until the answer is filed.
+    expect(polls.every((url) => new URL(url).searchParams.get('wait') === String(POLL_LIMITS.waitSeconds))).toBe(true);
 
     await page.screenshot({ path: screenshotPath('reference-app.png') });
 

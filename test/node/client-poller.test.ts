@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createPoller, POLL_LIMITS, type Poll, type PollEnd, type PollOutcome } from '../../pages/src/reference/poller.ts';
+import { MAX_POLL_WAIT_SECONDS } from '../../schemas/router-api.ts';
 
 /** A router that takes every poll and never answers: each poll settles only when the client aborts it. */
 function hangingPolls() {
@@ -26,7 +27,8 @@ describe('the reference client’s poller', () => {
 
     await vi.advanceTimersByTimeAsync(POLL_LIMITS.timeoutMs - 1);
     expect(ends).toEqual([]);
-    expect(signals.length).toBeGreaterThan(5);
+    // One poll per request timeout: each hung poll was given up and another sent.
+    expect(signals.length).toBe(Math.ceil((POLL_LIMITS.timeoutMs - 1) / POLL_LIMITS.requestTimeoutMs));
     expect(signals.slice(0, -1).every((signal) => signal.aborted)).toBe(true);
 
     await vi.advanceTimersByTimeAsync(1);
@@ -40,7 +42,7 @@ describe('the reference client’s poller', () => {
     expect(ends).toHaveLength(1);
   });
 
-  it('polls once a second until answered, and reports the answer once', async () => {
+  it('polls at once, then once a second while the router answers waiting at once, and reports the answer once', async () => {
     vi.useFakeTimers();
     const outcomes: PollOutcome[] = [
       { kind: 'waiting' },
@@ -53,13 +55,39 @@ describe('the reference client’s poller', () => {
       async () => outcomes[polls++]!,
       (end) => ends.push(end),
     );
-    await vi.advanceTimersByTimeAsync(2_999);
+    await vi.advanceTimersByTimeAsync(0);
+    expect(polls).toBe(1);
+    await vi.advanceTimersByTimeAsync(1_999);
     expect(polls).toBe(2);
     expect(ends).toEqual([]);
     await vi.advanceTimersByTimeAsync(1);
     expect(ends).toEqual([{ kind: 'answered', analysis: [{ role: 'filings', name: null, content: 'ok' }] }]);
     await vi.advanceTimersByTimeAsync(10_000);
     expect(polls).toBe(3);
+  });
+
+  it('asks for a wait the router grants, and gives each held poll time to come back before aborting it', () => {
+    expect(POLL_LIMITS.waitSeconds).toBeGreaterThan(0);
+    expect(POLL_LIMITS.waitSeconds).toBeLessThanOrEqual(MAX_POLL_WAIT_SECONDS);
+    expect(POLL_LIMITS.requestTimeoutMs).toBeGreaterThan(POLL_LIMITS.waitSeconds * 1000);
+  });
+
+  it('follows a poll the router held (a long poll) at once, with no pause between the two', async () => {
+    vi.useFakeTimers();
+    const started: number[] = [];
+    const held: Poll = async () => {
+      started.push(Date.now());
+      await new Promise((resolve) => setTimeout(resolve, POLL_LIMITS.waitSeconds * 1000));
+      return started.length < 3 ? { kind: 'waiting' } : { kind: 'answered', analysis: [] };
+    };
+    const ends: PollEnd[] = [];
+    createPoller().start(held, (end) => ends.push(end));
+    await vi.advanceTimersByTimeAsync(3 * POLL_LIMITS.waitSeconds * 1000 + 10);
+    expect(ends).toEqual([{ kind: 'answered', analysis: [] }]);
+    // Each poll starts when the held one returns (a timer tick later), not an interval after it.
+    const gaps = started.slice(1).map((at, index) => at - started[index]! - POLL_LIMITS.waitSeconds * 1000);
+    expect(gaps).toHaveLength(2);
+    for (const gap of gaps) expect(gap).toBeLessThan(POLL_LIMITS.intervalMs / 10);
   });
 
   it('ends with an error when a poll fails, and stop() aborts the poll in flight without reporting an end', async () => {
@@ -101,7 +129,7 @@ describe('the reference client’s poller', () => {
         return { kind: 'waiting' };
       };
       const end = await new Promise<PollEnd>((resolve) =>
-        createPoller({ intervalMs: 20, requestTimeoutMs: 150, timeoutMs: 700 }).start(poll, resolve),
+        createPoller({ intervalMs: 20, waitSeconds: 0, requestTimeoutMs: 150, timeoutMs: 700 }).start(poll, resolve),
       );
       expect(end).toEqual({ kind: 'timeout' });
       expect(requests.length).toBeGreaterThanOrEqual(2);

@@ -53,6 +53,51 @@ describe('GET /api/get-response?request_id=…', () => {
   });
 });
 
+describe('GET /api/get-response?request_id=…&wait=… (a long poll)', () => {
+  it('holds the poll while the request waits and answers it with the answer as soon as it is filed', async () => {
+    const requestId = await ask(network);
+    let settled = false;
+    const held = poll(requestId, 20).finally(() => {
+      settled = true;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(settled).toBe(false);
+    expect((await deliver(reply(requestId, analysis('Held, then answered.')))).status).toBe(200);
+    expect(await body(await held)).toEqual({ status: 200, json: analysis('Held, then answered.') });
+  });
+
+  it('answers at once when the answer is already there, and waiting once the wait is over when it is not', async () => {
+    const answered = await ask(network, 'first');
+    await deliver(reply(answered, analysis('already here')));
+    expect(await body(await poll(answered, 20))).toEqual({ status: 200, json: analysis('already here') });
+    const pending = await ask(network, 'second');
+    expect(await body(await poll(pending, 1))).toEqual({ status: 200, json: { status: 'waiting' } });
+  });
+
+  it('ends the wait when the request expires: 404, as for any expired request', async () => {
+    const requestId = await ask(network);
+    const held = poll(requestId, 20);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(await runDurableObjectAlarm(env.ANSWER_SLOT.get(env.ANSWER_SLOT.idFromName(requestId)))).toBe(true);
+    const expired = await body(await held);
+    expect(expired.status).toBe(404);
+    expect(expired.json).toMatchObject({ code: 'unknown_request' });
+  });
+
+  it.each(['26', '-1', '1.5', 'soon'])('refuses wait=%s with a 400 naming wait', async (wait) => {
+    const requestId = await ask(network);
+    const refused = await body(await poll(requestId, wait));
+    expect(refused.status).toBe(400);
+    expect(refused.json).toMatchObject({ error: expect.stringContaining('wait'), param: 'wait' });
+  });
+
+  it('refuses wait without request_id: the global slot is not waited on', async () => {
+    const refused = await body(await poll(undefined, 5));
+    expect(refused.status).toBe(400);
+    expect(refused.json).toMatchObject({ error: expect.stringContaining('request_id'), param: 'wait' });
+  });
+});
+
 describe('GET /api/get-response without request_id (the spec’s global slot, off by default)', () => {
   it('is a 400 naming request_id, and no answer of a request reaches anyone who polls without its id', async () => {
     const requestId = await ask(network, 'a private question');

@@ -9,21 +9,28 @@ export type PollEnd = Exclude<PollOutcome, { kind: 'waiting' }> | { kind: 'timeo
 export type Poll = (signal: AbortSignal) => Promise<PollOutcome>;
 
 export type PollLimits = {
-  /** Pause between the end of one poll and the start of the next. */
+  /**
+   * Least time from the start of one poll to the start of the next: a poll the router held (a long poll,
+   * `waitSeconds`) is followed at once, one it answered at once waits out the rest of the interval.
+   */
   intervalMs: number;
+  /** How long the router may hold a poll until the answer is filed (GET /api/get-response `wait`). */
+  waitSeconds: number;
   /** The whole loop's deadline, counted from `start`: the spec's 120 s. */
   timeoutMs: number;
   /** How long one poll may take before it is aborted and the next one is scheduled. */
   requestTimeoutMs: number;
 };
 
-export const POLL_LIMITS: PollLimits = { intervalMs: 1000, timeoutMs: 120_000, requestTimeoutMs: 10_000 };
+export const POLL_LIMITS: PollLimits = { intervalMs: 1000, waitSeconds: 20, timeoutMs: 120_000, requestTimeoutMs: 30_000 };
 
 /**
  * Polls one request until it is answered, fails or times out. At most one loop runs per poller: starting
  * a new one stops the previous, and `stop` (called when the view closes) cancels the timers and the poll in
- * flight. Polls never overlap: each is scheduled after the previous one ended. A poll that hangs is aborted
- * after `requestTimeoutMs`, and the deadline ends the loop on time even while a poll is in flight.
+ * flight. The first poll goes at once (the router holds it until the answer is filed); polls never overlap:
+ * each is scheduled after the previous one ended, no sooner than `intervalMs` after that one started. A
+ * poll that hangs is aborted after `requestTimeoutMs`, and the deadline ends the loop on time even while a
+ * poll is in flight.
  */
 export function createPoller(limits: PollLimits = POLL_LIMITS) {
   let stopCurrent: (() => void) | undefined;
@@ -49,6 +56,7 @@ export function createPoller(limits: PollLimits = POLL_LIMITS) {
     };
     const deadline = setTimeout(() => finish({ kind: 'timeout' }), limits.timeoutMs);
     const tick = async () => {
+      const startedAt = Date.now();
       const controller = new AbortController();
       inFlight = controller;
       pollTimeout = setTimeout(() => controller.abort(), limits.requestTimeoutMs);
@@ -64,9 +72,9 @@ export function createPoller(limits: PollLimits = POLL_LIMITS) {
       }
       if (ended) return;
       if (outcome.kind !== 'waiting') return finish(outcome);
-      nextPoll = setTimeout(() => void tick(), limits.intervalMs);
+      nextPoll = setTimeout(() => void tick(), Math.max(0, startedAt + limits.intervalMs - Date.now()));
     };
-    nextPoll = setTimeout(() => void tick(), limits.intervalMs);
+    nextPoll = setTimeout(() => void tick(), 0);
     stopCurrent = end;
   }
 

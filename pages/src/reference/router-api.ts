@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { analysisResultMessageSchema, waitingSchema } from '../../../schemas/messages.ts';
 import { requestSentSchema, routerErrorSchema, type sendRequestBodySchema } from '../../../schemas/router-api.ts';
-import type { PollOutcome } from './poller.ts';
+import { POLL_LIMITS, type PollOutcome } from './poller.ts';
 import { ROUTER_URL } from './router-config.ts';
 
 export type SendOutcome =
@@ -33,7 +33,7 @@ export async function sendRequest(input: string): Promise<SendOutcome> {
 }
 
 export async function getResponse(requestId: string, signal: AbortSignal): Promise<PollOutcome> {
-  const url = `${ROUTER_URL}/api/get-response?request_id=${encodeURIComponent(requestId)}`;
+  const url = `${ROUTER_URL}/api/get-response?request_id=${encodeURIComponent(requestId)}&wait=${POLL_LIMITS.waitSeconds}`;
   const response = await fetch(url, { signal });
   if (!response.ok) return { kind: 'error', message: await errorMessage(response) };
   const body = pollBodySchema.safeParse(await response.json());

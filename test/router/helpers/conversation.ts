@@ -50,5 +50,10 @@ export const postWebhook = (body: string) =>
 
 export const deliver = (envelope: ReturnType<typeof reply>) => postWebhook(serializeEnvelope(envelope));
 
-export const poll = (requestId?: string) =>
-  SELF.fetch(`http://router.test/api/get-response${requestId === undefined ? '' : `?request_id=${encodeURIComponent(requestId)}`}`);
+/** GET /api/get-response, for `requestId` (else the global slot), held up to `wait` seconds when given. */
+export function poll(requestId?: string, wait?: number | string) {
+  const query = new URLSearchParams();
+  if (requestId !== undefined) query.set('request_id', requestId);
+  if (wait !== undefined) query.set('wait', String(wait));
+  return SELF.fetch(`http://router.test/api/get-response${query.size ? `?${query}` : ''}`);
+}

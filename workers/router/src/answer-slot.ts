@@ -54,6 +54,9 @@ const KEY = 'slot';
  * lost can be repeated) and forgets everything at expiry, by alarm.
  */
 export class AnswerSlot extends DurableObject<RouterEnv> {
+  /** Long polls waiting for the answer (or the failure); in memory: a poll holds its call open while it waits. */
+  private readonly waiters = new Set<() => void>();
+
   /**
    * Opens the slot for a request now with `peer`; false, changing nothing, when a live request already holds
    * it (a client's request_id used twice). Read and write are one step: the object's input gate lets no other
@@ -87,6 +90,7 @@ export class AnswerSlot extends DurableObject<RouterEnv> {
     if (!record || record.answer) return;
     const passedOver = [...(record.passedOver ?? []), { agent: record.peer, reason: lastReason, at: Date.now() }];
     await this.ctx.storage.put<SlotRecord>(KEY, { ...record, passedOver, failure });
+    this.wakeWaiters();
   }
 
   async file(sender: string, answer: AnalysisResultMessage): Promise<FileOutcome> {
@@ -95,10 +99,39 @@ export class AnswerSlot extends DurableObject<RouterEnv> {
     if (record.peer !== sender || record.failure !== undefined) return { filed: false, refusal: 'wrong_sender' };
     // A second answer in the same session replaces the first, as the spec's slot is overwritten while holding.
     await this.ctx.storage.put<SlotRecord>(KEY, { ...record, answer: { payload: answer, filedAt: Date.now() } });
+    this.wakeWaiters();
     return { filed: true, toGlobalSlot: record.toGlobalSlot === true };
   }
 
-  async read(): Promise<SlotRead> {
+  /**
+   * Where the request stands. With `waitMs`, a request still waiting is read again once its answer is
+   * filed, it fails or expires, or `waitMs` has passed, whichever comes first (a long poll): a client
+   * learns of its answer at once, with one request instead of one a second.
+   */
+  async read(waitMs = 0): Promise<SlotRead> {
+    const now = await this.snapshot();
+    if (now.state !== 'waiting' || waitMs <= 0) return now;
+    await this.changeWithin(Math.min(waitMs, now.times.expiresAt - Date.now()));
+    return this.snapshot();
+  }
+
+  private changeWithin(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const wake = () => {
+        clearTimeout(timer);
+        this.waiters.delete(wake);
+        resolve();
+      };
+      const timer = setTimeout(wake, Math.max(0, ms));
+      this.waiters.add(wake);
+    });
+  }
+
+  private wakeWaiters(): void {
+    for (const wake of [...this.waiters]) wake();
+  }
+
+  private async snapshot(): Promise<SlotRead> {
     const record = await this.live();
     if (!record) return { state: 'unknown' };
     const times: SlotTimes = {
@@ -116,6 +149,7 @@ export class AnswerSlot extends DurableObject<RouterEnv> {
 
   override async alarm(): Promise<void> {
     await this.ctx.storage.deleteAll();
+    this.wakeWaiters();
   }
 
   /** The record unless it has expired; an alarm may run late, so expiry is also checked on read. */

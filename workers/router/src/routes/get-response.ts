@@ -6,11 +6,12 @@ import { answerSlot, globalSlot, legacyGlobalSlot } from '../slots.ts';
 
 /**
  * GET /api/get-response. With `request_id`: that request's answer (kept until it expires, so polls may be
- * repeated) or `{status:'waiting'}`; an unknown or expired id is a 404. Without: the spec's global slot,
+ * repeated) or `{status:'waiting'}`, at once or, with `wait`, as soon as it is filed (a long poll, up to
+ * `wait` seconds); an unknown or expired id is a 404. Without: the spec's global slot,
  * which hands out its payload once, where the operator turned it on (LEGACY_GLOBAL_SLOT); else a 400.
  */
 export const getResponseRoute = new Hono<{ Bindings: RouterEnv }>().get('/', validate('query', getResponseQuerySchema), async (c) => {
-  const { request_id: requestId } = c.req.valid('query');
+  const { request_id: requestId, wait } = c.req.valid('query');
   if (requestId === undefined) {
     if (!legacyGlobalSlot(c.env)) {
       throw new ApiError({
@@ -23,7 +24,7 @@ export const getResponseRoute = new Hono<{ Bindings: RouterEnv }>().get('/', val
     const payload = await globalSlot(c.env).take();
     return c.json<GetResponseBody>(payload ?? { status: 'waiting' });
   }
-  const slot = await answerSlot(c.env, requestId).read();
+  const slot = await answerSlot(c.env, requestId).read((wait ?? 0) * 1000);
   if (slot.state === 'unknown') {
     throw new ApiError({
       status: 404,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { AnalysisItem } from '../../../../schemas/messages.ts';
 import { EdgarError } from '../edgar/client.ts';
 import { SUPERVISOR } from '../team/supervisor.ts';
-import { PhaseClock } from './phase-clock.ts';
+import { logBatchTimes, PhaseClock, type PhaseTimes } from './phase-clock.ts';
 
 /** Must match the analysis queue's name in wrangler.toml: the Worker's queue handler routes by it. */
 export const ANALYSIS_QUEUE_NAME = 'rendezvous-specialist-analysis';
@@ -41,9 +41,11 @@ const failure = (reason: string): AnalysisItem[] => [
 /**
  * Runs each queued question and sends its analysis to the sender. A transient EDGAR failure is retried
  * with backoff; after the last try, or on any other failure, the sender gets an error item instead of
- * waiting for an answer that will not come. Each answered job logs where its time went (PhaseClock).
+ * waiting for an answer that will not come. Where each answered job's time went (PhaseClock) is logged
+ * once for the batch.
  */
 export async function consumeAnalysisBatch(batch: MessageBatch<unknown>, runner: AnalysisRunner): Promise<void> {
+  const answered: PhaseTimes[] = [];
   await Promise.all(
     batch.messages.map(async (message) => {
       const parsed = analysisJobSchema.safeParse(message.body);
@@ -73,11 +75,12 @@ export async function consumeAnalysisBatch(batch: MessageBatch<unknown>, runner:
       try {
         await clock.time('reply', () => runner.reply(job, items));
         message.ack();
-        clock.log(job.session);
+        answered.push(clock.times(job.session));
       } catch (error) {
         console.error(`specialist: the analysis of session ${job.session} could not be queued for delivery`, error);
         message.retry({ delaySeconds: 2 ** message.attempts });
       }
     }),
   );
+  logBatchTimes(answered);
 }
