@@ -10,6 +10,12 @@ import type { BoundAgent } from './bound.ts';
 const uncountedUntil = new Map<string, number>();
 const UNCOUNTED_MAX_ENTRIES = 10_000;
 
+/** Per isolate: the last report of each pair still under way; the next one of the pair waits for it. */
+const lastReport = new Map<string, Promise<void>>();
+
+/** A report the registry does not answer in time is given up: the pair's next report waits for it. */
+const REPORT_TIMEOUT_MS = 10_000;
+
 const endOfUtcDay = (now: number) => {
   const day = new Date(now);
   return Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), day.getUTCDate() + 1);
@@ -18,16 +24,29 @@ const endOfUtcDay = (now: number) => {
 /**
  * Reports a delivered message to the registry as uagents-core does (`record_agent_interaction`): the
  * sender's signed attestation in `Authorization: Agent attr:…`. Best effort: a failure is logged. Once the
- * registry answers that it did not count one, the pair is not reported again until the UTC day ends (the
- * reports of a burst already in flight still go).
+ * registry answers that it did not count one, the pair is not reported again until the UTC day ends. The
+ * reports of one pair go one at a time, each after the last one's answer, so a burst of messages costs the
+ * registry its daily cap and one report more, not one signature check and D1 write per message.
  */
 export async function reportInteraction<Env>(agent: BoundAgent<Env>, target: string, session: string): Promise<void> {
   if (agent.settings.reportInteractions === false) return;
   const pair = `${agent.settings.registryUrl} ${agent.identity.address} ${target}`;
-  const until = uncountedUntil.get(pair);
-  if (until !== undefined && until > Date.now()) return;
-  uncountedUntil.delete(pair);
-  await postReport(agent, target, session, pair);
+  const previous = lastReport.get(pair);
+  let done = () => {};
+  const mine = new Promise<void>((resolve) => {
+    done = resolve;
+  });
+  lastReport.set(pair, mine);
+  try {
+    await previous;
+    const until = uncountedUntil.get(pair);
+    if (until !== undefined && until > Date.now()) return;
+    uncountedUntil.delete(pair);
+    await postReport(agent, target, session, pair);
+  } finally {
+    done();
+    if (lastReport.get(pair) === mine) lastReport.delete(pair);
+  }
 }
 
 async function postReport<Env>(agent: BoundAgent<Env>, target: string, session: string, pair: string): Promise<void> {
@@ -37,6 +56,7 @@ async function postReport<Env>(agent: BoundAgent<Env>, target: string, session: 
       method: 'POST',
       headers: { authorization: `Agent ${createAttestation(agent.identity)}`, 'content-type': 'application/json' },
       body: JSON.stringify({ target, session_id: session, source: agent.identity.address }),
+      signal: AbortSignal.timeout(REPORT_TIMEOUT_MS),
     });
     if (!response.ok) {
       console.warn(

@@ -32,4 +32,19 @@ describe('interaction reports', () => {
     await settle({ agent: 'bob', kind: 'received', session: more.session }, 3);
     expect(await reportsTo(bob)).toHaveLength(before.length);
   }, 60_000);
+
+  it('of a burst go one at a time per pair: the registry hears its daily cap and one more, not every message', async () => {
+    await agentsRegistered();
+    const alice = await addressOf('alice');
+    // A fresh pair (bob → alice), its 14 messages delivered at once by the outbox's batch.
+    const { session } = await postJson<{ session: string }>('/test/bob/send', { to: 'alice', text: 'burst', count: 14 });
+    await settle({ agent: 'alice', kind: 'received', session }, 14);
+    await vi.waitFor(async () => expect((await reportsTo(alice)).some((report) => report.counted === false)).toBe(true), {
+      timeout: 10_000,
+      interval: 200,
+    });
+    const reports = await reportsTo(alice);
+    expect(reports.filter((report) => report.counted === true)).toHaveLength(10);
+    expect(reports).toHaveLength(11);
+  }, 60_000);
 });
