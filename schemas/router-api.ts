@@ -22,6 +22,7 @@ export const requestSentSchema = z.object({ status: z.literal('request_sent'), r
 
 /** The longest a poll may wait for its answer: below the idle timeouts of common proxies (and Cloudflare's 100 s). */
 export const MAX_POLL_WAIT_SECONDS = 25;
+const WAIT_RULE = `wait must be a whole number of seconds, 0 to ${MAX_POLL_WAIT_SECONDS}`;
 
 /**
  * GET /api/get-response query; without `request_id` the spec's single global slot answers. `wait` (seconds)
@@ -30,12 +31,7 @@ export const MAX_POLL_WAIT_SECONDS = 25;
 export const getResponseQuerySchema = z
   .object({
     request_id: requestIdSchema.optional(),
-    wait: z.coerce
-      .number({ error: `wait must be a whole number of seconds, 0 to ${MAX_POLL_WAIT_SECONDS}` })
-      .int(`wait must be a whole number of seconds, 0 to ${MAX_POLL_WAIT_SECONDS}`)
-      .min(0, `wait must be a whole number of seconds, 0 to ${MAX_POLL_WAIT_SECONDS}`)
-      .max(MAX_POLL_WAIT_SECONDS, `wait must be a whole number of seconds, 0 to ${MAX_POLL_WAIT_SECONDS}`)
-      .optional(),
+    wait: z.coerce.number({ error: WAIT_RULE }).int(WAIT_RULE).min(0, WAIT_RULE).max(MAX_POLL_WAIT_SECONDS, WAIT_RULE).optional(),
   })
   .refine((query) => query.wait === undefined || query.request_id !== undefined, {
     message: 'wait needs request_id: only a request’s own slot can be waited on',
