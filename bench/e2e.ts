@@ -23,9 +23,10 @@ import { analysisResultMessageSchema } from '../schemas/messages.ts';
 import { requestSentSchema, requestStatusSchema } from '../schemas/router-api.ts';
 import { createPoller, POLL_LIMITS, type Poll, type PollEnd } from '../pages/src/reference/poller.ts';
 import type { ServiceName } from '../scripts/stack/ports.ts';
-import { startStack, type Stack } from '../scripts/stack/stack.ts';
+import { startStack } from '../scripts/stack/stack.ts';
+import { startWorkersStack } from './e2e-workers-stack.ts';
 import { HOPS, summarise, type Sample } from './e2e-stats.ts';
-import { cpuSnapshot, cpuSpent } from './process-cpu.ts';
+import { cpuSnapshot, cpuSpent, processGroupOf } from './process-cpu.ts';
 import { readTimings } from './timing-log.ts';
 
 const { values } = parseArgs({
@@ -41,6 +42,13 @@ const { values } = parseArgs({
     logs: { type: 'string' },
   },
 });
+const RUNTIMES = {
+  'wrangler-dev': 'the stack `npm start` runs: one `wrangler dev` per Worker (its proxy Worker, inspector and request logging around each)',
+  miniflare:
+    'the Workers alone, as the edge runs them: registry and chat in one workerd, specialist and router each in its own (Miniflare), each Worker on its own socket, built as `wrangler deploy` builds them',
+};
+const RUNTIME = (process.env.BENCH_E2E_RUNTIME ?? 'wrangler-dev') as keyof typeof RUNTIMES;
+if (!(RUNTIME in RUNTIMES)) throw new Error(`BENCH_E2E_RUNTIME: one of ${Object.keys(RUNTIMES).join(', ')}`);
 const levels = values.levels.split(',').map(Number);
 const pollMs = Number(values['poll-ms']);
 const waitSeconds = Number(values.wait);
@@ -105,15 +113,27 @@ async function timeline(routerUrl: string, asked: Asked): Promise<Timeline> {
 }
 
 /**
+ * What the bench started: where its logs are, and the process group of each service, whose CPU time is read
+ * from /proc. In the Miniflare runtime the Workers' workerd is a child of the bench's own process, so only
+ * that group's workerd counts there (the bench's node is counted as the clients).
+ */
+interface Started {
+  edgarLog: string;
+  specialistLog: string;
+  groups: Map<string, number>;
+  workerdOnly: Set<string>;
+  stop(): Promise<void>;
+}
+let started: Started | undefined;
+
+/**
  * Requests the EDGAR data server logged within [from, to] (when the bench started the stack): what the
  * specialist's shared rate limiter (EDGAR_MAX_REQUESTS_PER_SECOND, 9) let through, and so the least time
  * cold data takes.
  */
 function edgarRequests(from: number, to: number): number | null {
-  if (!stack) return null;
-  const log = join(stack.logDir, 'edgar.log');
-  if (!existsSync(log)) return null;
-  return readFileSync(log, 'utf8')
+  if (!started || !existsSync(started.edgarLog)) return null;
+  return readFileSync(started.edgarLog, 'utf8')
     .split('\n')
     .map((line) => Date.parse(line.split(' ')[0] ?? ''))
     .filter((at) => at >= from && at <= to).length;
@@ -121,24 +141,28 @@ function edgarRequests(from: number, to: number): number | null {
 
 const SERVICES: ServiceName[] = ['registry', 'chat', 'edgar', 'specialist', 'router'];
 
-/** Process groups of the stack's services (when the bench started it): their CPU time is read from /proc. */
-function serviceGroups(): Map<string, number> {
-  return new Map(SERVICES.flatMap((name) => (stack?.processGroup(name) ? [[name, stack.processGroup(name)!] as const] : [])));
+/** CPU ms per service and process name since `before`, with the bench's own node left out where it shares a group. */
+function cpuSince(before: ReturnType<typeof cpuSnapshot>) {
+  const spent = cpuSpent(before, cpuSnapshot(started?.groups ?? new Map()));
+  for (const service of started?.workerdOnly ?? []) {
+    const byName = spent.get(service);
+    if (byName) spent.set(service, new Map([...byName].filter(([name]) => name === 'workerd')));
+  }
+  return spent;
 }
 
 /** `users` users at once; throughput = answers ÷ (first send → last answer filed). */
 async function round(routerUrl: string, users: number, offset: number) {
-  const groups = serviceGroups();
-  const cpuBefore = cpuSnapshot(groups);
+  const cpuBefore = cpuSnapshot(started?.groups ?? new Map());
   const clientCpuBefore = process.cpuUsage();
-  const started = Date.now();
+  const roundStart = Date.now();
   const outcomes = await Promise.all(Array.from({ length: users }, (_, index) => user(routerUrl, offset + index)));
   const clientCpu = process.cpuUsage(clientCpuBefore);
-  const cpu = cpuSpent(cpuBefore, cpuSnapshot(groups));
+  const cpu = cpuSince(cpuBefore);
   const timelines = await Promise.all(outcomes.flatMap((outcome) => (outcome.ok ? [timeline(routerUrl, outcome.asked)] : [])));
   // The Workers log their timing lines as each request ends; give the last ones time to reach the log files.
-  await sleep(stack ? 1000 : 0);
-  const timings = stack ? readTimings(stack.logDir) : null;
+  await sleep(started ? 1000 : 0);
+  const timings = started ? readTimings(started.specialistLog) : null;
   const samples: Sample[] = timelines.map(({ requestId, ...times }) => ({
     ...times,
     ...(timings?.(requestId) ?? { queued: NaN, team: NaN, chat: NaN, edgar: NaN, reply: NaN }),
@@ -146,7 +170,7 @@ async function round(routerUrl: string, users: number, offset: number) {
   const failures = outcomes.flatMap((outcome) => (outcome.ok ? [] : [outcome.reason]));
   const summary = samples.length ? summarise(samples) : null;
   const span = samples.length ? Math.max(...samples.map((s) => s.filed)) - Math.min(...samples.map((s) => s.start)) : Number.NaN;
-  const edgar = edgarRequests(started, Date.now());
+  const edgar = edgarRequests(roundStart, Date.now());
   cpu.set('bench clients', new Map([['node', (clientCpu.user + clientCpu.system) / 1000]]));
   return {
     users,
@@ -211,20 +235,48 @@ function reportCpu(cpu: Record<string, Record<string, number>>, answered: number
   }
 }
 
-let stack: Stack | undefined;
+/** Starts the chosen runtime in `dir` (logs in `logDir`); the bench stops it at the end. */
+async function start(dir: string, logDir: string): Promise<{ routerUrl: string; started: Started }> {
+  if (RUNTIME === 'miniflare') {
+    const workers = await startWorkersStack(resolve(import.meta.dirname, '..'), dir, logDir);
+    const own = processGroupOf(process.pid);
+    return {
+      routerUrl: workers.urls.router,
+      started: {
+        edgarLog: workers.edgarLog,
+        specialistLog: workers.workerdLog,
+        groups: new Map([
+          ['workers', own],
+          ['edgar', workers.edgarGroup],
+        ]),
+        workerdOnly: new Set(['workers']),
+        stop: workers.stop,
+      },
+    };
+  }
+  const stack = await startStack({ client: false, persistDir: join(dir, 'state'), secretsDir: join(dir, 'secrets'), logDir });
+  const groups = new Map(SERVICES.flatMap((name) => (stack.processGroup(name) ? [[name, stack.processGroup(name)!] as const] : [])));
+  return {
+    routerUrl: stack.urls.router,
+    started: {
+      edgarLog: join(logDir, 'edgar.log'),
+      specialistLog: join(logDir, 'specialist.log'),
+      groups,
+      workerdOnly: new Set(),
+      stop: () => stack.stopAll(),
+    },
+  };
+}
+
 let dir: string | undefined;
 try {
   let routerUrl = values.router;
   if (!routerUrl) {
     dir = mkdtempSync(join(tmpdir(), 'rendezvous-bench-'));
-    console.log('starting the stack (registry, chat, EDGAR data, specialist, router)…');
-    stack = await startStack({
-      client: false,
-      persistDir: join(dir, 'state'),
-      secretsDir: join(dir, 'secrets'),
-      logDir: values.logs ? resolve(values.logs) : join(dir, 'logs'),
-    });
-    routerUrl = stack.urls.router;
+    console.log(`starting ${RUNTIMES[RUNTIME]} (with the EDGAR data server)…`);
+    const runtime = await start(dir, values.logs ? resolve(values.logs) : join(dir, 'logs'));
+    started = runtime.started;
+    routerUrl = runtime.routerUrl;
   }
   const results = [];
   const cold = await round(routerUrl, QUESTIONS.length, 0);
@@ -238,9 +290,13 @@ try {
   }
   const out = resolve(import.meta.dirname, 'results');
   mkdirSync(out, { recursive: true });
-  writeFileSync(join(out, 'e2e.json'), JSON.stringify({ at: new Date().toISOString(), pollMs, waitSeconds, cold, results }, null, 2));
-  console.log('\n(figures also in bench/results/e2e.json)');
+  const file = RUNTIME === 'miniflare' ? 'e2e-miniflare.json' : 'e2e.json';
+  writeFileSync(
+    join(out, file),
+    JSON.stringify({ at: new Date().toISOString(), runtime: RUNTIME, pollMs, waitSeconds, cold, results }, null, 2),
+  );
+  console.log(`\n(figures also in bench/results/${file})`);
 } finally {
-  await stack?.stopAll();
+  await started?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });
 }

@@ -65,7 +65,7 @@ async function bundle(root: string, config: string, outdir: string): Promise<str
 const BENCH_RATE_LIMIT = 1_000_000;
 
 /**
- * A Worker's Miniflare options from its wrangler config: vars, D1, Durable Objects (SQLite-backed as migrated), rate limits, and
+ * A Worker's Miniflare options from its wrangler config: vars, D1, Durable Objects (SQLite-backed as migrated), queues, rate limits, and
  * the service bindings to Workers of this stack (one to a Worker left out stays unbound, as in a deploy without it:
  * the registry's HOSTING answers 501, or workerd would refuse to start).
  */
@@ -101,6 +101,32 @@ function workerOptions(root: string, { config, port, vars = {} }: StackWorker, s
           service.binding,
           service.entrypoint ? { name: service.service, entrypoint: service.entrypoint } : service.service,
         ]),
+    ),
+    // Queues as configured (each consumer's batching and retries); local queues dispatch one batch at a time, as wrangler dev's do.
+    queueProducers: Object.fromEntries(
+      (worker.queues.producers ?? []).map((producer: { binding: string; queue: string }) => [
+        producer.binding,
+        { queueName: producer.queue },
+      ]),
+    ),
+    queueConsumers: Object.fromEntries(
+      (worker.queues.consumers ?? []).map(
+        (consumer: {
+          queue: string;
+          max_batch_size?: number;
+          max_batch_timeout?: number;
+          max_retries?: number;
+          dead_letter_queue?: string;
+        }) => [
+          consumer.queue,
+          {
+            maxBatchSize: consumer.max_batch_size,
+            maxBatchTimeout: consumer.max_batch_timeout,
+            maxRetries: consumer.max_retries,
+            deadLetterQueue: consumer.dead_letter_queue,
+          },
+        ],
+      ),
     ),
     // The rate-limit bindings as configured, with a limit no bench reaches: benches measure the Worker, not the limiter.
     ratelimits: Object.fromEntries(

@@ -49,3 +49,10 @@ export function cpuSpent(before: CpuSnapshot, after: CpuSnapshot): Map<string, M
     ]),
   );
 }
+
+/** The process group a process belongs to (the Workers' workerd that Miniflare starts shares the bench's). */
+export function processGroupOf(pid: number): number {
+  const stat = readStat(String(pid));
+  if (!stat) throw new Error(`no process ${pid}`);
+  return stat.group;
+}

@@ -1,5 +1,4 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 
 /** The timing lines a Worker logs per batch of requests (`<prefix> [{json},…]`), by the id each record names. */
 function timingLines(file: string, prefix: string, idField: string): Map<string, Record<string, number>> {
@@ -29,9 +28,9 @@ export interface Timings {
   reply: number;
 }
 
-/** Per request id: the specialist's phases (workers/specialist/src/jobs/phase-clock.ts), from its log; NaN where absent. */
-export function readTimings(logDir: string): (requestId: string) => Timings {
-  const specialist = timingLines(join(logDir, 'specialist.log'), 'specialist timing ', 'session');
+/** Per request id: the specialist's phases (workers/specialist/src/jobs/phase-clock.ts), from its log file; NaN where absent. */
+export function readTimings(specialistLog: string): (requestId: string) => Timings {
+  const specialist = timingLines(specialistLog, 'specialist timing ', 'session');
   return (requestId) => {
     const s = specialist.get(requestId);
     const ms = (value: number | undefined) => (typeof value === 'number' ? value : Number.NaN);

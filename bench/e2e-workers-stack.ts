@@ -1,0 +1,164 @@
+import { execFile } from 'node:child_process';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { Identity } from '../lib/identity/index.ts';
+import { createDevKey } from '../scripts/dev/bootstrap-key.ts';
+import { createChatKey } from '../scripts/stack/chat-key.ts';
+import { readDevVars } from '../scripts/stack/dev-vars.ts';
+import { spawnService, waitForHttp } from '../scripts/stack/process.ts';
+import { ensureSecrets, secretsFiles, storeAgentKeys } from '../scripts/stack/secrets.ts';
+import { startMiniflareStack } from './miniflare-stack.ts';
+
+/** Ports of this runtime, off the stack's own, so that it can run beside `npm start`. */
+const PORTS = { registry: 9701, chat: 9702, edgar: 9703, specialist: 9704, router: 9705 };
+
+const run = promisify(execFile);
+
+export interface WorkersStack {
+  urls: { router: string };
+  /** The specialist's console output (its timing lines). */
+  workerdLog: string;
+  /** The EDGAR data server's request log. */
+  edgarLog: string;
+  /** Process group of the EDGAR data server; the Workers' workerd processes are children of this process. */
+  edgarGroup: number;
+  stop(): Promise<void>;
+}
+
+/**
+ * The reference flow's Workers (registry, chat, specialist, router) through Miniflare, each on its own
+ * socket, built as `wrangler deploy` builds them: the Workers as the edge runs them, without what
+ * `wrangler dev` adds around each one (its proxy Worker, its inspector's capture of every subrequest, a log
+ * line per request through its node). Set up as `npm start` sets up its stack: D1 migrated by wrangler, the
+ * agents' seeds and keys minted through the registry's API, the EDGAR data server beside.
+ */
+export async function startWorkersStack(root: string, work: string, logDir: string): Promise<WorkersStack> {
+  const url = (port: number) => `http://127.0.0.1:${port}`;
+  const files = secretsFiles(root, join(work, 'secrets'));
+  const secrets = ensureSecrets(files);
+  const persistTo = join(work, 'persist');
+  await run(
+    join(root, 'node_modules/.bin/wrangler'),
+    ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistTo, '--config', 'wrangler.toml'],
+    { cwd: root, env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true' } },
+  );
+  const registry = { config: 'wrangler.toml', port: PORTS.registry, vars: { ...secrets.registry, ALLOW_PRIVATE_URLS: 'true' } };
+
+  // The registry alone first: the agents' keys are minted through its API before the agents start.
+  const keysOnly = await startMiniflareStack({ root, work: join(work, 'keys'), workers: { registry }, persistTo });
+  try {
+    const adminToken = secrets.registry.ADMIN_TOKEN!;
+    const registryKey = (name: string, accountId?: string) =>
+      createDevKey({ registryUrl: url(PORTS.registry), adminToken, name, permissions: ['read', 'write'], accountId });
+    const operator = await registryKey('bench router');
+    storeAgentKeys(files, {
+      router: operator.key,
+      specialist: (await registryKey('bench specialist', operator.accountId)).key,
+      hosting: '',
+      chat: await createChatKey(url(PORTS.registry), adminToken),
+      chatAgent: (await registryKey('bench chat agent')).key,
+    });
+  } finally {
+    await keysOnly.stop();
+  }
+
+  const edgar = spawnService({
+    name: 'edgar',
+    url: url(PORTS.edgar),
+    command: join(root, 'node_modules/.bin/tsx'),
+    args: ['scripts/dev/edgar-server.ts', '--port', String(PORTS.edgar)],
+    cwd: root,
+    logFile: join(logDir, 'edgar.log'),
+  });
+  await waitForHttp(edgar, '/');
+  const routerAddress = Identity.fromSeed(secrets.router.PRIMARY_AGENT_KEY!, 0).address;
+  const vars = (name: 'chat' | 'specialist' | 'router', more: Record<string, string>) => ({
+    ...readDevVars(files[name]),
+    ALLOW_PRIVATE_URLS: 'true',
+    REGISTRY_URL: url(PORTS.registry),
+    ...more,
+  });
+  // One workerd per group of Workers that bind each other (registry and chat; the agents talk over HTTP), so
+  // that they run side by side as on the edge rather than taking turns on one runtime thread.
+  const [keys, specialist, router] = await Promise.all([
+    startMiniflareStack({
+      root,
+      work: join(work, 'registry-chat'),
+      persistTo,
+      workers: {
+        registry,
+        chat: {
+          config: 'workers/chat/wrangler.toml',
+          port: PORTS.chat,
+          vars: vars('chat', { CHAT_AGENT_WEBHOOK_URL: `${url(PORTS.chat)}/agent/webhook` }),
+        },
+      },
+    }),
+    startMiniflareStack({
+      root,
+      work: join(work, 'specialist'),
+      workers: {
+        specialist: {
+          config: 'workers/specialist/wrangler.toml',
+          port: PORTS.specialist,
+          vars: vars('specialist', {
+            FINANCIAL_WEBHOOK_URL: `${url(PORTS.specialist)}/webhook`,
+            CHAT_URL: `${url(PORTS.chat)}/v1`,
+            EDGAR_BASE_URL: url(PORTS.edgar),
+            EDGAR_TICKERS_URL: `${url(PORTS.edgar)}/files/company_tickers.json`,
+            EDGAR_SEARCH_URL: `${url(PORTS.edgar)}/LATEST/search-index`,
+            SENDER_BUDGETS: `${routerAddress}:6000`,
+          }),
+        },
+      },
+    }),
+    startMiniflareStack({
+      root,
+      work: join(work, 'router'),
+      workers: {
+        router: {
+          config: 'workers/router/wrangler.toml',
+          port: PORTS.router,
+          vars: vars('router', { PRIMARY_WEBHOOK_URL: `${url(PORTS.router)}/webhook` }),
+        },
+      },
+    }),
+  ]);
+  const urls = { chat: keys.urls.chat, specialist: specialist.urls.specialist, router: router.urls.router };
+  const stop = async () => {
+    await Promise.all([keys.stop(), specialist.stop(), router.stop()]);
+    await edgar.stop();
+  };
+  try {
+    // Each agent registers on its Worker's first request; the router then needs the specialist in the registry.
+    const agents = {
+      chat: secrets.chat.CHAT_AGENT_SEED!,
+      specialist: secrets.specialist.FINANCIAL_AGENT_KEY!,
+      router: secrets.router.PRIMARY_AGENT_KEY!,
+    };
+    for (const [name, seed] of Object.entries(agents) as [keyof typeof agents, string][]) {
+      await fetch(`${urls[name]}/health`);
+      await registered(url(PORTS.registry), Identity.fromSeed(seed, 0).address);
+    }
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+  return {
+    urls: { router: urls.router },
+    workerdLog: join(work, 'specialist', 'workerd.log'),
+    edgarLog: edgar.logFile,
+    edgarGroup: edgar.child.pid!,
+    stop,
+  };
+}
+
+async function registered(registryUrl: string, address: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if ((await fetch(`${registryUrl}/v1/almanac/agents/${address}`).catch(() => undefined))?.ok) return;
+    await sleep(250);
+  }
+  throw new Error(`${address} did not register within ${timeoutMs / 1000} s (see the Workers' log)`);
+}
