@@ -28,7 +28,8 @@ export const sendRequestRoute = new Hono<{ Bindings: RouterEnv }>().post(
     let found: Discovery;
     try {
       // Server-Timing `registry-search` (bench:e2e reads it): 0 while a cached registry answer serves.
-      found = await wrapTime(c, 'registry-search', discoverCandidates(c.env, agent.address));
+      const waitUntil = (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
+      found = await wrapTime(c, 'registry-search', discoverCandidates(c.env, agent.address, waitUntil));
     } catch (error) {
       if (!(error instanceof RegistryError)) throw error;
       console.error(`router: ${error.message}`);
