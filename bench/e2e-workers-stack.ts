@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
@@ -21,8 +22,10 @@ export interface WorkersStack {
   workerdLog: string;
   /** The EDGAR data server's request log. */
   edgarLog: string;
-  /** Process group of the EDGAR data server; the Workers' workerd processes are children of this process. */
+  /** Process group of the EDGAR data server. */
   edgarGroup: number;
+  /** The pid of each workerd (children of this process): registry and chat share one. */
+  runtimes: Record<'registry+chat' | 'specialist' | 'router', number>;
   stop(): Promise<void>;
 }
 
@@ -150,6 +153,7 @@ export async function startWorkersStack(root: string, work: string, logDir: stri
     workerdLog: join(work, 'specialist', 'workerd.log'),
     edgarLog: edgar.logFile,
     edgarGroup: edgar.child.pid!,
+    runtimes: { 'registry+chat': listener(PORTS.registry), specialist: listener(PORTS.specialist), router: listener(PORTS.router) },
     stop,
   };
 }
@@ -161,4 +165,31 @@ async function registered(registryUrl: string, address: string, timeoutMs = 60_0
     await sleep(250);
   }
   throw new Error(`${address} did not register within ${timeoutMs / 1000} s (see the Workers' log)`);
+}
+
+/** The process listening on a local TCP port, from /proc: which workerd runs which Worker. */
+function listener(port: number): number {
+  const hexPort = port.toString(16).toUpperCase().padStart(4, '0');
+  // /proc/net/tcp: `sl local_address rem_address st … inode`; state 0A is LISTEN.
+  const inode = readFileSync('/proc/net/tcp', 'utf8')
+    .split('\n')
+    .map((line) => line.trim().split(/\s+/))
+    .find((fields) => fields[1]?.endsWith(`:${hexPort}`) && fields[3] === '0A')?.[9];
+  if (!inode) throw new Error(`nothing listens on port ${port}`);
+  for (const pid of readdirSync('/proc').filter((entry) => /^\d+$/.test(entry))) {
+    let fds: string[];
+    try {
+      fds = readdirSync(`/proc/${pid}/fd`);
+    } catch {
+      continue;
+    }
+    for (const fd of fds) {
+      try {
+        if (readlinkSync(`/proc/${pid}/fd/${fd}`) === `socket:[${inode}]`) return Number(pid);
+      } catch {
+        // The descriptor closed while we looked.
+      }
+    }
+  }
+  throw new Error(`no process holds the socket listening on port ${port}`);
 }

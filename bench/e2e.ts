@@ -26,7 +26,7 @@ import type { ServiceName } from '../scripts/stack/ports.ts';
 import { startStack } from '../scripts/stack/stack.ts';
 import { startWorkersStack } from './e2e-workers-stack.ts';
 import { HOPS, summarise, type Sample } from './e2e-stats.ts';
-import { cpuSnapshot, cpuSpent, processGroupOf } from './process-cpu.ts';
+import { cpuSnapshot, cpuSpent } from './process-cpu.ts';
 import { readTimings } from './timing-log.ts';
 
 const { values } = parseArgs({
@@ -113,15 +113,15 @@ async function timeline(routerUrl: string, asked: Asked): Promise<Timeline> {
 }
 
 /**
- * What the bench started: where its logs are, and the process group of each service, whose CPU time is read
- * from /proc. In the Miniflare runtime the Workers' workerd is a child of the bench's own process, so only
- * that group's workerd counts there (the bench's node is counted as the clients).
+ * What the bench started: where its logs are, and whose CPU time is read from /proc: each service's process
+ * group (wrangler dev and its workerd, the EDGAR server), or the process of each Workers' runtime that
+ * Miniflare started (children of the bench's own process, whose node is counted as the clients).
  */
 interface Started {
   edgarLog: string;
   specialistLog: string;
   groups: Map<string, number>;
-  workerdOnly: Set<string>;
+  processes: Map<string, number>;
   stop(): Promise<void>;
 }
 let started: Started | undefined;
@@ -141,24 +141,16 @@ function edgarRequests(from: number, to: number): number | null {
 
 const SERVICES: ServiceName[] = ['registry', 'chat', 'edgar', 'specialist', 'router'];
 
-/** CPU ms per service and process name since `before`, with the bench's own node left out where it shares a group. */
-function cpuSince(before: ReturnType<typeof cpuSnapshot>) {
-  const spent = cpuSpent(before, cpuSnapshot(started?.groups ?? new Map()));
-  for (const service of started?.workerdOnly ?? []) {
-    const byName = spent.get(service);
-    if (byName) spent.set(service, new Map([...byName].filter(([name]) => name === 'workerd')));
-  }
-  return spent;
-}
+const snapshot = () => cpuSnapshot(started?.groups ?? new Map(), started?.processes);
 
 /** `users` users at once; throughput = answers ÷ (first send → last answer filed). */
 async function round(routerUrl: string, users: number, offset: number) {
-  const cpuBefore = cpuSnapshot(started?.groups ?? new Map());
+  const cpuBefore = snapshot();
   const clientCpuBefore = process.cpuUsage();
   const roundStart = Date.now();
   const outcomes = await Promise.all(Array.from({ length: users }, (_, index) => user(routerUrl, offset + index)));
   const clientCpu = process.cpuUsage(clientCpuBefore);
-  const cpu = cpuSince(cpuBefore);
+  const cpu = cpuSpent(cpuBefore, snapshot());
   const timelines = await Promise.all(outcomes.flatMap((outcome) => (outcome.ok ? [timeline(routerUrl, outcome.asked)] : [])));
   // The Workers log their timing lines as each request ends; give the last ones time to reach the log files.
   await sleep(started ? 1000 : 0);
@@ -239,17 +231,13 @@ function reportCpu(cpu: Record<string, Record<string, number>>, answered: number
 async function start(dir: string, logDir: string): Promise<{ routerUrl: string; started: Started }> {
   if (RUNTIME === 'miniflare') {
     const workers = await startWorkersStack(resolve(import.meta.dirname, '..'), dir, logDir);
-    const own = processGroupOf(process.pid);
     return {
       routerUrl: workers.urls.router,
       started: {
         edgarLog: workers.edgarLog,
         specialistLog: workers.workerdLog,
-        groups: new Map([
-          ['workers', own],
-          ['edgar', workers.edgarGroup],
-        ]),
-        workerdOnly: new Set(['workers']),
+        groups: new Map([['edgar', workers.edgarGroup]]),
+        processes: new Map(Object.entries(workers.runtimes)),
         stop: workers.stop,
       },
     };
@@ -262,7 +250,7 @@ async function start(dir: string, logDir: string): Promise<{ routerUrl: string; 
       edgarLog: join(logDir, 'edgar.log'),
       specialistLog: join(logDir, 'specialist.log'),
       groups,
-      workerdOnly: new Set(),
+      processes: new Map(),
       stop: () => stack.stopAll(),
     },
   };

@@ -26,9 +26,14 @@ export type CpuSnapshot = Map<string, Map<string, number>>;
  * Load-independent figures: the CPU time each service spent, whatever else the machine runs. Each service
  * runs in its own process group (scripts/stack/process.ts), so wrangler's node and its workerd are summed.
  */
-export function cpuSnapshot(groups: ReadonlyMap<string, number>): CpuSnapshot {
+export function cpuSnapshot(groups: ReadonlyMap<string, number>, processes: ReadonlyMap<string, number> = new Map()): CpuSnapshot {
   const serviceOf = new Map([...groups].map(([service, group]) => [group, service]));
   const snapshot: CpuSnapshot = new Map([...groups.keys()].map((service) => [service, new Map()]));
+  // Services that are one process of a group shared with others (the Workers' runtimes Miniflare starts), by pid.
+  for (const [service, pid] of processes) {
+    const stat = readStat(String(pid));
+    snapshot.set(service, new Map(stat ? [[stat.name, stat.cpuMs]] : []));
+  }
   for (const pid of readdirSync('/proc')) {
     if (!/^\d+$/.test(pid)) continue;
     const stat = readStat(pid);
@@ -48,11 +53,4 @@ export function cpuSpent(before: CpuSnapshot, after: CpuSnapshot): Map<string, M
       new Map([...byName].map(([name, ms]) => [name, ms - (before.get(service)?.get(name) ?? 0)])),
     ]),
   );
-}
-
-/** The process group a process belongs to (the Workers' workerd that Miniflare starts shares the bench's). */
-export function processGroupOf(pid: number): number {
-  const stat = readStat(String(pid));
-  if (!stat) throw new Error(`no process ${pid}`);
-  return stat.group;
 }
