@@ -40,43 +40,20 @@ async function askRegistry(env: RouterEnv): Promise<RegistryView> {
 /**
  * Per isolate, for DISCOVERY_CACHE_SECONDS: every user asks the same query, so one registry answer serves
  * them all, and concurrent requests share the one in flight. Without it each question costs a full ranked
- * search, and a burst of users queues up at the registry (the benchmark's main serialising hop). Once it is
- * older than that, up to STALE_FACTOR times as old, it still answers at once while one request's
- * `waitUntil` asks the registry again: users do not wait for the search each time the answer expires.
+ * search, and a burst of users queues up at the registry (the benchmark's main serialising hop).
  */
-const views = new Map<string, { view: Promise<RegistryView>; until: number; staleUntil: number; refreshing: boolean }>();
-const STALE_FACTOR = 6;
+const views = new Map<string, { view: Promise<RegistryView>; until: number }>();
 
-/** Lets background work outlive the request that started it (the execution context's `waitUntil`). */
-type WaitUntil = (work: Promise<unknown>) => void;
-
-/** The registry's answer, reused while fresh (or stale, refreshing it meanwhile) unless `fresh` asks for a new one. */
-function registryView(env: RouterEnv, fresh: boolean, waitUntil: WaitUntil): Promise<RegistryView> {
+/** The registry's answer, reused while fresh unless `fresh` asks for a new one. */
+function registryView(env: RouterEnv, fresh: boolean): Promise<RegistryView> {
   const seconds = Number(env.DISCOVERY_CACHE_SECONDS);
   const ttlMs = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
   const key = `${env.REGISTRY_URL} ${env.REGISTRY_API_KEY} ${env.SPECIALIST_QUERY} ${env.TRUSTED_AGENTS}`;
   const cached = views.get(key);
-  const now = Date.now();
-  if (!fresh && cached && cached.until > now) return cached.view;
-  if (!fresh && cached && cached.staleUntil > now) {
-    if (!cached.refreshing) {
-      cached.refreshing = true;
-      const view = askRegistry(env);
-      // The stale answer stays until a new one arrives; a failed refresh leaves it for the next request to retry.
-      waitUntil(
-        view.then(
-          () => views.set(key, { view, until: Date.now() + ttlMs, staleUntil: Date.now() + ttlMs * STALE_FACTOR, refreshing: false }),
-          () => {
-            cached.refreshing = false;
-          },
-        ),
-      );
-    }
-    return cached.view;
-  }
+  if (!fresh && cached && cached.until > Date.now()) return cached.view;
   const view = askRegistry(env);
   // A failed answer is not kept: the next request asks again.
-  views.set(key, { view, until: now + ttlMs, staleUntil: now + ttlMs * STALE_FACTOR, refreshing: false });
+  views.set(key, { view, until: Date.now() + ttlMs });
   view.catch(() => views.delete(key));
   return view;
 }
@@ -87,10 +64,10 @@ function registryView(env: RouterEnv, fresh: boolean, waitUntil: WaitUntil): Pro
  * README declares the `request` payload, and agents that just failed to take a request last. Within each
  * group the search's order holds, so the spec's "take the first entry" picks the best live specialist.
  */
-export async function discoverCandidates(env: RouterEnv, self: string, waitUntil: WaitUntil): Promise<Discovery> {
-  const found = candidatesIn(env, self, await registryView(env, false, waitUntil));
+export async function discoverCandidates(env: RouterEnv, self: string): Promise<Discovery> {
+  const found = candidatesIn(env, self, await registryView(env, false));
   // A reused answer that names no one may predate the specialist's registration: ask once more before saying so.
-  return found.candidates.length ? found : candidatesIn(env, self, await registryView(env, true, waitUntil));
+  return found.candidates.length ? found : candidatesIn(env, self, await registryView(env, true));
 }
 
 function candidatesIn(env: RouterEnv, self: string, { hits: all, trusted }: RegistryView): Discovery {

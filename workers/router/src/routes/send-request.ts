@@ -28,8 +28,7 @@ export const sendRequestRoute = new Hono<{ Bindings: RouterEnv }>().post(
     let found: Discovery;
     try {
       // Server-Timing `registry-search` (bench:e2e reads it): 0 while a cached registry answer serves.
-      const waitUntil = (work: Promise<unknown>) => c.executionCtx.waitUntil(work);
-      found = await wrapTime(c, 'registry-search', discoverCandidates(c.env, agent.address, waitUntil));
+      found = await wrapTime(c, 'registry-search', discoverCandidates(c.env, agent.address));
     } catch (error) {
       if (!(error instanceof RegistryError)) throw error;
       console.error(`router: ${error.message}`);
