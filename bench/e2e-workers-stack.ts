@@ -4,8 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Identity } from '../lib/identity/index.ts';
-import { createDevKey } from '../scripts/dev/bootstrap-key.ts';
-import { createChatKey } from '../scripts/stack/chat-key.ts';
+import { createAgentKeys } from '../scripts/stack/agent-keys.ts';
 import { readDevVars } from '../scripts/stack/dev-vars.ts';
 import { spawnService, waitForHttp } from '../scripts/stack/process.ts';
 import { ensureSecrets, secretsFiles, storeAgentKeys } from '../scripts/stack/secrets.ts';
@@ -51,17 +50,7 @@ export async function startWorkersStack(root: string, work: string, logDir: stri
   // The registry alone first: the agents' keys are minted through its API before the agents start.
   const keysOnly = await startMiniflareStack({ root, work: join(work, 'keys'), workers: { registry }, persistTo });
   try {
-    const adminToken = secrets.registry.ADMIN_TOKEN!;
-    const registryKey = (name: string, accountId?: string) =>
-      createDevKey({ registryUrl: url(PORTS.registry), adminToken, name, permissions: ['read', 'write'], accountId });
-    const operator = await registryKey('bench router');
-    storeAgentKeys(files, {
-      router: operator.key,
-      specialist: (await registryKey('bench specialist', operator.accountId)).key,
-      hosting: '',
-      chat: await createChatKey(url(PORTS.registry), adminToken),
-      chatAgent: (await registryKey('bench chat agent')).key,
-    });
+    storeAgentKeys(files, await createAgentKeys(url(PORTS.registry), secrets.registry.ADMIN_TOKEN!));
   } finally {
     await keysOnly.stop();
   }

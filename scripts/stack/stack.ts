@@ -5,8 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { Identity } from '../../lib/identity/index.ts';
 import { viteDev } from './client.ts';
 import { readDevVars } from './dev-vars.ts';
-import { createDevKey } from '../dev/bootstrap-key.ts';
-import { createChatKey } from './chat-key.ts';
+import { createAgentKeys } from './agent-keys.ts';
 import { ensureExampleHostedAgent } from './hosting-example.ts';
 import { DEFAULT_PORTS, INSPECTOR_PORTS, type Ports, type ServiceName } from './ports.ts';
 import { assertPortFree, spawnService, StartError, waitForHttp, type ServiceProcess } from './process.ts';
@@ -203,20 +202,7 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
       (await keyWorks(chatAgent!));
     if (kept && (await working())) return;
     progress('creating the agents’ API keys');
-    const adminToken = secrets.registry.ADMIN_TOKEN!;
-    const registryKey = (name: string, accountId?: string) =>
-      createDevKey({ registryUrl: urls.registry, adminToken, name, permissions: ['read', 'write'], accountId });
-    // The router and the specialist are one operator's agents (the router trusts its own account's agents);
-    // hosted agents are tenants' code, registered under an account of their own. So is the chat agent: it
-    // carries users' questions to any agent, and must not be one the router trusts with answers.
-    const operator = await registryKey('local router');
-    storeAgentKeys(files, {
-      router: operator.key,
-      specialist: (await registryKey('local specialist', operator.accountId)).key,
-      hosting: (await registryKey('local hosting')).key,
-      chat: await createChatKey(urls.registry, adminToken),
-      chatAgent: (await registryKey('local chat agent')).key,
-    });
+    storeAgentKeys(files, await createAgentKeys(urls.registry, secrets.registry.ADMIN_TOKEN!));
   }
 
   async function keyWorks(key: string): Promise<boolean> {
