@@ -1,7 +1,7 @@
 import type { SearchFilters } from '../../../../schemas/search.ts';
 import { SqlParams } from './sql-params.ts';
 
-interface VisibilityOptions {
+export interface VisibilityOptions {
   filters: SearchFilters | undefined;
   excludeGeoAgents: boolean;
 }

@@ -1,7 +1,7 @@
 import type { AgentSort } from '../../../../schemas/search.ts';
 import { AGENT_RECORD_SELECTION } from '../agents/row.ts';
 import type { AgentSearchInput } from './agent-search-types.ts';
-import { filterConditions, listsOnlyListed } from './agent-filters.ts';
+import { filterConditions, listsOnlyListed, type VisibilityOptions } from './agent-filters.ts';
 import { SORT_COLUMNS, whereClause, type Window } from './agent-order.ts';
 import { fusionSql, LEXICAL_CANDIDATES } from './fusion.ts';
 import { bm25Expression, feedbackFactor } from './ranking.ts';
@@ -55,7 +55,7 @@ export function textStatements(input: AgentSearchInput, plan: TextPlan, sort: Ag
   };
 
   const params = new SqlParams();
-  const chain = rankedChain(input, plan, sort, matchOf(params), params, listed, onlyListed);
+  const chain = rankedChain(input, plan, sort, matchOf(params), params, visibility, { listed, onlyListed });
   const cutoff = request.cutoff ?? 0;
   const countInPage = !listed || Boolean(plan.semantic) || cutoff > 0;
   let count: SqlStatement;
@@ -97,11 +97,10 @@ function rankedChain(
   sort: AgentSort,
   match: string,
   params: SqlParams,
-  listed: boolean,
-  onlyListed: boolean,
+  visibility: VisibilityOptions,
+  { listed, onlyListed }: { listed: boolean; onlyListed: boolean },
 ): string {
   const { request, searchId, queryKey, startedAt } = input;
-  const visibility = { filters: request.filters, excludeGeoAgents: request.exclude_geo_agents ?? false };
   const conditions = listed ? [] : filterConditions(visibility, params);
   const clicks = `clicks AS (
       SELECT address, COUNT(*) AS n FROM search_clicks
@@ -114,7 +113,7 @@ function rankedChain(
   let from: string;
   if (plan.semantic) {
     const fusion = fusionSql(plan.semantic, params);
-    candidates = `${fusion.sem}, ${hybridHits(match, onlyListed ? [] : filterConditions(visibility, params), params)},
+    candidates = `${fusion.sem}, ${hybridHits(match, onlyListed ? [] : conditions, params)},
       ${fusion.ctes}`;
     scoreExpression = fusion.score;
     from =
