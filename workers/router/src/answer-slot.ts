@@ -109,9 +109,9 @@ export class AnswerSlot extends DurableObject<RouterEnv> {
    * learns of its answer at once, with one request instead of one a second.
    */
   async read(waitMs = 0): Promise<SlotRead> {
-    const now = await this.snapshot();
-    if (now.state !== 'waiting' || waitMs <= 0) return now;
-    await this.changeWithin(Math.min(waitMs, now.times.expiresAt - Date.now()));
+    const current = await this.snapshot();
+    if (current.state !== 'waiting' || waitMs <= 0) return current;
+    await this.changeWithin(Math.min(waitMs, current.times.expiresAt - Date.now()));
     return this.snapshot();
   }
 
