@@ -1,12 +1,13 @@
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { Identity } from '../lib/identity/index.ts';
 import { createAgentKeys } from '../scripts/stack/agent-keys.ts';
 import { readDevVars } from '../scripts/stack/dev-vars.ts';
+import { localVars } from '../scripts/stack/local-vars.ts';
 import { spawnService, waitForHttp } from '../scripts/stack/process.ts';
+import { registeredWithin } from '../scripts/stack/registered.ts';
 import { ensureSecrets, secretsFiles, storeAgentKeys } from '../scripts/stack/secrets.ts';
 import { startMiniflareStack } from './miniflare-stack.ts';
 
@@ -45,7 +46,18 @@ export async function startWorkersStack(root: string, work: string, logDir: stri
     ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persistTo, '--config', 'wrangler.toml'],
     { cwd: root, env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true' } },
   );
-  const registry = { config: 'wrangler.toml', port: PORTS.registry, vars: { ...secrets.registry, ALLOW_PRIVATE_URLS: 'true' } };
+  const routerAddress = Identity.fromSeed(secrets.router.PRIMARY_AGENT_KEY!, 0).address;
+  const local = localVars(
+    {
+      registry: url(PORTS.registry),
+      chat: url(PORTS.chat),
+      edgar: url(PORTS.edgar),
+      specialist: url(PORTS.specialist),
+      router: url(PORTS.router),
+    },
+    routerAddress,
+  );
+  const registry = { config: 'wrangler.toml', port: PORTS.registry, vars: { ...secrets.registry, ...local.registry } };
 
   // The registry alone first: the agents' keys are minted through its API before the agents start.
   const keysOnly = await startMiniflareStack({ root, work: join(work, 'keys'), workers: { registry }, persistTo });
@@ -64,13 +76,7 @@ export async function startWorkersStack(root: string, work: string, logDir: stri
     logFile: join(logDir, 'edgar.log'),
   });
   await waitForHttp(edgar, '/');
-  const routerAddress = Identity.fromSeed(secrets.router.PRIMARY_AGENT_KEY!, 0).address;
-  const vars = (name: 'chat' | 'specialist' | 'router', more: Record<string, string>) => ({
-    ...readDevVars(files[name]),
-    ALLOW_PRIVATE_URLS: 'true',
-    REGISTRY_URL: url(PORTS.registry),
-    ...more,
-  });
+  const vars = (name: 'chat' | 'specialist' | 'router') => ({ ...readDevVars(files[name]), ...local[name] });
   // One workerd per group of Workers that bind each other (registry and chat; the agents talk over HTTP), so
   // that they run side by side as on the edge rather than taking turns on one runtime thread.
   const [keys, specialist, router] = await Promise.all([
@@ -83,7 +89,7 @@ export async function startWorkersStack(root: string, work: string, logDir: stri
         chat: {
           config: 'workers/chat/wrangler.toml',
           port: PORTS.chat,
-          vars: vars('chat', { CHAT_AGENT_WEBHOOK_URL: `${url(PORTS.chat)}/agent/webhook` }),
+          vars: vars('chat'),
         },
       },
     }),
@@ -94,14 +100,7 @@ export async function startWorkersStack(root: string, work: string, logDir: stri
         specialist: {
           config: 'workers/specialist/wrangler.toml',
           port: PORTS.specialist,
-          vars: vars('specialist', {
-            FINANCIAL_WEBHOOK_URL: `${url(PORTS.specialist)}/webhook`,
-            CHAT_URL: `${url(PORTS.chat)}/v1`,
-            EDGAR_BASE_URL: url(PORTS.edgar),
-            EDGAR_TICKERS_URL: `${url(PORTS.edgar)}/files/company_tickers.json`,
-            EDGAR_SEARCH_URL: `${url(PORTS.edgar)}/LATEST/search-index`,
-            SENDER_BUDGETS: `${routerAddress}:6000`,
-          }),
+          vars: vars('specialist'),
         },
       },
     }),
@@ -112,7 +111,7 @@ export async function startWorkersStack(root: string, work: string, logDir: stri
         router: {
           config: 'workers/router/wrangler.toml',
           port: PORTS.router,
-          vars: vars('router', { PRIMARY_WEBHOOK_URL: `${url(PORTS.router)}/webhook` }),
+          vars: vars('router'),
         },
       },
     }),
@@ -131,7 +130,9 @@ export async function startWorkersStack(root: string, work: string, logDir: stri
     };
     for (const [name, seed] of Object.entries(agents) as [keyof typeof agents, string][]) {
       await fetch(`${urls[name]}/health`);
-      await registered(url(PORTS.registry), Identity.fromSeed(seed, 0).address);
+      const address = Identity.fromSeed(seed, 0).address;
+      if (!(await registeredWithin(url(PORTS.registry), address, 60_000)))
+        throw new Error(`${address} did not register within 60 s (see the Workers' log)`);
     }
   } catch (error) {
     await stop();
@@ -145,15 +146,6 @@ export async function startWorkersStack(root: string, work: string, logDir: stri
     runtimes: { 'registry+chat': listener(PORTS.registry), specialist: listener(PORTS.specialist), router: listener(PORTS.router) },
     stop,
   };
-}
-
-async function registered(registryUrl: string, address: string, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if ((await fetch(`${registryUrl}/v1/almanac/agents/${address}`).catch(() => undefined))?.ok) return;
-    await sleep(250);
-  }
-  throw new Error(`${address} did not register within ${timeoutMs / 1000} s (see the Workers' log)`);
 }
 
 /** The process listening on a local TCP port, from /proc: which workerd runs which Worker. */

@@ -1,11 +1,12 @@
 import { execFile } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Identity } from '../../lib/identity/index.ts';
 import { viteDev } from './client.ts';
 import { readDevVars } from './dev-vars.ts';
 import { createAgentKeys } from './agent-keys.ts';
+import { localVars } from './local-vars.ts';
+import { registeredWithin } from './registered.ts';
 import { ensureExampleHostedAgent } from './hosting-example.ts';
 import { DEFAULT_PORTS, INSPECTOR_PORTS, type Ports, type ServiceName } from './ports.ts';
 import { assertPortFree, spawnService, StartError, waitForHttp, type ServiceProcess } from './process.ts';
@@ -82,7 +83,7 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
   const running = new Map<ServiceName, ServiceProcess>();
   const order: ServiceName[] = [];
 
-  // Local development only: every Worker of the stack reaches the others on localhost (the configs keep it off).
+  const local = localVars(urls, routerAddress);
   const worker = (name: WorkerName, config: string, vars: Record<string, string>) =>
     wranglerDev({
       name,
@@ -92,7 +93,7 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
       inspectorPort: INSPECTOR_PORTS[name],
       persistDir,
       envFile: files[name],
-      vars: { ALLOW_PRIVATE_URLS: 'true', ...vars },
+      vars: { ...local[name], ...vars },
       logDir,
     });
 
@@ -106,12 +107,7 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
       },
     },
     chat: {
-      spawn: () =>
-        worker('chat', 'workers/chat/wrangler.toml', {
-          ALLOWED_ORIGINS: urls.client,
-          REGISTRY_URL: urls.registry,
-          CHAT_AGENT_WEBHOOK_URL: `${urls.chat}/agent/webhook`,
-        }),
+      spawn: () => worker('chat', 'workers/chat/wrangler.toml', { ALLOWED_ORIGINS: urls.client }),
       // The chat agent registers on its first request (the health check); the specialist serves registered senders only.
       ready: async (service) => {
         await waitForHttp(service, '/health');
@@ -131,41 +127,21 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
       ready: (service) => waitForHttp(service, '/'),
     },
     specialist: {
-      spawn: () =>
-        worker('specialist', 'workers/specialist/wrangler.toml', {
-          FINANCIAL_WEBHOOK_URL: `${urls.specialist}/webhook`,
-          REGISTRY_URL: urls.registry,
-          CHAT_URL: `${urls.chat}/v1`,
-          EDGAR_BASE_URL: urls.edgar,
-          EDGAR_TICKERS_URL: `${urls.edgar}/files/company_tickers.json`,
-          EDGAR_SEARCH_URL: `${urls.edgar}/LATEST/search-index`,
-          // The router asks for all of its users (each limited by the router itself): 100 a second, not 2.
-          SENDER_BUDGETS: `${routerAddress}:6000`,
-        }),
+      spawn: () => worker('specialist', 'workers/specialist/wrangler.toml', {}),
       ready: async (service) => {
         await waitForHttp(service, '/health');
         await waitRegistered(service, specialistAddress);
       },
     },
     router: {
-      spawn: () =>
-        worker('router', 'workers/router/wrangler.toml', {
-          PRIMARY_WEBHOOK_URL: `${urls.router}/webhook`,
-          REGISTRY_URL: urls.registry,
-          CLIENT_ORIGIN: urls.client,
-        }),
+      spawn: () => worker('router', 'workers/router/wrangler.toml', { CLIENT_ORIGIN: urls.client }),
       ready: async (service) => {
         await waitForHttp(service, '/health');
         await waitRegistered(service, routerAddress);
       },
     },
     hosting: {
-      spawn: () =>
-        worker('hosting', 'workers/hosting/wrangler.toml', {
-          ALLOWED_ORIGINS: urls.client,
-          PUBLIC_URL: urls.registry,
-          REGISTRY_URL: urls.registry,
-        }),
+      spawn: () => worker('hosting', 'workers/hosting/wrangler.toml', { ALLOWED_ORIGINS: urls.client }),
       ready: async (service) => {
         await waitForHttp(service, '/health');
         const address = await ensureExampleHostedAgent({
@@ -216,14 +192,11 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
 
   /** An agent is ready once the registry resolves its address (the almanac lookup every sender uses). */
   async function waitRegistered(service: ServiceProcess, address: string, timeoutMs = 60_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (Date.now() < deadline) {
+    const alive = () => {
       if (service.child.exitCode !== null) throw new StartError(service, `exited with code ${service.child.exitCode}`);
-      const response = await fetch(`${urls.registry}/v1/almanac/agents/${address}`).catch(() => undefined);
-      if (response?.ok) return;
-      await sleep(250);
-    }
-    throw new StartError(service, `did not register ${address} within ${timeoutMs / 1000} s`);
+    };
+    if (!(await registeredWithin(urls.registry, address, timeoutMs, alive)))
+      throw new StartError(service, `did not register ${address} within ${timeoutMs / 1000} s`);
   }
 
   const stack: Stack = {

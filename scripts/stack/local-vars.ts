@@ -1,0 +1,33 @@
+/** Where the stack's services answer. */
+interface LocalUrls {
+  registry: string;
+  chat: string;
+  edgar: string;
+  specialist: string;
+  router: string;
+}
+
+/**
+ * The plain variables of the stack's Workers when they run locally: where each finds the others, and
+ * private URLs allowed (local development only; the configs keep them off). `npm start` and bench:e2e's
+ * Workers runtime start them with these.
+ */
+export function localVars(urls: LocalUrls, routerAddress: string) {
+  const local = { ALLOW_PRIVATE_URLS: 'true', REGISTRY_URL: urls.registry };
+  return {
+    registry: { ALLOW_PRIVATE_URLS: 'true' },
+    chat: { ...local, CHAT_AGENT_WEBHOOK_URL: `${urls.chat}/agent/webhook` },
+    specialist: {
+      ...local,
+      FINANCIAL_WEBHOOK_URL: `${urls.specialist}/webhook`,
+      CHAT_URL: `${urls.chat}/v1`,
+      EDGAR_BASE_URL: urls.edgar,
+      EDGAR_TICKERS_URL: `${urls.edgar}/files/company_tickers.json`,
+      EDGAR_SEARCH_URL: `${urls.edgar}/LATEST/search-index`,
+      // The router asks for all of its users (each limited by the router itself): 100 a second, not 2.
+      SENDER_BUDGETS: `${routerAddress}:6000`,
+    },
+    router: { ...local, PRIMARY_WEBHOOK_URL: `${urls.router}/webhook` },
+    hosting: { ...local, PUBLIC_URL: urls.registry },
+  };
+}
