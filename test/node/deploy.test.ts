@@ -93,7 +93,7 @@ describe.each(WORKERS)('$name Worker', ({ name, config, agent }) => {
 
   it('a plain deploy (no --env) refuses private and loopback webhook URLs too: only local development (npm start) allows them', () => {
     expect(readConfig(config).vars.ALLOW_PRIVATE_URLS ?? 'false').toBe('false');
-    expect(readFileSync(join(ROOT, 'scripts/stack/stack.ts'), 'utf8')).toMatch(/ALLOW_PRIVATE_URLS: 'true'/);
+    expect(readFileSync(join(ROOT, 'scripts/stack/local-vars.ts'), 'utf8')).toMatch(/ALLOW_PRIVATE_URLS: 'true'/);
   });
 
   it('names in docs/deploy.md every production var left empty for the operator to fill in', () => {
