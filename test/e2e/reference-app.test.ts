@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from './helpers/browser.ts';
 import { registerCrowd, type Crowd } from './helpers/crowd.ts';
 import { screenshotPath } from './helpers/screenshots.ts';
-import { startTempStack, type TempStack } from './helpers/temp-stack.ts';
+import { getFromService, startTempStack, type TempStack } from './helpers/temp-stack.ts';
 import { POLL_LIMITS } from '../../pages/src/reference/poller.ts';
 
 describe('the reference application, end to end', () => {
@@ -28,10 +28,9 @@ describe('the reference application, end to end', () => {
     const started = progress.filter((line) => line.startsWith('starting ')).map((line) => line.split(' ')[1]);
     expect(started).toEqual(['registry', 'chat', 'edgar', 'specialist', 'router', 'hosting', 'client']);
     for (const name of ['registry', 'chat', 'specialist', 'router', 'hosting'] as const) {
-      const health = await fetch(`${temp.stack.urls[name]}/health`);
-      expect(health.status, name).toBe(200);
+      expect((await getFromService(temp, name, '/health')).status, name).toBe(200);
     }
-    expect((await fetch(temp.stack.urls.client)).status).toBe(200);
+    expect((await getFromService(temp, 'client', '/')).status).toBe(200);
   });
 
   it('a user asks a question in the browser and sees the analysis; polling then stops', async () => {

@@ -1,6 +1,8 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ServiceName } from '../../../scripts/stack/ports.ts';
+import { tail } from '../../../scripts/stack/process.ts';
 import { createStack, startStack, type Stack, type StackOptions } from '../../../scripts/stack/stack.ts';
 
 export interface TempStack {
@@ -36,4 +38,25 @@ export async function startTempStack(options: StackOptions = {}): Promise<TempSt
 export async function createTempStack(options: StackOptions = {}): Promise<TempStack> {
   const dir = mkdtempSync(join(tmpdir(), 'rendezvous-e2e-'));
   return wrap(await createStack(tempOptions(dir, options)), dir);
+}
+
+/** How long one check of a service may take before it counts as hanging. */
+const CHECK_TIMEOUT_MS = 10_000;
+
+/**
+ * GET `path` of a running service. A request left unanswered is aborted after 10 s and tried once more on a
+ * new connection; a second hang fails with the service's log, so a failure names the service and shows why.
+ */
+export async function getFromService(temp: TempStack, name: ServiceName, path: string): Promise<Response> {
+  const url = `${temp.stack.urls[name]}${path}`;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(url, { signal: AbortSignal.timeout(CHECK_TIMEOUT_MS) });
+    } catch (error) {
+      const log = tail(join(temp.stack.logDir, `${name}.log`), 40);
+      const reason = `GET ${url} (${name}) failed on try ${attempt}: ${(error as Error).message}. Last lines of its log:\n${log}`;
+      if (attempt === 2) throw new Error(reason);
+      console.warn(reason);
+    }
+  }
 }
