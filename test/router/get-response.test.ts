@@ -1,6 +1,7 @@
-import { env, runDurableObjectAlarm, SELF } from 'cloudflare:test';
+import { env, listDurableObjectIds, SELF } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { analysis, ask, deliver, poll, reply, SPECIALIST } from './helpers/conversation.ts';
+import { expireRequest } from './helpers/expire.ts';
 import { installFakeNetwork, type FakeNetwork } from './helpers/fake-network.ts';
 
 let network: FakeNetwork;
@@ -32,8 +33,7 @@ describe('GET /api/get-response?request_id=…', () => {
   it('forgets the request when its time is up (Durable Object alarm): 404, and a late answer is refused', async () => {
     const requestId = await ask(network);
     await deliver(reply(requestId, analysis('soon gone')));
-    const slot = env.ANSWER_SLOT.get(env.ANSWER_SLOT.idFromName(requestId));
-    expect(await runDurableObjectAlarm(slot)).toBe(true);
+    await expireRequest(requestId);
     const expired = await body(await poll(requestId));
     expect(expired.status).toBe(404);
     expect(expired.json).toMatchObject({ error: expect.any(String), code: 'unknown_request', param: 'request_id' });
@@ -78,7 +78,7 @@ describe('GET /api/get-response?request_id=…&wait=… (a long poll)', () => {
     const requestId = await ask(network);
     const held = poll(requestId, 20);
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(await runDurableObjectAlarm(env.ANSWER_SLOT.get(env.ANSWER_SLOT.idFromName(requestId)))).toBe(true);
+    await expireRequest(requestId);
     const expired = await body(await held);
     expect(expired.status).toBe(404);
     expect(expired.json).toMatchObject({ code: 'unknown_request' });
@@ -123,5 +123,25 @@ describe('a request the specialist refuses', () => {
     expect(failed.error).toContain(SPECIALIST.address);
     expect(failed.error).not.toContain('refused by the test');
     expect(failed.error).not.toContain('specialist.test');
+  });
+});
+
+describe('where the slots live', () => {
+  it('many requests and polls of made-up ids share a bounded set of Durable Objects', async () => {
+    // Under the router's limit of questions per client; the made-up polls are many.
+    const asked = await Promise.all(Array.from({ length: 10 }, (_, index) => ask(network, `question ${index}`)));
+    for (let index = 0; index < 60; index++) expect((await poll(crypto.randomUUID())).status).toBe(404);
+    expect((await listDurableObjectIds(env.ANSWER_SLOTS)).length).toBeLessThanOrEqual(32);
+    expect(new Set(asked).size).toBe(10);
+  });
+
+  it('requests whose slots share a shard keep apart: one expires, the other still answers', async () => {
+    const [first, second] = ['aa000000-0000-4000-8000-000000000001', 'aa000000-0000-4000-8000-000000000002'];
+    expect(await ask(network, 'first', first)).toBe(first);
+    expect(await ask(network, 'second', second)).toBe(second);
+    await deliver(reply(second, analysis('still here')));
+    await expireRequest(first);
+    expect((await poll(first)).status).toBe(404);
+    expect(await body(await poll(second))).toEqual({ status: 200, json: analysis('still here') });
   });
 });

@@ -10,7 +10,7 @@ import { requestStatusRoute } from './routes/request-status.ts';
 import { sendRequestRoute } from './routes/send-request.ts';
 
 export { ReplayLedger } from '../../../lib/agent/index.ts';
-export { AnswerSlot } from './answer-slot.ts';
+export { AnswerSlots } from './answer-slots.ts';
 export { GlobalSlot } from './global-slot.ts';
 
 // Any request, queue batch or cron event starts the agent: registration (with backoff) and its refresh.

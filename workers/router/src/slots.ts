@@ -1,6 +1,35 @@
-/** The Durable Object slot of one request, named by the request id (its envelope session). */
+import type { AnalysisResultMessage } from '../../../schemas/messages.ts';
+
+/**
+ * Answer slots live in this many Durable Objects, each holding the slots of the request ids that fall in it.
+ * Not one object per request: locally every new object is a new SQLite file, which cost the router's one
+ * thread ~3 ms per request (half its CPU per answer), and every poll of a made-up id opened one. Fixed: a
+ * request's shard must not change while it lives. On the edge each shard takes hundreds of calls a second.
+ */
+const SLOT_SHARDS = 32;
+
+/** The shard of a request id (a UUID, validated at the edge of the API): its first two hex digits. */
+function shardOf(requestId: string): number {
+  const lead = Number.parseInt(requestId.slice(0, 2), 16);
+  return (Number.isNaN(lead) ? 0 : lead) % SLOT_SHARDS;
+}
+
+/** The Durable Object that holds a request's slot. */
+export function slotShard(env: RouterEnv, requestId: string) {
+  return env.ANSWER_SLOTS.get(env.ANSWER_SLOTS.idFromName(`slots-${shardOf(requestId)}`));
+}
+
+/** One request's answer slot (answer-slots.ts), named by the request id (its envelope session). */
 export function answerSlot(env: RouterEnv, requestId: string) {
-  return env.ANSWER_SLOT.get(env.ANSWER_SLOT.idFromName(requestId));
+  const shard = slotShard(env, requestId);
+  return {
+    open: (peer: string, ttlMs: number, toGlobalSlot: boolean) => shard.open(requestId, peer, ttlMs, toGlobalSlot),
+    passOver: (reason: string, next: string) => shard.passOver(requestId, reason, next),
+    markDelivered: () => shard.markDelivered(requestId),
+    fail: (lastReason: string, failure: string) => shard.fail(requestId, lastReason, failure),
+    file: (sender: string, answer: AnalysisResultMessage) => shard.file(requestId, sender, answer),
+    read: (waitMs?: number) => shard.read(requestId, waitMs),
+  };
 }
 
 /** LEGACY_GLOBAL_SLOT: the spec's single slot, which hands any caller the latest answer, is off unless turned on. */
