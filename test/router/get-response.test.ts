@@ -1,6 +1,7 @@
 import { env, listDurableObjectIds, SELF } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { analysis, ask, deliver, poll, reply, SPECIALIST } from './helpers/conversation.ts';
+import { MAX_HELD_POLLS_PER_REQUEST } from '../../workers/router/src/answer-slots.ts';
 import { expireRequest } from './helpers/expire.ts';
 import { installFakeNetwork, type FakeNetwork } from './helpers/fake-network.ts';
 
@@ -143,5 +144,28 @@ describe('where the slots live', () => {
     await expireRequest(first);
     expect((await poll(first)).status).toBe(404);
     expect(await body(await poll(second))).toEqual({ status: 200, json: analysis('still here') });
+  });
+});
+
+describe('long polls of one request', () => {
+  it('holds MAX_HELD_POLLS_PER_REQUEST (four) at a time; the others are answered at once, and the held ones get the answer when it is filed', async () => {
+    const extra = 3;
+    const requestId = await ask(network, 'held by many');
+    const started = Date.now();
+    const answeredAt: number[] = [];
+    const polls = Array.from({ length: MAX_HELD_POLLS_PER_REQUEST + extra }, () =>
+      poll(requestId, 20).then(async (response) => {
+        answeredAt.push(Date.now() - started);
+        return body(response);
+      }),
+    );
+    await vi.waitFor(() => expect(answeredAt.length).toBe(extra), { timeout: 5000 });
+    expect(answeredAt.every((ms) => ms < 5000)).toBe(true);
+    expect((await deliver(reply(requestId, analysis('for the held ones')))).status).toBe(200);
+    const results = await Promise.all(polls);
+    expect(results.filter((result) => JSON.stringify(result.json) === JSON.stringify({ status: 'waiting' }))).toHaveLength(extra);
+    expect(results.filter((result) => JSON.stringify(result.json) === JSON.stringify(analysis('for the held ones')))).toHaveLength(
+      MAX_HELD_POLLS_PER_REQUEST,
+    );
   });
 });

@@ -53,6 +53,12 @@ export type SlotRead =
 const SWEEP_INTERVAL_MS = 60_000;
 
 /**
+ * Long polls held at once per request: a client needs one (its next poll starts when the last returns);
+ * more only hold the shard's memory and timers, so each poll beyond these is answered at once.
+ */
+export const MAX_HELD_POLLS_PER_REQUEST = 4;
+
+/**
  * The answer slots of the requests whose id falls in one shard (slots.ts picks it): each request has its own
  * slot, a row. It is opened when the request is sent, takes the answer only from the agent the request went
  * to, keeps it across polls (a poll whose reply was lost can be repeated) and is forgotten at expiry.
@@ -113,11 +119,13 @@ export class AnswerSlots extends DurableObject<RouterEnv> {
   /**
    * Where the request stands. With `waitMs`, a request still waiting is read again once its answer is
    * filed, it fails or expires, or `waitMs` has passed, whichever comes first (a long poll): a client
-   * learns of its answer at once, with one request instead of one a second.
+   * learns of its answer at once, with one request instead of one a second. A poll beyond the
+   * request's MAX_HELD_POLLS_PER_REQUEST is answered at once.
    */
   async read(requestId: string, waitMs = 0): Promise<SlotRead> {
     const current = this.snapshot(requestId);
     if (current.state !== 'waiting' || waitMs <= 0) return current;
+    if ((this.waiters.get(requestId)?.size ?? 0) >= MAX_HELD_POLLS_PER_REQUEST) return current;
     await this.changeWithin(requestId, Math.min(waitMs, current.times.expiresAt - Date.now()));
     return this.snapshot(requestId);
   }
