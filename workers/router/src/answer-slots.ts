@@ -28,7 +28,7 @@ interface SlotRecord {
   failure?: string;
 }
 
-export type FileOutcome = { filed: true; toGlobalSlot: boolean } | { filed: false; refusal: 'unknown_session' | 'wrong_sender' };
+type FileOutcome = { filed: true; toGlobalSlot: boolean } | { filed: false; refusal: 'unknown_session' | 'wrong_sender' };
 
 /** The request's progress, for status queries and the latency benchmark. */
 interface SlotTimes {
@@ -40,7 +40,7 @@ interface SlotTimes {
   expiresAt: number;
 }
 
-export type SlotRead =
+type SlotRead =
   | { state: 'unknown' }
   | { state: 'waiting'; times: SlotTimes }
   | { state: 'failed'; reason: string; times: SlotTimes }
