@@ -31,22 +31,21 @@ const endOfUtcDay = (now: number) => {
 export async function reportInteraction<Env>(agent: BoundAgent<Env>, target: string, session: string): Promise<void> {
   if (agent.settings.reportInteractions === false) return;
   const pair = `${agent.settings.registryUrl} ${agent.identity.address} ${target}`;
-  const previous = lastReport.get(pair);
-  let done = () => {};
-  const mine = new Promise<void>((resolve) => {
-    done = resolve;
-  });
+  // postReport never rejects (best effort), so the chain never breaks.
+  const mine = (lastReport.get(pair) ?? Promise.resolve()).then(() => reportUnlessUncounted(agent, target, session, pair));
   lastReport.set(pair, mine);
   try {
-    await previous;
-    const until = uncountedUntil.get(pair);
-    if (until !== undefined && until > Date.now()) return;
-    uncountedUntil.delete(pair);
-    await postReport(agent, target, session, pair);
+    await mine;
   } finally {
-    done();
     if (lastReport.get(pair) === mine) lastReport.delete(pair);
   }
+}
+
+async function reportUnlessUncounted<Env>(agent: BoundAgent<Env>, target: string, session: string, pair: string): Promise<void> {
+  const until = uncountedUntil.get(pair);
+  if (until !== undefined && until > Date.now()) return;
+  uncountedUntil.delete(pair);
+  await postReport(agent, target, session, pair);
 }
 
 async function postReport<Env>(agent: BoundAgent<Env>, target: string, session: string, pair: string): Promise<void> {
