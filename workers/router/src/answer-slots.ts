@@ -133,8 +133,7 @@ export class AnswerSlots extends DurableObject<RouterEnv> {
   override async alarm(): Promise<void> {
     const sql = this.ctx.storage.sql;
     const now = Date.now();
-    const expired = sql.exec<{ request_id: string }>('SELECT request_id FROM slots WHERE expires_at <= ?', now).toArray();
-    sql.exec('DELETE FROM slots WHERE expires_at <= ?', now);
+    const expired = sql.exec<{ request_id: string }>('DELETE FROM slots WHERE expires_at <= ? RETURNING request_id', now);
     for (const { request_id: requestId } of expired) this.wake(requestId);
     const next = sql.exec<{ next: number | null }>('SELECT min(expires_at) AS next FROM slots').one().next;
     if (next !== null) await this.ctx.storage.setAlarm(Math.max(next, now + SWEEP_INTERVAL_MS));
