@@ -3,7 +3,7 @@ import { defineAgent, model, type AgentContext } from '../../../lib/agent/index.
 import { ApiError } from '../../../lib/http/api-error.ts';
 import { analysisResultMessageSchema, requestMessageSchema } from '../../../schemas/messages.ts';
 import type { WebhookAccepted } from '../../../schemas/router-api.ts';
-import { answerSlot, globalSlot, legacyGlobalSlot } from './slots.ts';
+import { globalSlot, legacyGlobalSlot, slotShard } from './slots.ts';
 
 /** Flush left: the registry stores the README byte for byte. Written so that a search for the specialist does not find the router. */
 const README = `# Rendezvous router
@@ -49,7 +49,7 @@ const refusal = (status: 403 | 404, message: string, code: string) => new ApiErr
  * a request_id, while the operator had it on) and the operator still has it on (legacyGlobalSlot).
  */
 routerAgent.onPayload(analysisResultMessageSchema, async (ctx, sender, answer) => {
-  const outcome = await answerSlot(ctx.env, ctx.session).file(sender, answer);
+  const outcome = await slotShard(ctx.env, ctx.session).file(ctx.session, sender, answer);
   if (!outcome.filed && outcome.refusal === 'unknown_session') {
     throw refusal(404, `session ${ctx.session} is not a request this router sent, or it has expired`, 'unknown_session');
   }

@@ -1,6 +1,6 @@
 import type { AgentContext, Message } from '../../../lib/agent/index.ts';
 import { forgetFailure, rememberFailure } from './failing-agents.ts';
-import { answerSlot } from './slots.ts';
+import { slotShard } from './slots.ts';
 
 /**
  * Agents offered one request at most: a crowd of dead candidates must not keep the user waiting. Five, not
@@ -27,14 +27,14 @@ export async function handOver(
   message: Message,
 ): Promise<Handover> {
   const tried = candidates.slice(0, MAX_CANDIDATES);
-  const slot = answerSlot(agent.env, requestId);
+  const slot = slotShard(agent.env, requestId);
   const reasons: string[] = [];
   for (const [index, candidate] of tried.entries()) {
     const timeout = index === tried.length - 1 ? LAST_ACK_TIMEOUT_MS : ACK_TIMEOUT_MS;
     const status = await agent.deliver(candidate, message, { session: requestId, timeout });
     if (status.status === 'delivered') {
       forgetFailure(candidate);
-      await slot.markDelivered();
+      await slot.markDelivered(requestId);
       return { ok: true, agent: candidate };
     }
     console.warn(`router: request ${requestId} not taken by ${candidate}: ${status.detail}`);
@@ -42,10 +42,10 @@ export async function handOver(
     const reason = status.code ?? 'no_answer';
     reasons.push(`${candidate} (${reason})`);
     const next = tried[index + 1];
-    if (next) await slot.passOver(reason, next);
+    if (next) await slot.passOver(requestId, reason, next);
     else {
       const failure = `none of the ${tried.length} trusted agent${tried.length > 1 ? 's' : ''} found could take the request: ${reasons.join(', ')}`;
-      await slot.fail(reason, failure);
+      await slot.fail(requestId, reason, failure);
       return { ok: false, failure };
     }
   }

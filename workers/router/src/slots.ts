@@ -1,5 +1,3 @@
-import type { AnalysisResultMessage } from '../../../schemas/messages.ts';
-
 /**
  * Answer slots live in this many Durable Objects, each holding the slots of the request ids that fall in it.
  * Not one object per request: locally every new object is a new SQLite file, which cost the router's one
@@ -14,22 +12,12 @@ function shardOf(requestId: string): number {
   return (Number.isNaN(lead) ? 0 : lead) % SLOT_SHARDS;
 }
 
-/** The Durable Object that holds a request's slot. */
+/**
+ * The Durable Object that holds a request's answer slot (answer-slots.ts); each of its calls names the
+ * request id (its envelope session) first.
+ */
 export function slotShard(env: RouterEnv, requestId: string) {
   return env.ANSWER_SLOTS.get(env.ANSWER_SLOTS.idFromName(`slots-${shardOf(requestId)}`));
-}
-
-/** One request's answer slot (answer-slots.ts), named by the request id (its envelope session). */
-export function answerSlot(env: RouterEnv, requestId: string) {
-  const shard = slotShard(env, requestId);
-  return {
-    open: (peer: string, ttlMs: number, toGlobalSlot: boolean) => shard.open(requestId, peer, ttlMs, toGlobalSlot),
-    passOver: (reason: string, next: string) => shard.passOver(requestId, reason, next),
-    markDelivered: () => shard.markDelivered(requestId),
-    fail: (lastReason: string, failure: string) => shard.fail(requestId, lastReason, failure),
-    file: (sender: string, answer: AnalysisResultMessage) => shard.file(requestId, sender, answer),
-    read: (waitMs?: number) => shard.read(requestId, waitMs),
-  };
 }
 
 /** LEGACY_GLOBAL_SLOT: the spec's single slot, which hands any caller the latest answer, is off unless turned on. */

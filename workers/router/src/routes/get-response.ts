@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { ApiError } from '../../../../lib/http/api-error.ts';
 import { validate } from '../../../../lib/http/validate.ts';
 import { type GetResponseBody, getResponseQuerySchema } from '../../../../schemas/router-api.ts';
-import { answerSlot, globalSlot, legacyGlobalSlot } from '../slots.ts';
+import { globalSlot, legacyGlobalSlot, slotShard } from '../slots.ts';
 
 /**
  * GET /api/get-response. With `request_id`: that request's answer (kept until it expires, so polls may be
@@ -24,7 +24,7 @@ export const getResponseRoute = new Hono<{ Bindings: RouterEnv }>().get('/', val
     const payload = await globalSlot(c.env).take();
     return c.json<GetResponseBody>(payload ?? { status: 'waiting' });
   }
-  const slot = await answerSlot(c.env, requestId).read((wait ?? 0) * 1000);
+  const slot = await slotShard(c.env, requestId).read(requestId, (wait ?? 0) * 1000);
   if (slot.state === 'unknown') {
     throw new ApiError({
       status: 404,

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { ApiError } from '../../../../lib/http/api-error.ts';
 import { validate } from '../../../../lib/http/validate.ts';
 import { requestIdParamSchema, type RequestStatus } from '../../../../schemas/router-api.ts';
-import { answerSlot } from '../slots.ts';
+import { slotShard } from '../slots.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 const isoOrNull = (ms: number | null) => (ms === null ? null : iso(ms));
@@ -16,7 +16,7 @@ export const requestStatusRoute = new Hono<{ Bindings: RouterEnv }>().get(
   validate('param', requestIdParamSchema),
   async (c) => {
     const { request_id: requestId } = c.req.valid('param');
-    const slot = await answerSlot(c.env, requestId).read();
+    const slot = await slotShard(c.env, requestId).read(requestId);
     if (slot.state === 'unknown') {
       throw new ApiError({
         status: 404,

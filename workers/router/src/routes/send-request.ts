@@ -8,7 +8,7 @@ import { type Discovery, discoverCandidates } from '../discovery.ts';
 import { handOver } from '../failover.ts';
 import { RegistryError } from '../registry.ts';
 import { sendRequestLimit } from '../send-limit.ts';
-import { answerSlot, answerTtlMs, legacyGlobalSlot } from '../slots.ts';
+import { answerTtlMs, legacyGlobalSlot, slotShard } from '../slots.ts';
 
 /**
  * POST /api/send-request. Finds the trusted agents that can answer (discovery.ts), then offers `{request:
@@ -48,7 +48,7 @@ export const sendRequestRoute = new Hono<{ Bindings: RouterEnv }>().post(
     }
     const requestId = clientRequestId ?? crypto.randomUUID();
     const toGlobalSlot = clientRequestId === undefined && legacyGlobalSlot(c.env);
-    if (!(await answerSlot(c.env, requestId).open(found.candidates[0]!, answerTtlMs(c.env), toGlobalSlot))) {
+    if (!(await slotShard(c.env, requestId).open(requestId, found.candidates[0]!, answerTtlMs(c.env), toGlobalSlot))) {
       throw new ApiError({
         status: 409,
         message: `request_id ${requestId} is already in use; send each question with a new UUID (poll this one for its answer)`,
