@@ -16,6 +16,7 @@ export { ReplayLedger } from '../../../lib/agent/index.ts';
 export { AgentSession } from './agentic/agent-session.ts';
 export { KeyRevocations } from './auth/key-revocations.ts';
 export { KeyMeter } from './limits/key-meter.ts';
+export { ResponseStore } from './responses/response-store.ts';
 
 // The chat Worker is also an agent (llm1-agentic) once it has an identity (CHAT_AGENT_SEED): any request, queue
 // batch or cron event then starts it (registration). Without one it serves every other model as before.

@@ -2,7 +2,7 @@ import type { ServedModel } from '../config/models.ts';
 import { fromWorkersAiError } from './errors.ts';
 import { sseData } from './sse.ts';
 import { translateStream } from './stream-translator.ts';
-import type { PassedParameters, Provider, ProviderEvent, ProviderRequest } from './types.ts';
+import { type PassedParameters, type Provider, type ProviderEvent, type ProviderRequest, wireMessages } from './types.ts';
 
 /** The slice of the `AI` binding the gateway uses (model ids come from configuration, so untyped). */
 export interface AiRunner {
@@ -64,7 +64,7 @@ export function workersAiProvider(model: ServedModel, ai: AiRunner): Provider {
       const responseFormat = jsonMode(response_format);
       const streaming = !tools && !responseFormat;
       const inputs: Record<string, unknown> = {
-        messages: request.messages,
+        messages: wireMessages(request.messages),
         max_tokens: request.max_tokens,
         temperature: request.temperature,
         stream: streaming,
