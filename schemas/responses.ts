@@ -109,7 +109,10 @@ export const ResponseRequest = z
     input: z.union([Text, z.array(InputItem).max(MAX_INPUT_ITEMS)]),
     instructions: Text.nullish(),
     previous_response_id: ID.nullish(),
-    tools: z.array(z.union([FunctionTool, HostedTool])).max(128).nullish(),
+    tools: z
+      .array(z.union([FunctionTool, HostedTool]))
+      .max(128)
+      .nullish(),
     tool_choice: ToolChoice.nullish(),
     parallel_tool_calls: z.boolean().nullish(),
     text: z.object({ format: TextFormat.nullish(), verbosity: CHAT_PARAMETERS.verbosity }).strict().nullish(),
@@ -153,7 +156,9 @@ const OutputMessage = z.object({
   id: z.string(),
   status: z.enum(['in_progress', 'completed', 'incomplete']),
   role: z.literal('assistant'),
-  content: z.array(z.object({ type: z.literal('output_text'), text: z.string(), annotations: z.array(z.unknown()), logprobs: z.array(z.unknown()) })),
+  content: z.array(
+    z.object({ type: z.literal('output_text'), text: z.string(), annotations: z.array(z.unknown()), logprobs: z.array(z.unknown()) }),
+  ),
 });
 const OutputFunctionCall = z.object({
   type: z.literal('function_call'),

@@ -92,7 +92,8 @@ function admitRequest(input: CompletionInput, model: ServedModel, env: ChatEnv, 
     const message = `model ${model.alias} is unavailable here: the chat agent has no identity (CHAT_AGENT_SEED)`;
     throw new ApiError({ status: 422, message, param: 'model', code: 'model_unavailable' });
   }
-  if (agentic && tools) throw unsupported('tools', 'an agentic completion answers with an agent’s reply and calls no tools: send it without tools');
+  if (agentic && tools)
+    throw unsupported('tools', 'an agentic completion answers with an agent’s reply and calls no tools: send it without tools');
   // The agent's reply is relayed: parameters that shape a model's output would be accepted and not honoured.
   const unheeded = agentic ? Object.keys(parameters).find((name) => name !== 'user' && name !== 'safety_identifier') : undefined;
   if (unheeded) throw unsupported(unheeded, `${unheeded} is not supported by an agentic completion: it answers with an agent’s reply`);

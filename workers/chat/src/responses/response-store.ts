@@ -53,7 +53,9 @@ export class ResponseStore extends DurableObject<ChatBindings> {
 
   /** The response object (JSON), unless unknown or past its retention. */
   async response(id: string): Promise<string | null> {
-    const row = this.sql.exec<{ response: string }>('SELECT response FROM responses WHERE id = ? AND expires_at > ?', id, Date.now()).toArray()[0];
+    const row = this.sql
+      .exec<{ response: string }>('SELECT response FROM responses WHERE id = ? AND expires_at > ?', id, Date.now())
+      .toArray()[0];
     return row?.response ?? null;
   }
 

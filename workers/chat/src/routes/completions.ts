@@ -14,7 +14,9 @@ const validRequest = validate('json', ChatCompletionRequest, undefined, CHAT_MAX
 /** The completion as server-sent chunks, metered when the stream ends however it ends. */
 function streamed(run: StartedCompletion, includeUsage: boolean, background: (work: Promise<unknown>) => void): Response {
   const body = streamCompletion(run.events, run.context, run.promptTokens, run.upstream, run.settle, background, includeUsage);
-  return new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...run.headers } });
+  return new Response(body, {
+    headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...run.headers },
+  });
 }
 
 /** POST /v1/chat/completions: validate, start the completion (completion/start.ts), answer as one object or as a stream. */

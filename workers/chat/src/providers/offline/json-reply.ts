@@ -109,7 +109,10 @@ class ValueBuilder {
 
   /** A list of strings named for what the engine extracts (`tickers`, `emails`, …): everything of that kind the message has. */
   private extracted(schema: Schema, name: string): string[] | null {
-    const kind = name.toLowerCase().replace(/^links$/, 'urls').replace(/^symbols$/, 'tickers');
+    const kind = name
+      .toLowerCase()
+      .replace(/^links$/, 'urls')
+      .replace(/^symbols$/, 'tickers');
     if (!EXTRACTORS[kind] || (schema.items?.type !== undefined && schema.items.type !== 'string')) return null;
     const found = extract(kind, this.message).slice(0, schema.maxItems ?? 100);
     return found.length >= (schema.minItems ?? 0) ? found : null;
@@ -150,7 +153,12 @@ class ValueBuilder {
  * conversation asks for in words (asked-shape.ts), and gives `{engine, reply}` when it asks for none. A schema
  * the engine cannot honour is a 400.
  */
-export function jsonReply(format: Exclude<ResponseFormat, { type: 'text' }>, message: string, reply: string, conversation: string[]): string {
+export function jsonReply(
+  format: Exclude<ResponseFormat, { type: 'text' }>,
+  message: string,
+  reply: string,
+  conversation: string[],
+): string {
   const asked = format.type === 'json_object' ? askedShape(conversation) : (format.json_schema.schema ?? { type: 'object' });
   if (!asked) return JSON.stringify({ engine: OFFLINE_LABEL, reply });
   const param = format.type === 'json_object' ? 'messages' : SCHEMA_PARAM;
