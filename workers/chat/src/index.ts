@@ -8,6 +8,7 @@ import { chatAgent } from './agentic/chat-agent.ts';
 import { type ChatApp, requireKey } from './auth/require-key.ts';
 import { CHAT_API_INFO, CHAT_ROUTES } from './docs/api-description.ts';
 import { completions } from './routes/completions.ts';
+import { embeddings } from './routes/embeddings.ts';
 import { models } from './routes/models.ts';
 import { responses } from './routes/responses.ts';
 import { usage } from './routes/usage.ts';
@@ -35,6 +36,7 @@ app.get('/health', (c) => c.json(healthBody('chat', hasAgent(c.env) ? { address:
 app.use('/v1/*', requireKey);
 app.route('/v1', completions);
 app.route('/v1', models);
+app.route('/v1', embeddings);
 app.route('/v1', responses);
 app.route('/v1', usage);
 // POST /agent/webhook: agents' acknowledgements and answers, verified by lib/agent, filed into their conversation.
