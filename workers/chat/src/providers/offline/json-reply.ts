@@ -3,7 +3,7 @@ import { ApiError } from '../../../../../lib/http/api-error.ts';
 import type { ResponseFormat } from '../../../../../schemas/chat-parameters.ts';
 import { OFFLINE_LABEL } from './label.ts';
 import { askedShape } from './asked-shape.ts';
-import { EXTRACTORS, extract } from './text.ts';
+import { extract, listKind } from './text.ts';
 import { fillArgument } from './tool-matcher.ts';
 
 /** The JSON Schema keywords the offline engine builds values for. */
@@ -109,11 +109,8 @@ class ValueBuilder {
 
   /** A list of strings named for what the engine extracts (`tickers`, `emails`, …): everything of that kind the message has. */
   private extracted(schema: Schema, name: string): string[] | null {
-    const kind = name
-      .toLowerCase()
-      .replace(/^links$/, 'urls')
-      .replace(/^symbols$/, 'tickers');
-    if (!EXTRACTORS[kind] || (schema.items?.type !== undefined && schema.items.type !== 'string')) return null;
+    const kind = listKind(name);
+    if (!kind || (schema.items?.type !== undefined && schema.items.type !== 'string')) return null;
     const found = extract(kind, this.message).slice(0, schema.maxItems ?? 100);
     return found.length >= (schema.minItems ?? 0) ? found : null;
   }
