@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ApiError } from '../../../../../lib/http/api-error.ts';
 import type { ResponseFormat } from '../../../../../schemas/chat-parameters.ts';
 import { OFFLINE_LABEL } from './label.ts';
-import { askedShape } from './asked-shape.ts';
+import { askedShape } from '../asked-shape.ts';
 import { extract, listKind } from './text.ts';
 import { fillArgument } from './tool-matcher.ts';
 
