@@ -65,6 +65,11 @@ function namedKeys(text: string): Record<string, unknown> | null {
   return null;
 }
 
+/** The text without its `{…}` blocks: an example's values are not what the user said. */
+export function withoutShapes(text: string): string {
+  return objectBlocks(text).reduce((rest, block) => rest.replace(block, ' '), text);
+}
+
 /** The shape the conversation asks for, as a JSON Schema; null when it asks for none. */
 export function askedShape(texts: string[]): Record<string, unknown> | null {
   let example: Record<string, unknown> | null = null;

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ApiError } from '../../../../../lib/http/api-error.ts';
 import type { ResponseFormat } from '../../../../../schemas/chat-parameters.ts';
 import { OFFLINE_LABEL } from './label.ts';
-import { askedShape } from '../asked-shape.ts';
+import { askedShape, withoutShapes } from '../asked-shape.ts';
 import { extract, listKind } from './text.ts';
 import { fillArgument } from './tool-matcher.ts';
 
@@ -162,7 +162,8 @@ export function jsonReply(
   const name = format.type === 'json_object' ? 'reply' : format.json_schema.name;
   try {
     checkSchema(asked);
-    const value = new ValueBuilder(asked, message, reply).build(asked as Schema, name, 0);
+    const said = format.type === 'json_object' ? withoutShapes(message) : message;
+    const value = new ValueBuilder(asked, said, reply).build(asked as Schema, name, 0);
     let check: z.ZodType;
     try {
       check = z.fromJSONSchema(asked as Parameters<typeof z.fromJSONSchema>[0]);
