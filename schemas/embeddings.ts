@@ -3,7 +3,7 @@ import { z } from 'zod';
 /** Wire contract of `POST {llm_base_url}/embeddings`, OpenAI's shape (docs/openai-compatibility.md). */
 
 /** OpenAI's caps: at most 2048 inputs a request, each at most 8192 tokens (the body is capped as chat's is). */
-export const EMBEDDING_MAX_INPUTS = 2048;
+const EMBEDDING_MAX_INPUTS = 2048;
 export const EMBEDDING_MAX_INPUT_TOKENS = 8192;
 const MAX_INPUT_CHARS = 100_000;
 

@@ -55,7 +55,7 @@ function withContext(messages: ProviderMessage[], context: ProviderMessage[]): P
 }
 
 /** The served model a request names: 404 `model_not_found` as OpenAI answers, 422 when its provider is not configured here. */
-export function servedModel(env: ChatEnv, name: string): ServedModel {
+function servedModel(env: ChatEnv, name: string): ServedModel {
   const models = readModelMap(env.MODEL_MAP);
   const model = models.get(name);
   if (!model) {

@@ -11,7 +11,7 @@ export type Embedder = (texts: string[], signal: AbortSignal) => Promise<number[
  * the word is, as a unit vector (lib/word-vectors; the registry's semantic search uses the same vectors). A text
  * with no word the table knows is the zero vector.
  */
-export function offlineEmbedder(): Embedder {
+function offlineEmbedder(): Embedder {
   return async (texts) => {
     const { dims } = wordTable();
     return texts.map((text) => Array.from(normalize(addWords(new Float32Array(dims), textWords(text)))));

@@ -194,6 +194,6 @@ export function toCompletionRequest(body: ResponseRequest, input: ChatMessage[],
 export function conversationAfter(before: ChatMessage[], output: OutputItem[]): ChatMessage[] {
   const conversation = new Conversation();
   conversation.messages.push(...before);
-  output.forEach((item, index) => conversation.add(item, `output.${index}`));
+  for (const [index, item] of output.entries()) conversation.add(item, `output.${index}`);
   return conversation.messages;
 }
