@@ -15,7 +15,8 @@ import { startFakeUpstream } from './chat-upstream.ts';
  * adds) and tokens per second, with the upstream paced at one token per 2 ms (~450 tok/s, several times
  * faster than a hosted model) and unpaced (as fast as sockets go).
  * Targets: < 2 ms added to the first token at p50; >= 95 % of the direct throughput (paced). Beside them, for
- * reading the figures: the runtime's round-trip floor, and what a Worker that only relays the stream adds.
+ * reading the figures: the runtime's round-trip floor, what a Worker that only relays the stream adds, and the
+ * first token through the Responses API (POST /v1/responses, the same path beneath), in the same run.
  *
  * Runtime (BENCH_CHAT_RUNTIME): `miniflare` (default) runs the three Workers in one workerd process through
  * Miniflare's API, each on its own socket (bench/miniflare-stack.ts); service bindings are in-process, as on the
@@ -56,16 +57,20 @@ interface Measured {
   streamMs: number;
 }
 
-/** Sends one streaming completion and times the first content token and the whole token stream. */
-async function measure(url: string, key: string | null, model: string): Promise<Measured> {
+/** How each API streams a content token: a chat chunk's `content`, a Responses `output_text.delta`. */
+const TOKEN_MARKS = { chat: '"content":" tok', responses: '"delta":" tok' };
+
+/** Sends one streaming completion (or response) and times the first content token and the whole token stream. */
+async function measure(url: string, key: string | null, model: string, api: keyof typeof TOKEN_MARKS = 'chat'): Promise<Measured> {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   if (key) headers.authorization = `Bearer ${key}`;
+  const body =
+    api === 'chat'
+      ? { model, messages: [{ role: 'user', content: 'stream please' }], stream: true }
+      : { model, input: 'stream please', stream: true };
+  const mark = TOKEN_MARKS[api];
   const started = performance.now();
-  const response = await fetch(url, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ model, messages: [{ role: 'user', content: 'stream please' }], stream: true }),
-  });
+  const response = await fetch(url, { method: 'POST', headers, body: JSON.stringify(body) });
   if (!response.ok || !response.body) throw new Error(`${url} answered ${response.status}: ${await response.text()}`);
   const decoder = new TextDecoder();
   let firstAt = 0;
@@ -76,7 +81,7 @@ async function measure(url: string, key: string | null, model: string): Promise<
     const events = buffered.split('\n\n');
     buffered = events.pop()!;
     for (const event of events) {
-      if (!event.includes('"content":" tok')) continue;
+      if (!event.includes(mark)) continue;
       tokens++;
       if (!firstAt) firstAt = performance.now();
     }
@@ -172,18 +177,21 @@ async function main() {
     const direct = (model: string) => () => measure(`${upstreamUrl}/chat/completions`, null, model);
     const through = (model: string) => () => measure(`${chatUrl}/v1/chat/completions`, key, model);
     const relayed = (model: string) => () => measure(`${relayUrl}/v1/chat/completions`, null, model);
+    const responses = (model: string) => () => measure(`${chatUrl}/v1/responses`, key, model, 'responses');
 
     // Warm the paths (isolate start, DO creation, connection pools) before measuring.
     await series(20, direct(shapes.short));
     await series(20, through(shapes.short));
     await series(20, relayed(shapes.short));
+    await series(20, responses(shapes.short));
 
     // Time to first token, interleaved so the paths see the same machine load.
-    const ttft = { direct: [] as number[], through: [] as number[], relayed: [] as number[] };
+    const ttft = { direct: [] as number[], through: [] as number[], relayed: [] as number[], responses: [] as number[] };
     for (let i = 0; i < TTFT_RUNS; i++) {
       ttft.direct.push((await direct(shapes.short)()).firstTokenMs);
       ttft.through.push((await through(shapes.short)()).firstTokenMs);
       ttft.relayed.push((await relayed(shapes.short)()).firstTokenMs);
+      ttft.responses.push((await responses(shapes.short)()).firstTokenMs);
     }
     const relay50 = percentile(ttft.relayed, 50) - percentile(ttft.direct, 50);
     const added50 = percentile(ttft.through, 50) - percentile(ttft.direct, 50);
@@ -231,6 +239,9 @@ async function main() {
     );
     console.log(
       `                      a Worker that only relays the stream (bench/chat-relay) adds p50 ${ms(relay50)}: the chat Worker adds p50 ${ms(added50 - relay50)} beyond it`,
+    );
+    console.log(
+      `responses API         worker  p50 ${ms(percentile(ttft.responses, 50))}  p90 ${ms(percentile(ttft.responses, 90))}    added p50 ${ms(percentile(ttft.responses, 50) - percentile(ttft.direct, 50))}; beyond chat completions p50 ${ms(percentile(ttft.responses, 50) - percentile(ttft.through, 50))}`,
     );
     console.log(
       `throughput, paced     direct ${paced.direct.toFixed(0)} tok/s  worker ${paced.through.toFixed(0)} tok/s  = ${(share * 100).toFixed(1)} %    target >= 95 %: ${share >= 0.95 ? 'PASS' : 'FAIL'}`,

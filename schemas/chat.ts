@@ -12,16 +12,38 @@ import { CHAT_PARAMETERS } from './chat-parameters.ts';
  */
 export const CHAT_MAX_BODY_BYTES = 4 * 1024 * 1024;
 const CHAT_MAX_MESSAGES = 1000;
-const CHAT_MAX_CONTENT_CHARS = 500_000;
+export const CHAT_MAX_CONTENT_CHARS = 500_000;
 const CHAT_MAX_TOOL_DESCRIPTION_CHARS = 20_000;
 
-/** Message content: a string, or OpenAI's array of text parts (the SDKs send either). */
+const TextPart = z.object({ type: z.literal('text'), text: z.string() }).loose();
+/** Media parts, as OpenAI's chat API takes them: passed to providers that take them (the model's `content_parts`), refused elsewhere. */
+const ImagePart = z.object({
+  type: z.literal('image_url'),
+  image_url: z.object({ url: z.string().min(1), detail: z.enum(['auto', 'low', 'high']).nullish() }),
+});
+const AudioPart = z.object({
+  type: z.literal('input_audio'),
+  input_audio: z.object({ data: z.string().min(1), format: z.string().min(1) }),
+});
+const FilePart = z.object({
+  type: z.literal('file'),
+  file: z.object({ file_data: z.string().nullish(), file_id: z.string().nullish(), filename: z.string().nullish() }),
+});
+export const ContentPart = z.discriminatedUnion('type', [TextPart, ImagePart, AudioPart, FilePart]);
+export type ContentPart = z.infer<typeof ContentPart>;
+/** The kinds of media part (every part but text); a model lists those it takes in MODEL_MAP's `content_parts`. */
+export const MEDIA_PART_TYPES = ['image_url', 'input_audio', 'file'] as const;
+export type MediaPartType = (typeof MEDIA_PART_TYPES)[number];
+
+const textLength = (parts: ContentPart[]) => parts.reduce((sum, part) => sum + (part.type === 'text' ? part.text.length : 0), 0);
+
+/** Message content: a string, or OpenAI's array of content parts (the SDKs send either). */
 const MessageContent = z.union([
   z.string().max(CHAT_MAX_CONTENT_CHARS),
   z
-    .array(z.object({ type: z.literal('text'), text: z.string() }).loose())
+    .array(ContentPart)
     .max(100)
-    .refine((parts) => parts.reduce((sum, part) => sum + part.text.length, 0) <= CHAT_MAX_CONTENT_CHARS, {
+    .refine((parts) => textLength(parts) <= CHAT_MAX_CONTENT_CHARS, {
       message: `the text parts together must be at most ${CHAT_MAX_CONTENT_CHARS} characters`,
     }),
 ]);
@@ -84,17 +106,18 @@ export const ChatCompletionRequest = z
   .object({
     model: z.string().min(1),
     messages: z.array(ChatMessage).min(1).max(CHAT_MAX_MESSAGES),
-    temperature: z.number().min(0).max(2).default(1),
-    top_p: z.number().gt(0).max(1).optional(),
+    // null, as OpenAI takes it, means the default, for every optional parameter (docs/decisions/0142).
+    temperature: z.number().min(0).max(2).nullish(),
+    top_p: z.number().gt(0).max(1).nullish(),
     max_tokens: z.int().min(1).nullish(),
     max_completion_tokens: z.int().min(1).nullish(),
-    stream: z.boolean().default(false),
+    stream: z.boolean().nullish(),
     stream_options: z.object({ include_usage: z.boolean().optional(), include_obfuscation: z.boolean().optional() }).strict().nullish(),
     stop: z.union([z.string().min(1), z.array(z.string().min(1)).max(4)]).nullish(),
     n: z.literal(1, 'only n = 1 is supported').nullish(),
-    tools: z.array(Tool).max(128).optional(),
-    tool_choice: ToolChoice.optional(),
-    agent_discovery: AgentDiscovery.optional(),
+    tools: z.array(Tool).max(128).nullish(),
+    tool_choice: ToolChoice.nullish(),
+    agent_discovery: AgentDiscovery.nullish(),
     ...CHAT_PARAMETERS,
   })
   // OpenAI refuses what it does not know: a misspelt parameter is an error, never silently dropped.

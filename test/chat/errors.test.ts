@@ -47,7 +47,7 @@ describe('400: invalid parameters, naming the parameter', () => {
 
   it('an unknown model names the served ones', async () => {
     const response = await post('/chat/completions', key, { model: 'gpt-9', messages: hello });
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(404);
     const error = await errorOf(response);
     expect(error).toMatchObject({ param: 'model', code: 'model_not_found' });
     expect(error.message).toContain('llm1-mini');

@@ -38,11 +38,12 @@ describe('the offline engine', () => {
     expect((reply.choices[0]!.message as unknown as { reasoning_content: string }).reasoning_content).toContain('5 sentence(s)');
   });
 
-  it('summarises text given earlier in the conversation', async () => {
+  it('summarises text the user gave earlier in the conversation (a system prompt is instructions, not text)', async () => {
     const reply = await client.chat.completions.create({
       model: 'llm1',
       messages: [
-        { role: 'system', content: 'The office moved. Revenue rose. Services revenue rose.' },
+        { role: 'system', content: 'You are a helpful assistant.' },
+        { role: 'user', content: 'The office moved. Revenue rose. Services revenue rose.' },
         { role: 'user', content: 'summarise' },
       ],
     });

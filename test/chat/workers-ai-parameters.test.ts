@@ -74,6 +74,23 @@ describe('Workers AI: parameters passed to the binding', () => {
     expect(JSON.parse(text)).toEqual({ capital: 'New Delhi' });
   });
 
+  it('json_object asks Workers AI for the shape the messages describe, and stays JSON Mode when they describe none', async () => {
+    const ai = fakeAi({ response: { tickers: ['NVDA'] } });
+    const messages = [
+      { role: 'system' as const, content: 'Reply in JSON with the key "tickers".' },
+      { role: 'user' as const, content: 'Extract tickers: NVDA' },
+    ];
+    await events(await workersAiProvider(edge, ai).stream(request({ messages, parameters: { response_format: { type: 'json_object' } } })));
+    expect(ai.inputs[0]).toMatchObject({
+      response_format: {
+        type: 'json_schema',
+        json_schema: { type: 'object', properties: { tickers: { type: 'array', items: { type: 'string' } } } },
+      },
+    });
+    await events(await workersAiProvider(edge, ai).stream(request({ parameters: { response_format: { type: 'json_object' } } })));
+    expect(ai.inputs[1]).toMatchObject({ response_format: { type: 'json_object' } });
+  });
+
   it('parallel_tool_calls false keeps the first tool call only', async () => {
     const ai = fakeAi({
       response: null,

@@ -233,6 +233,12 @@ describe('the OpenAPI documents, checked against the running Workers', () => {
     };
   };
 
+  /** A response stored for the test's key, for the routes that read or delete one. */
+  const storedResponse = async (): Promise<string> => {
+    const response = await post(`${chat}/v1/responses`, key, { model: 'llm1', input: 'echo: kept' });
+    return ((await response.json()) as { id: string }).id;
+  };
+
   const chatSamples = (): Record<string, () => Promise<Sample>> => ({
     'get /health': async () => ({ status: 200 }),
     'get /openapi.json': async () => ({ status: 200 }),
@@ -241,6 +247,10 @@ describe('the OpenAPI documents, checked against the running Workers', () => {
       body: { model: 'llm1', messages: [{ role: 'user', content: 'echo: hello' }], agent_discovery: true },
       status: 200,
     }),
+    'post /v1/responses': async () => ({ body: { model: 'llm1', input: 'echo: hello' }, status: 200 }),
+    'get /v1/responses/{id}': async () => ({ path: { id: await storedResponse() }, status: 200 }),
+    'delete /v1/responses/{id}': async () => ({ path: { id: await storedResponse() }, status: 200 }),
+    'post /v1/embeddings': async () => ({ body: { model: 'embed1', input: 'hello' }, status: 200 }),
     'get /v1/models': async () => ({ status: 200 }),
     'get /v1/models/{id}': async () => ({ path: { id: 'llm1' }, status: 200 }),
     'get /v1/usage': async () => ({ status: 200 }),

@@ -8,7 +8,9 @@ import { chatAgent } from './agentic/chat-agent.ts';
 import { type ChatApp, requireKey } from './auth/require-key.ts';
 import { CHAT_API_INFO, CHAT_ROUTES } from './docs/api-description.ts';
 import { completions } from './routes/completions.ts';
+import { embeddings } from './routes/embeddings.ts';
 import { models } from './routes/models.ts';
+import { responses } from './routes/responses.ts';
 import { usage } from './routes/usage.ts';
 import type { ChatBindings } from './env.ts';
 
@@ -16,6 +18,7 @@ export { ReplayLedger } from '../../../lib/agent/index.ts';
 export { AgentSession } from './agentic/agent-session.ts';
 export { KeyRevocations } from './auth/key-revocations.ts';
 export { KeyMeter } from './limits/key-meter.ts';
+export { ResponseStore } from './responses/response-store.ts';
 
 // The chat Worker is also an agent (llm1-agentic) once it has an identity (CHAT_AGENT_SEED): any request, queue
 // batch or cron event then starts it (registration). Without one it serves every other model as before.
@@ -33,6 +36,8 @@ app.get('/health', (c) => c.json(healthBody('chat', hasAgent(c.env) ? { address:
 app.use('/v1/*', requireKey);
 app.route('/v1', completions);
 app.route('/v1', models);
+app.route('/v1', embeddings);
+app.route('/v1', responses);
 app.route('/v1', usage);
 // POST /agent/webhook: agents' acknowledgements and answers, verified by lib/agent, filed into their conversation.
 app.route('/agent', chatAgent.app);

@@ -2,17 +2,23 @@ import type { ChatCompletionRequest } from '../../../../schemas/chat.ts';
 import type { ServedModel } from '../config/models.ts';
 import { ApiError } from '../../../../lib/http/api-error.ts';
 
-/**
- * The completion budget: the caller's max_tokens, else the model's default, within its context window.
- * A prompt that fills the window, or an explicit max_tokens that cannot fit beside it, is a 422.
- */
+/** The caller's output budget and the field it came in, which a refusal names. */
+export interface RequestedBudget {
+  tokens: number;
+  param: string;
+}
+
 /** The caller's budget, as OpenAI reads it (`max_completion_tokens`, else the older `max_tokens`), and the field it came in. */
-export function requestedBudget(request: ChatCompletionRequest): { tokens: number; param: string } | null {
+export function requestedBudget(request: ChatCompletionRequest): RequestedBudget | null {
   if (request.max_completion_tokens != null) return { tokens: request.max_completion_tokens, param: 'max_completion_tokens' };
   return request.max_tokens == null ? null : { tokens: request.max_tokens, param: 'max_tokens' };
 }
 
-export function completionBudget(model: ServedModel, promptTokens: number, requested: { tokens: number; param: string } | null): number {
+/**
+ * The completion budget: the caller's, else the model's default, within its context window. A prompt that
+ * fills the window, or an explicit budget that cannot fit beside it, is a 422.
+ */
+export function completionBudget(model: ServedModel, promptTokens: number, requested: RequestedBudget | null): number {
   const room = model.context_window - promptTokens;
   if (room <= 0) {
     throw new ApiError({

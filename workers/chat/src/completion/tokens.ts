@@ -41,6 +41,12 @@ export function encodeText(text: string): number[] {
 }
 
 /**
+ * What one media part (image, audio, file) counts, whatever its size: providers count media by their own rules
+ * (an OpenAI image costs 85 to about 1,100 tokens by detail and size), so the window check takes one figure.
+ */
+const MEDIA_PART_TOKENS = 1000;
+
+/**
  * Everything the model is sent: each message with its tool calls or tool result, and the tools' definitions
  * (as the JSON the provider receives; a prompt can hide there as well as in a message).
  */
@@ -49,6 +55,7 @@ export function countPrompt(messages: ProviderMessage[], tools: readonly Tool[] 
   for (const tool of tools) total += 4 + countText(JSON.stringify(tool.function));
   for (const message of messages) {
     total += 4 + countText(message.content);
+    if (message.role === 'user') total += (message.parts ?? []).filter((part) => part.type !== 'text').length * MEDIA_PART_TOKENS;
     if (message.role === 'assistant') {
       for (const call of message.tool_calls ?? []) total += countText(call.function.name) + countText(call.function.arguments);
     }

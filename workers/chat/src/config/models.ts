@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { MEDIA_PART_TYPES, type MediaPartType } from '../../../../schemas/chat.ts';
 
 /**
  * One served model: the public alias (`llm1`, `llm1-mini`, …) mapped to a provider model. Read from the
@@ -19,6 +20,11 @@ const ModelEntry = z.object({
   think: z.enum(['tags', 'open']).default('tags'),
   /** The alias talks to agents (`llm1-agentic`): this model picks the agent and words the answer. */
   agentic: z.boolean().default(false),
+  /**
+   * The media content parts the model takes (`image_url`, `input_audio`, `file`); text parts always. Unset: an
+   * OpenAI-compatible upstream takes them all (it answers for its model), other providers none.
+   */
+  content_parts: z.array(z.enum(MEDIA_PART_TYPES)).optional(),
 });
 type ModelEntry = z.infer<typeof ModelEntry>;
 
@@ -33,4 +39,9 @@ export function readModelMap(raw: unknown): Map<string, ServedModel> {
   const value = typeof raw === 'string' ? JSON.parse(raw) : raw;
   const parsed = ModelMap.parse(value ?? {});
   return new Map(Object.entries(parsed).map(([alias, entry]) => [alias, { alias, ...entry }]));
+}
+
+/** Whether `model` takes a media part of this kind (MODEL_MAP's `content_parts`, else its provider's default). */
+export function takesPart(model: ServedModel, type: MediaPartType): boolean {
+  return (model.content_parts ?? (model.provider === 'openai' ? MEDIA_PART_TYPES : [])).includes(type);
 }

@@ -2,15 +2,17 @@ import { z } from 'zod';
 import { PLATFORM_VERSION } from '../../../../lib/http/health.ts';
 import { type ApiInfo, type ResponseDescriptor, type RouteDescriptor, SERVICE_ROUTES } from '../../../../lib/openapi/index.ts';
 import { ChatCompletion, ChatCompletionChunk, ChatCompletionRequest, ModelList, UsageReport } from '../../../../schemas/chat.ts';
+import { EmbeddingList, EmbeddingRequest } from '../../../../schemas/embeddings.ts';
 import { envelopeSchema } from '../../../../schemas/envelope.ts';
 import { errorBodySchema } from '../../../../schemas/http.ts';
+import { ResponseObject, ResponseRequest } from '../../../../schemas/responses.ts';
 
 /**
  * The chat Worker's public API as the OpenAPI document describes it (GET /openapi.json, GET /docs). A route
  * added without an entry here shows up in the document as undocumented, and the e2e test fails on it.
  */
 export const CHAT_API_INFO: ApiInfo = {
-  title: 'Rendezvous chat completions',
+  title: 'Rendezvous chat completions, responses and embeddings',
   version: PLATFORM_VERSION,
   description:
     'OpenAI-compatible chat completions (`{llm_base_url}` = this origin + `/v1`): stock OpenAI SDKs work unchanged. Extras: `thought` in stream chunks, `executable_data` and `intermediate_steps` from agent discovery. Keys are the registry’s, with the `chat` permission. Every authenticated response carries `x-ratelimit-*` headers; 429 adds `retry-after`.',
@@ -47,10 +49,75 @@ export const CHAT_ROUTES: RouteDescriptor[] = [
         schema: ChatCompletion.meta({ title: 'ChatCompletion' }),
         events: ChatCompletionChunk.meta({ title: 'ChatCompletionChunk' }),
       },
-      400: error('Invalid parameters, or an unknown model'),
+      400: error('Invalid parameters, or a content part the model does not take'),
+      404: error('Unknown model (`model_not_found`)'),
       ...authErrors,
       422: error('Valid parameters that cannot be served (model unavailable here, prompt too long for the window)'),
       503: error('The upstream model provider is overloaded or timed out (see `retry-after`)'),
+    },
+  },
+  {
+    method: 'post',
+    path: '/v1/responses',
+    tag: 'Responses',
+    auth: 'bearer',
+    summary: 'Create a response: OpenAI’s Responses API (JSON, or its server-sent events with `stream: true`)',
+    description:
+      'The same keys, limits, metering and models as chat completions, on the same path beneath. Input items (messages, `function_call`, `function_call_output`, `item_reference`), `instructions`, function tools, `text.format` (json_schema, json_object), `previous_response_id`. ' +
+      'Responses are stored for the key that made them (unless `store: false`) for RESPONSES_RETENTION_SECONDS (30 days by default). With `llm1-agentic`, each step of the talk with an agent is an `mcp_call` output item (`server_label` "rendezvous").',
+    body: ResponseRequest.meta({ title: 'ResponseRequest' }),
+    example: { model: 'llm1', input: 'Hello!' },
+    responses: {
+      200: { description: 'The response', schema: ResponseObject.meta({ title: 'Response' }) },
+      400: error('Invalid parameters, a parameter or tool this gateway does not offer, or an unknown previous_response_id'),
+      404: error('Unknown model (`model_not_found`)'),
+      ...authErrors,
+      422: error('Valid parameters that cannot be served (model unavailable here, prompt too long for the window)'),
+      503: error('The upstream model provider is overloaded or timed out (see `retry-after`)'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/v1/responses/{id}',
+    tag: 'Responses',
+    auth: 'bearer',
+    summary: 'A stored response of the calling key',
+    params: z.object({ id: z.string().describe('Response id, resp_…') }),
+    responses: {
+      200: { description: 'The response', schema: ResponseObject },
+      ...authErrors,
+      404: error('No such response for this key, or past its retention'),
+    },
+  },
+  {
+    method: 'delete',
+    path: '/v1/responses/{id}',
+    tag: 'Responses',
+    auth: 'bearer',
+    summary: 'Delete a stored response of the calling key',
+    params: z.object({ id: z.string().describe('Response id, resp_…') }),
+    responses: {
+      200: { description: 'Deleted', schema: z.object({ id: z.string(), object: z.literal('response'), deleted: z.literal(true) }) },
+      ...authErrors,
+      404: error('No such response for this key'),
+    },
+  },
+  {
+    method: 'post',
+    path: '/v1/embeddings',
+    tag: 'Embeddings',
+    auth: 'bearer',
+    summary: 'Embed texts: the offline word vectors (the registry’s) or Workers AI, by model',
+    description:
+      '`input` as a text, texts or token ids; `dimensions` where the model can shorten its vectors; `encoding_format` float or base64. Metered as prompt tokens.',
+    body: EmbeddingRequest.meta({ title: 'EmbeddingRequest' }),
+    example: { model: 'embed1', input: 'rain forecast for Paris' },
+    responses: {
+      200: { description: 'The vectors, in input order', schema: EmbeddingList.meta({ title: 'EmbeddingList' }) },
+      400: error('Invalid input, or dimensions the model cannot make'),
+      404: error('Unknown model (`model_not_found`)'),
+      ...authErrors,
+      422: error('The model’s provider is not configured here'),
     },
   },
   {

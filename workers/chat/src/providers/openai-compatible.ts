@@ -2,7 +2,7 @@ import type { ServedModel } from '../config/models.ts';
 import { fromUpstreamStatus, providerError } from './errors.ts';
 import { sseData } from './sse.ts';
 import { translateStream } from './stream-translator.ts';
-import type { Provider, ProviderRequest } from './types.ts';
+import { type Provider, type ProviderRequest, wireMessages } from './types.ts';
 
 interface UpstreamOptions {
   baseUrl: string;
@@ -25,7 +25,7 @@ export function openAiCompatibleProvider(model: ServedModel, options: UpstreamOp
         ...parameters,
         parallel_tool_calls: request.tools ? parallel_tool_calls : undefined,
         model: request.model,
-        messages: request.messages,
+        messages: wireMessages(request.messages),
         temperature: request.temperature,
         top_p: request.top_p,
         max_tokens: request.max_tokens,

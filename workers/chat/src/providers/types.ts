@@ -1,12 +1,16 @@
 import type { CHAT_PARAMETERS } from '../../../../schemas/chat-parameters.ts';
-import type { ChatCompletionRequest, FinishReason, Tool, ToolChoice } from '../../../../schemas/chat.ts';
+import type { ChatCompletionRequest, ContentPart, FinishReason, Tool, ToolChoice } from '../../../../schemas/chat.ts';
 
 /** The OpenAI parameters a provider is given: only those completion/parameters.ts admitted for it, never null. */
 export type PassedParameters = { [K in keyof typeof CHAT_PARAMETERS]?: NonNullable<ChatCompletionRequest[K]> };
 
-/** A conversation message as providers receive it: text content only, tool calls and results kept. */
+/**
+ * A conversation message as providers receive it: its text as `content`, tool calls and results kept; a user
+ * message with media the model takes also has all its `parts` (wireMessages sends those instead of the text).
+ */
 export type ProviderMessage =
-  | { role: 'system' | 'user'; content: string }
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string; parts?: ContentPart[] }
   | { role: 'assistant'; content: string; tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[] }
   | { role: 'tool'; content: string; tool_call_id: string };
 
@@ -55,4 +59,12 @@ export function normaliseFinishReason(reason: unknown): FinishReason {
     default:
       return 'stop';
   }
+}
+
+/** The messages as an OpenAI-shaped upstream takes them: a user message with media as its parts, every other as it is. */
+export function wireMessages(messages: ProviderMessage[]): unknown[] {
+  return messages.map((message) => {
+    if (message.role !== 'user' || !message.parts) return message;
+    return { role: 'user', content: message.parts };
+  });
 }

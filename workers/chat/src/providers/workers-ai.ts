@@ -2,7 +2,15 @@ import type { ServedModel } from '../config/models.ts';
 import { fromWorkersAiError } from './errors.ts';
 import { sseData } from './sse.ts';
 import { translateStream } from './stream-translator.ts';
-import type { PassedParameters, Provider, ProviderEvent, ProviderRequest } from './types.ts';
+import { askedShape } from './asked-shape.ts';
+import {
+  type PassedParameters,
+  type Provider,
+  type ProviderEvent,
+  type ProviderMessage,
+  type ProviderRequest,
+  wireMessages,
+} from './types.ts';
 
 /** The slice of the `AI` binding the gateway uses (model ids come from configuration, so untyped). */
 export interface AiRunner {
@@ -39,9 +47,15 @@ function toStreamShape(result: unknown): unknown {
   };
 }
 
-/** OpenAI's response_format in Workers AI's JSON Mode shape, which takes the schema itself as `json_schema`. */
-function jsonMode(format: PassedParameters['response_format']): Record<string, unknown> | undefined {
-  if (format?.type === 'json_object') return { type: 'json_object' };
+/**
+ * OpenAI's response_format in Workers AI's JSON Mode shape, which takes the schema itself as `json_schema`. JSON
+ * mode asks for the shape the messages describe, when they describe one (asked-shape.ts), so the model keeps to it.
+ */
+function jsonMode(format: PassedParameters['response_format'], messages: ProviderMessage[]): Record<string, unknown> | undefined {
+  if (format?.type === 'json_object') {
+    const asked = askedShape(messages.map((message) => message.content));
+    return asked ? { type: 'json_schema', json_schema: asked } : { type: 'json_object' };
+  }
   if (format?.type === 'json_schema') return { type: 'json_schema', json_schema: format.json_schema.schema ?? { type: 'object' } };
   return undefined;
 }
@@ -61,10 +75,10 @@ export function workersAiProvider(model: ServedModel, ai: AiRunner): Provider {
     async stream(request: ProviderRequest) {
       const tools = request.tool_choice === 'none' ? undefined : request.tools?.length ? request.tools : undefined;
       const { seed, frequency_penalty, presence_penalty, response_format, parallel_tool_calls } = request.parameters;
-      const responseFormat = jsonMode(response_format);
+      const responseFormat = jsonMode(response_format, request.messages);
       const streaming = !tools && !responseFormat;
       const inputs: Record<string, unknown> = {
-        messages: request.messages,
+        messages: wireMessages(request.messages),
         max_tokens: request.max_tokens,
         temperature: request.temperature,
         stream: streaming,

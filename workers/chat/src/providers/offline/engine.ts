@@ -23,13 +23,16 @@ const CAPABILITIES =
   `extract ${Object.keys(EXTRACTORS).join('/')} ("extract emails: …"), call a tool you pass when the message clearly asks for it, ` +
   'and list the agents found by agent discovery.';
 
-/** The text after the instruction's colon, or else the earlier messages of the conversation. */
+/**
+ * What an instruction is about: the user's text after its colon, however short ("Extract tickers: NVDA and AAPL");
+ * without a colon, the text after the instruction when it is long enough to be one, else what the user said
+ * earlier ("summarise the text above"). Never the system prompt: that is how to answer, not what about.
+ */
 function subject(message: string, instruction: RegExp, earlier: string): string {
-  const rest = message
-    .replace(instruction, '')
-    .replace(/^[\s:,-]+/, '')
-    .trim();
-  return rest.length > 0 && (rest.length > 40 || !earlier) ? rest : earlier;
+  const after = message.replace(instruction, '');
+  const rest = after.replace(/^[\s:,-]+/, '').trim();
+  if (/^\s*:/.test(after) && rest) return rest;
+  return rest.length > 40 || !earlier ? rest : earlier;
 }
 
 function describeAgents(agents: AgentManifest[]): string {
@@ -43,9 +46,17 @@ function describeAgents(agents: AgentManifest[]): string {
     .join('\n');
 }
 
-/** Chooses the reply by fixed rules over the last message; the same input always gives the same reply. */
+/** The message the reply answers: the last that is not a system message (the last message if all are). */
+export function lastTurn(messages: ProviderMessage[]): ProviderMessage {
+  return messages.findLast((m) => m.role !== 'system') ?? messages.at(-1)!;
+}
+
+/**
+ * Chooses the reply by fixed rules over the last message of the conversation (a system message is instructions,
+ * so the last other one); the same input always gives the same reply.
+ */
 export function planReply(input: OfflineInput): OfflinePlan {
-  const last = input.messages.at(-1)!;
+  const last = lastTurn(input.messages);
   const reply = (thought: string, text: string): OfflinePlan => ({ thought, content: `${OFFLINE_LABEL}\n${text}`, toolCall: null });
 
   if (last.role === 'tool') {
@@ -60,8 +71,8 @@ export function planReply(input: OfflineInput): OfflinePlan {
 
   const message = last.content;
   const earlier = input.messages
-    .slice(0, -1)
-    .filter((m) => m.role === 'user' || m.role === 'system')
+    .slice(0, input.messages.lastIndexOf(last))
+    .filter((m) => m.role === 'user')
     .map((m) => m.content)
     .join('\n')
     .trim();

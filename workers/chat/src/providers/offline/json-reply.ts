@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { ApiError } from '../../../../../lib/http/api-error.ts';
 import type { ResponseFormat } from '../../../../../schemas/chat-parameters.ts';
 import { OFFLINE_LABEL } from './label.ts';
+import { askedShape, withoutShapes } from '../asked-shape.ts';
+import { extract, listKind } from './text.ts';
 import { fillArgument } from './tool-matcher.ts';
 
 /** The JSON Schema keywords the offline engine builds values for. */
@@ -29,12 +31,12 @@ interface Schema {
 const SCHEMA_PARAM = 'response_format.json_schema.schema';
 const MAX_DEPTH = 32;
 
-function unsupported(why: string): ApiError {
+function unsupported(why: string, param = SCHEMA_PARAM): ApiError {
   return new ApiError({
     status: 400,
     message: `the offline engine cannot produce JSON for this schema: ${why}`,
     type: 'invalid_request_error',
-    param: SCHEMA_PARAM,
+    param,
     code: 'unsupported_schema',
   });
 }
@@ -88,6 +90,8 @@ class ValueBuilder {
       case 'object':
         return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([key, sub]) => [key, this.build(sub, key, depth + 1)]));
       case 'array': {
+        const found = this.extracted(schema, name);
+        if (found) return found;
         const count = Math.min(Math.max(schema.minItems ?? 0, 1), schema.maxItems ?? 100, 100);
         return Array.from({ length: count }, () => this.build(schema.items ?? {}, name, depth + 1));
       }
@@ -101,6 +105,14 @@ class ValueBuilder {
       default:
         return this.string(schema, name);
     }
+  }
+
+  /** A list of strings named for what the engine extracts (`tickers`, `emails`, …): everything of that kind the message has. */
+  private extracted(schema: Schema, name: string): string[] | null {
+    const kind = listKind(name);
+    if (!kind || (schema.items?.type !== undefined && schema.items.type !== 'string')) return null;
+    const found = extract(kind, this.message).slice(0, schema.maxItems ?? 100);
+    return found.length >= (schema.minItems ?? 0) ? found : null;
   }
 
   private resolve(ref: string): Schema {
@@ -132,25 +144,39 @@ class ValueBuilder {
 }
 
 /**
- * The offline reply as JSON, for `response_format`: JSON mode gives `{engine, reply}`; a JSON schema gets a value
- * built for it (fields the message names filled from it, other text fields the reply) and checked against the
- * schema with zod's JSON Schema reader before it is sent. A schema the engine cannot honour is a 400.
+ * The offline reply as JSON, for `response_format`. A JSON schema gets a value built for it (fields the message
+ * names filled from it, lists of what the engine extracts filled with all it finds, other text fields the reply),
+ * checked against the schema with zod's JSON Schema reader before it is sent. JSON mode builds for the shape the
+ * conversation asks for in words (asked-shape.ts), and gives `{engine, reply}` when it asks for none. A schema
+ * the engine cannot honour is a 400.
  */
-export function jsonReply(format: Exclude<ResponseFormat, { type: 'text' }>, message: string, reply: string): string {
-  if (format.type === 'json_object') return JSON.stringify({ engine: OFFLINE_LABEL, reply });
-  const schema = format.json_schema.schema ?? { type: 'object' };
-  checkSchema(schema);
-  const value = new ValueBuilder(schema, message, reply).build(schema as Schema, format.json_schema.name, 0);
-  let check: z.ZodType;
+export function jsonReply(
+  format: Exclude<ResponseFormat, { type: 'text' }>,
+  message: string,
+  reply: string,
+  conversation: string[],
+): string {
+  const asked = format.type === 'json_object' ? askedShape(conversation) : (format.json_schema.schema ?? { type: 'object' });
+  if (!asked) return JSON.stringify({ engine: OFFLINE_LABEL, reply });
+  const param = format.type === 'json_object' ? 'messages' : SCHEMA_PARAM;
+  const name = format.type === 'json_object' ? 'reply' : format.json_schema.name;
   try {
-    check = z.fromJSONSchema(schema as Parameters<typeof z.fromJSONSchema>[0]);
+    checkSchema(asked);
+    const said = format.type === 'json_object' ? withoutShapes(message) : message;
+    const value = new ValueBuilder(asked, said, reply).build(asked as Schema, name, 0);
+    let check: z.ZodType;
+    try {
+      check = z.fromJSONSchema(asked as Parameters<typeof z.fromJSONSchema>[0]);
+    } catch (error) {
+      throw unsupported(error instanceof Error ? error.message : 'it cannot be read');
+    }
+    const result = check.safeParse(value);
+    if (!result.success) {
+      const issue = result.error.issues[0];
+      throw unsupported(`the value built does not match it (${issue?.path.join('.') || 'root'}: ${issue?.message ?? 'invalid'})`);
+    }
+    return JSON.stringify(value);
   } catch (error) {
-    throw unsupported(error instanceof Error ? error.message : 'it cannot be read');
+    throw error instanceof ApiError && param !== SCHEMA_PARAM ? unsupported(error.message.replace(/^.*?: /, ''), param) : error;
   }
-  const result = check.safeParse(value);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    throw unsupported(`the value built does not match it (${issue?.path.join('.') || 'root'}: ${issue?.message ?? 'invalid'})`);
-  }
-  return JSON.stringify(value);
 }

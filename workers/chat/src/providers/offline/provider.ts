@@ -2,7 +2,7 @@ import { decodeGenerator } from 'gpt-tokenizer';
 import type { AgentManifest } from '../../../../../schemas/chat.ts';
 import { encodeText } from '../../completion/tokens.ts';
 import type { Provider, ProviderEvent, ProviderRequest } from '../types.ts';
-import { type OfflinePlan, planReply } from './engine.ts';
+import { lastTurn, type OfflinePlan, planReply } from './engine.ts';
 import { jsonReply } from './json-reply.ts';
 import { OFFLINE_LABEL } from './label.ts';
 
@@ -28,8 +28,8 @@ function formatted(plan: OfflinePlan, request: ProviderRequest): string {
   const format = request.parameters.response_format;
   if (!format || format.type === 'text') return plan.content;
   if (plan.toolCall) return '';
-  const last = request.messages.at(-1)!;
-  return jsonReply(format, last.content, plan.content.slice(OFFLINE_LABEL.length).trim());
+  const conversation = request.messages.map((m) => m.content);
+  return jsonReply(format, lastTurn(request.messages).content, plan.content.slice(OFFLINE_LABEL.length).trim(), conversation);
 }
 
 /**

@@ -50,8 +50,38 @@ export const EXTRACTORS: Record<string, RegExp> = {
   addresses: /\bagent1[a-z0-9]{20,}\b/g,
 };
 
+/** Capitals that are words of the request, not tickers ("answer in JSON"). */
+const NOT_TICKERS = new Set([
+  'JSON',
+  'API',
+  'URL',
+  'HTTP',
+  'HTTPS',
+  'HTML',
+  'CSV',
+  'PDF',
+  'FAQ',
+  'SQL',
+  'XML',
+  'YAML',
+  'UTC',
+  'ISO',
+  'ID',
+  'OK',
+]);
+
 export function extract(kind: string, text: string): string[] {
   const pattern = EXTRACTORS[kind];
   if (!pattern) return [];
-  return [...new Set(text.match(pattern) ?? [])].map((match) => match.replace(/^\$/, ''));
+  const found = [...new Set((text.match(pattern) ?? []).map((match) => match.replace(/^\$/, '')))];
+  return kind === 'tickers' ? found.filter((ticker) => !NOT_TICKERS.has(ticker)) : found;
+}
+
+/** The kind of thing a list named `name` holds, when the engine extracts that kind (`tickers`, `links` → urls, …). */
+export function listKind(name: string): string | null {
+  const kind = name
+    .toLowerCase()
+    .replace(/^links$/, 'urls')
+    .replace(/^symbols$/, 'tickers');
+  return Object.hasOwn(EXTRACTORS, kind) ? kind : null;
 }

@@ -1,5 +1,5 @@
 import type { Tool, ToolChoice } from '../../../../../schemas/chat.ts';
-import { contentWords, EXTRACTORS } from './text.ts';
+import { contentWords, EXTRACTORS, extract, listKind } from './text.ts';
 
 interface ToolMatch {
   tool: Tool;
@@ -11,6 +11,7 @@ interface JsonSchemaProperty {
   type?: string | string[];
   enum?: unknown[];
   description?: string;
+  items?: { type?: string | string[] };
 }
 
 /** Fills one argument from the user's words by what its name says it holds; undefined when nothing fits. */
@@ -22,6 +23,13 @@ export function fillArgument(name: string, property: JsonSchemaProperty, message
   if (type === 'number' || type === 'integer') {
     const number = message.match(/-?\d+(?:\.\d+)?/)?.[0];
     return number === undefined ? undefined : type === 'integer' ? Math.trunc(Number(number)) : Number(number);
+  }
+  if (type === 'array') {
+    // A list of what the engine extracts (tickers, emails, …), filled with all the message has.
+    const kind = listKind(name);
+    const itemType = property.items?.type;
+    const found = kind && (itemType === undefined || itemType === 'string') ? extract(kind, message) : [];
+    return found.length ? found : undefined;
   }
   if (type === 'boolean')
     return /\b(yes|true|enable|on)\b/i.test(message) ? true : /\b(no|false|disable|off)\b/i.test(message) ? false : undefined;

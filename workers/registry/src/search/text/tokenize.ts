@@ -3,18 +3,15 @@
  * and digits form words, everything else (quotes, operators, SQL, emoji, punctuation) separates them.
  * Nothing a user types can therefore reach the FTS5 query parser as syntax.
  */
+import { normalizeText } from '../../../../../lib/word-vectors/table.ts';
 
 /** Words searched per query; the rest of a very long text is ignored. */
 const SEARCH_TERMS_MAX = 32;
 /** Longer "words" (base64 blobs, pasted hashes) cannot be in the index; an agent address (65 chars) can. */
 const SEARCH_TERM_MAX_CHARS = 100;
 
-export function normalizeText(text: string): string {
-  return text
-    .toLowerCase()
-    .normalize('NFKD')
-    .replace(/\p{M}+/gu, '');
-}
+/** The folding the word vectors use too (lib/word-vectors), so a word is the same word in both. */
+export { normalizeText };
 
 export interface TokenizedText {
   /** Distinct words in the order typed. */
