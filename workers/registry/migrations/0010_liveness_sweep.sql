@@ -13,3 +13,6 @@ CREATE TABLE liveness_claims (
   claimed_at TEXT NOT NULL
 );
 CREATE INDEX liveness_claims_by_time ON liveness_claims (claimed_at);
+
+-- The cron ages interaction counts by the interactions that expire (interactions/store.ts, sweep): found by time.
+CREATE INDEX interactions_by_time ON interactions (at);

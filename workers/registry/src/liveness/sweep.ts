@@ -17,6 +17,8 @@ export const PROBES_PER_RUN = 4_000;
 export const PROBES_PER_MESSAGE = 40;
 /** Queues' sendBatch takes at most 100 messages and 256 KB; 40 addresses are ~2.7 KB. */
 const MESSAGES_PER_SEND = 50;
+/** An agent is due again a day after its last probe: the period the sweep keeps at up to 1,152,000 agents. */
+const PROBE_PERIOD_MS = 24 * 3_600_000;
 /** How far past the stalest PROBES_PER_RUN the fair share looks for other owners' agents. */
 const FAIR_SHARE_WINDOW = 4;
 /** A claim no consumer settled (a lost message) lapses, and its agent is due again. */
@@ -32,27 +34,29 @@ export interface SweepSummary extends ProbeSummary {
 }
 
 /**
- * Claims the run's agents in one statement: the stalest FAIR_SHARE_WINDOW × PROBES_PER_RUN probeable, unclaimed
- * agents (agents_probe_due, never-probed first), then owners take turns (each owner's stalest first) until
- * PROBES_PER_RUN are taken. An owner with most of the registry cannot crowd out the others, and no agent waits
- * longer than the window takes to pass it.
+ * Claims the run's agents in one statement. It reads the stalest FAIR_SHARE_WINDOW × PROBES_PER_RUN probeable,
+ * unclaimed agents (agents_probe_due: never probed first, then by last probe). Agents due (never probed, or
+ * last probed a PROBE_PERIOD ago) come before the others; among the due, owners take turns, each owner's
+ * stalest first, until PROBES_PER_RUN are taken. A backlog of one owner's fleet (a hundred thousand agents
+ * registered at once) cannot hold back other owners' due agents, and no due agent waits behind one that is not.
  */
 function claimStatement(db: D1Database, now: Date): D1PreparedStatement {
   return db
     .prepare(
       `WITH stalest AS (
-         SELECT address, account_id, last_probe_at FROM agents INDEXED BY agents_probe_due
+         SELECT address, account_id, last_probe_at, coalesce(last_probe_at < ?4, 1) AS due FROM agents INDEXED BY agents_probe_due
          WHERE is_active = 1 AND account_id IS NOT NULL AND (url IS NOT NULL OR endpoints != '[]')
            AND NOT EXISTS (SELECT 1 FROM liveness_claims c WHERE c.address = agents.address)
          ORDER BY last_probe_at, address LIMIT ?1),
        turns AS (
-         SELECT address, last_probe_at, row_number() OVER (PARTITION BY account_id ORDER BY last_probe_at, address) AS turn FROM stalest)
+         SELECT address, last_probe_at, due,
+           row_number() OVER (PARTITION BY account_id, due ORDER BY last_probe_at, address) AS turn FROM stalest)
        INSERT INTO liveness_claims (address, claimed_at)
-       SELECT address, ?3 FROM turns WHERE true ORDER BY turn, last_probe_at, address LIMIT ?2
+       SELECT address, ?3 FROM turns WHERE true ORDER BY due DESC, turn, last_probe_at, address LIMIT ?2
        ON CONFLICT (address) DO NOTHING
        RETURNING address`,
     )
-    .bind(FAIR_SHARE_WINDOW * PROBES_PER_RUN, PROBES_PER_RUN, now.toISOString());
+    .bind(FAIR_SHARE_WINDOW * PROBES_PER_RUN, PROBES_PER_RUN, now.toISOString(), new Date(now.getTime() - PROBE_PERIOD_MS).toISOString());
 }
 
 export async function sweepLiveness(env: RegistryEnv, now: Date): Promise<SweepSummary> {
