@@ -48,11 +48,15 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const BASE = `http://127.0.0.1:${PORT}`;
 
 function migrate(persist: string) {
-  const result = spawnSync(path.join(ROOT, 'node_modules/.bin/wrangler'), ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist], {
-    cwd: ROOT,
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' },
-    encoding: 'utf8',
-  });
+  const result = spawnSync(
+    path.join(ROOT, 'node_modules/.bin/wrangler'),
+    ['d1', 'migrations', 'apply', 'DB', '--local', '--persist-to', persist],
+    {
+      cwd: ROOT,
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' },
+      encoding: 'utf8',
+    },
+  );
   if (result.status !== 0) throw new Error(`wrangler d1 migrations apply failed:\n${result.stderr}\n${result.stdout}`);
 }
 
@@ -77,7 +81,9 @@ function seeded(size: number): { persist: string; scratch: boolean } {
   const started = performance.now();
   streamSeed({ file: sqliteFile(persist), count: size, owners: Math.min(Number(args.owners), size) });
   const seconds = (performance.now() - started) / 1000;
-  console.log(`${size.toLocaleString('en')} agents seeded in ${seconds.toFixed(0)} s (${Math.round(size / seconds).toLocaleString('en')} agents/s)`);
+  console.log(
+    `${size.toLocaleString('en')} agents seeded in ${seconds.toFixed(0)} s (${Math.round(size / seconds).toLocaleString('en')} agents/s)`,
+  );
   writeFileSync(marker, JSON.stringify({ size, seconds }));
   return { persist, scratch: !args.keep };
 }
@@ -96,11 +102,15 @@ function benchKey(file: string): string {
 /** Addresses spread over the registry: every n-th rowid. */
 function sampleAddresses(db: Database.Database, size: number, count: number): string[] {
   const step = Math.max(1, Math.floor(size / count));
-  return (db.prepare('SELECT address FROM agents WHERE rowid % ? = 0 LIMIT ?').all(step, count) as { address: string }[]).map((row) => row.address);
+  return (db.prepare('SELECT address FROM agents WHERE rowid % ? = 0 LIMIT ?').all(step, count) as { address: string }[]).map(
+    (row) => row.address,
+  );
 }
 
 const rawSearch = (db: Database.Database, request: AgentSearchRequest) =>
-  timed(() => searchAgents(sqliteRunner(db), null, { request, searchId: crypto.randomUUID(), queryKey: '', startedAt: new Date().toISOString() }));
+  timed(() =>
+    searchAgents(sqliteRunner(db), null, { request, searchId: crypto.randomUUID(), queryKey: '', startedAt: new Date().toISOString() }),
+  );
 
 const workerSearch = (context: BenchContext, request: AgentSearchRequest) =>
   timed(async () => {
@@ -145,7 +155,9 @@ async function measure(size: number): Promise<{ rows: Row[]; registration: Regis
         for (const request of searches) {
           const worker = await workerSearch(context, request);
           const raw = await rawSearch(db, request);
-          if (round > 0) row.worker.push(worker), row.raw.push(raw);
+          if (round === 0) continue;
+          row.worker.push(worker);
+          row.raw.push(raw);
         }
         if (queryClass.call) {
           for (let i = 0; i < 8; i++) {
@@ -157,12 +169,19 @@ async function measure(size: number): Promise<{ rows: Row[]; registration: Regis
       rows.push(row);
     }
     if (args.plans)
-      for (const request of [{ search_text: 'data' }, { search_text: 'find an agent that tracks my parcel' }, { sort: 'interactions' }, { filters: { category: ['fetch-ai'] }, sort: 'interactions' }] as AgentSearchRequest[])
+      for (const request of [
+        { search_text: 'data' },
+        { search_text: 'find an agent that tracks my parcel' },
+        { sort: 'interactions' },
+        { filters: { category: ['fetch-ai'] }, sort: 'interactions' },
+      ] as AgentSearchRequest[])
         lines.push(...(await queryPlans(db, request)));
     lines.push(...printSize(measureSize(db), size));
     db.close();
     const peak = workerdPeakMiB();
-    lines.push(`workerd peak resident memory (isolates + local D1 with its page cache): ${peak === null ? 'not found' : `${peak.toFixed(0)} MiB`}`);
+    lines.push(
+      `workerd peak resident memory (isolates + local D1 with its page cache): ${peak === null ? 'not found' : `${peak.toFixed(0)} MiB`}`,
+    );
     const search = rows.filter((row) => row.raw.length).flatMap((row) => row.worker);
     const almanac = rows.find((row) => row.name === 'almanac lookup')!.worker;
     const checks: [string, boolean][] = [
@@ -181,10 +200,15 @@ async function measure(size: number): Promise<{ rows: Row[]; registration: Regis
 function table(size: number, rows: Row[], registration: RegistrationFigures | null): string[] {
   const ms = (values: number[], p: number) => (values.length ? percentile(values, p).toFixed(1) : '-').padStart(7);
   const lines = [
-    `\n${size.toLocaleString('en')} agents — registry Worker on workerd (Miniflare), raw = the same search code on better-sqlite3; load ${loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+    `\n${size.toLocaleString('en')} agents — registry Worker on workerd (Miniflare), raw = the same search code on better-sqlite3; load ${loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
     `${'class'.padEnd(20)} ${'n'.padStart(4)} ${'p50'.padStart(7)} ${'p99'.padStart(7)}   ${'raw p50'.padStart(7)} ${'raw p99'.padStart(7)}   (ms)`,
   ];
-  for (const row of rows) lines.push(`${row.name.padEnd(20)} ${String(row.worker.length).padStart(4)} ${ms(row.worker, 50)} ${ms(row.worker, 99)}   ${ms(row.raw, 50)} ${ms(row.raw, 99)}`);
+  for (const row of rows)
+    lines.push(
+      `${row.name.padEnd(20)} ${String(row.worker.length).padStart(4)} ${ms(row.worker, 50)} ${ms(row.worker, 99)}   ${ms(row.raw, 50)} ${ms(row.raw, 99)}`,
+    );
   if (registration)
     lines.push(
       `registrations (signed, through the API, ${args.concurrency} clients): ${registration.count.toLocaleString('en')} in ${registration.seconds.toFixed(1)} s = ${registration.perSecond.toFixed(0)}/s, p50 ${registration.p50.toFixed(1)} ms, p99 ${registration.p99.toFixed(1)} ms (challenge + registration)`,

@@ -43,7 +43,10 @@ const source = Identity.fromSeed('scale bench interaction source', 0);
 
 /** Only the click is timed: the search before it is the caller's previous request. */
 async function clickOn(context: BenchContext, round: number): Promise<number> {
-  const search = await fetch(`${context.base}/v1/search/agents`, json(context.token, { search_text: ['weather', 'hotel', 'crypto'][round % 3] }));
+  const search = await fetch(
+    `${context.base}/v1/search/agents`,
+    json(context.token, { search_text: ['weather', 'hotel', 'crypto'][round % 3] }),
+  );
   const { search_id, agents } = (await search.json()) as { search_id: string; agents: { address: string }[] };
   // The session is stored after the search's response (waitUntil); the click names it.
   await new Promise((resolve) => setTimeout(resolve, 20));
@@ -55,7 +58,9 @@ export const QUERY_CLASSES: QueryClass[] = [
   { name: 'common word', searches: ['agent', 'data', 'api', 'service'].map((search_text) => ({ search_text })) },
   {
     name: 'typical text',
-    searches: ['weather', 'stock analysis', 'transl', 'wether forcast', 'find an agent that tracks my parcel'].map((search_text) => ({ search_text })),
+    searches: ['weather', 'stock analysis', 'transl', 'wether forcast', 'find an agent that tracks my parcel'].map((search_text) => ({
+      search_text,
+    })),
   },
   {
     name: 'filter-only sorted',
@@ -81,7 +86,8 @@ export const QUERY_CLASSES: QueryClass[] = [
   },
   {
     name: 'function search',
-    call: (context, round) => timedFetch(`${context.base}/v1/search/functions`, json(context.token, FUNCTION_SEARCHES[round % FUNCTION_SEARCHES.length])),
+    call: (context, round) =>
+      timedFetch(`${context.base}/v1/search/functions`, json(context.token, FUNCTION_SEARCHES[round % FUNCTION_SEARCHES.length])),
   },
   { name: 'click feedback', call: clickOn },
   {
@@ -93,5 +99,8 @@ export const QUERY_CLASSES: QueryClass[] = [
         body: JSON.stringify({ target: context.addresses[(round * 13) % context.addresses.length] }),
       }),
   },
-  { name: 'key check', call: (context) => timedFetch(`${context.base}/v1/keys`, { headers: { authorization: `Bearer ${context.token}` } }) },
+  {
+    name: 'key check',
+    call: (context) => timedFetch(`${context.base}/v1/keys`, { headers: { authorization: `Bearer ${context.token}` } }),
+  },
 ];

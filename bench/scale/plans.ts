@@ -29,7 +29,9 @@ export async function queryPlans(db: Database.Database, body: AgentSearchRequest
   const lines = [`plan of ${JSON.stringify(body)}:`];
   for (const statement of statements) {
     // Key checks and vocabulary lookups are one-row index reads; the plans that matter are the ones that scan.
-    const plan = db.prepare(`EXPLAIN QUERY PLAN ${statement.sql}`).all(Object.fromEntries(statement.params.map((value, i) => [i + 1, value]))) as {
+    const plan = db
+      .prepare(`EXPLAIN QUERY PLAN ${statement.sql}`)
+      .all(Object.fromEntries(statement.params.map((value, i) => [i + 1, value]))) as {
       id: number;
       parent: number;
       detail: string;

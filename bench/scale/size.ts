@@ -13,7 +13,14 @@ const PARTS: [label: string, test: (name: string) => boolean][] = [
   ['agent text FTS', (name) => name.startsWith('search_agents_fts')],
   ['vocabulary FTS', (name) => name.startsWith('search_words')],
   ['function search', (name) => name.startsWith('search_functions')],
-  ['facts + rank (rows + indexes)', (name) => name.startsWith('search_agent_facts') || name.startsWith('search_facts') || name.startsWith('search_agent_rank') || name.startsWith('sqlite_autoindex_search_agent_')],
+  [
+    'facts + rank (rows + indexes)',
+    (name) =>
+      name.startsWith('search_agent_facts') ||
+      name.startsWith('search_facts') ||
+      name.startsWith('search_agent_rank') ||
+      name.startsWith('sqlite_autoindex_search_agent_'),
+  ],
   ['tags, protocols', (name) => name.startsWith('search_agent_tags') || name.startsWith('search_agent_protocols')],
   ['vectors (search_embeddings)', (name) => name.startsWith('search_embeddings')],
 ];
@@ -38,12 +45,21 @@ export function measureSize(db: Database.Database): SizeReport {
 const gb = (bytes: number) => `${(bytes / 1000 ** 3).toFixed(2)} GB`;
 
 export function printSize(size: SizeReport, agents: number): string[] {
-  const lines = [`database: ${gb(size.fileBytes)} for ${agents.toLocaleString('en')} agents, ${Math.round(size.fileBytes / agents).toLocaleString('en')} bytes per agent`];
-  for (const part of size.parts) lines.push(`  ${part.label.padEnd(32)} ${Math.round(part.bytes / agents).toLocaleString('en').padStart(7)} B/agent`);
+  const lines = [
+    `database: ${gb(size.fileBytes)} for ${agents.toLocaleString('en')} agents, ${Math.round(size.fileBytes / agents).toLocaleString('en')} bytes per agent`,
+  ];
+  for (const part of size.parts)
+    lines.push(
+      `  ${part.label.padEnd(32)} ${Math.round(part.bytes / agents)
+        .toLocaleString('en')
+        .padStart(7)} B/agent`,
+    );
   for (const projected of [1_000_000, 10_000_000]) {
     const bytes = (size.fileBytes / agents) * projected;
     const verdict = bytes <= D1_DATABASE_LIMIT_BYTES ? 'fits' : `needs ≥ ${Math.ceil(bytes / D1_DATABASE_LIMIT_BYTES)} shards`;
-    lines.push(`  projected at ${projected.toLocaleString('en').padStart(10)}: ${gb(bytes).padStart(9)} vs D1's 10 GB per database: ${verdict}`);
+    lines.push(
+      `  projected at ${projected.toLocaleString('en').padStart(10)}: ${gb(bytes).padStart(9)} vs D1's 10 GB per database: ${verdict}`,
+    );
   }
   return lines;
 }

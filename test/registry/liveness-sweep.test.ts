@@ -1,4 +1,11 @@
-import { createExecutionContext, createMessageBatch, createScheduledController, env, getQueueResult, waitOnExecutionContext } from 'cloudflare:test';
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  env,
+  getQueueResult,
+  waitOnExecutionContext,
+} from 'cloudflare:test';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import worker from '../../workers/registry/src/index.ts';
 import { PROBES_PER_MESSAGE, PROBES_PER_RUN, type ProbeMessage } from '../../workers/registry/src/liveness/sweep.ts';
@@ -84,8 +91,10 @@ async function cronRun(at: number) {
     const counts = fresh();
     fetchCounts = counts;
     const queueCtx = createExecutionContext();
-    const batch = createMessageBatch<ProbeMessage>('rendezvous-liveness', [{ id: `m${at}-${i}`, timestamp: new Date(at), body, attempts: 1 }]);
-    await worker.queue(batch, countingEnv(counts, []), queueCtx);
+    const batch = createMessageBatch<ProbeMessage>('rendezvous-liveness', [
+      { id: `m${at}-${i}`, timestamp: new Date(at), body, attempts: 1 },
+    ]);
+    await worker.queue(batch, countingEnv(counts, []));
     const result = await getQueueResult(batch, queueCtx);
     expect(result.explicitAcks).toEqual([`m${at}-${i}`]);
     consumers.push(counts);
@@ -163,16 +172,18 @@ describe('liveness sweep through the queue, 100,000 agents, fake clock', () => {
   });
 
   it('probes the stalest agents first', { timeout: 120_000 }, async () => {
-    const { results: stale } = await env.DB.prepare("SELECT address FROM agents WHERE account_id = 'owner-7' LIMIT 30").all<{ address: string }>();
+    const { results: stale } = await env.DB.prepare("SELECT address FROM agents WHERE account_id = 'owner-7' LIMIT 30").all<{
+      address: string;
+    }>();
     const addresses = stale.map((row) => row.address);
-    await env.DB.prepare(`UPDATE agents SET last_probe_at = '2000-01-01T00:00:00.000Z' WHERE address IN (${addresses.map(() => '?').join(', ')})`)
+    await env.DB.prepare(
+      `UPDATE agents SET last_probe_at = '2000-01-01T00:00:00.000Z' WHERE address IN (${addresses.map(() => '?').join(', ')})`,
+    )
       .bind(...addresses)
       .run();
     const at = START + runs.length * CRON_MINUTES * 60_000;
     await cronRun(at);
-    const { results } = await env.DB.prepare(
-      `SELECT last_probe_at FROM agents WHERE address IN (${addresses.map(() => '?').join(', ')})`,
-    )
+    const { results } = await env.DB.prepare(`SELECT last_probe_at FROM agents WHERE address IN (${addresses.map(() => '?').join(', ')})`)
       .bind(...addresses)
       .all<{ last_probe_at: string }>();
     expect(results.map((row) => row.last_probe_at)).toEqual(addresses.map(() => new Date(at).toISOString()));

@@ -35,7 +35,12 @@ beforeAll(async () => {
     );
 }, 120_000);
 
-const input = (request: AgentSearchRequest) => ({ request, searchId: crypto.randomUUID(), queryKey: '', startedAt: new Date().toISOString() });
+const input = (request: AgentSearchRequest) => ({
+  request,
+  searchId: crypto.randomUUID(),
+  queryKey: '',
+  startedAt: new Date().toISOString(),
+});
 
 async function both(request: AgentSearchRequest) {
   const single = await searchAgents(d1Runner(env.DB), null, input(request));
@@ -45,7 +50,9 @@ async function both(request: AgentSearchRequest) {
 
 describe('agents sharded by address over four D1 databases', () => {
   it('spreads the corpus over every shard', async () => {
-    const counts = await Promise.all(SHARDS().map(async (db) => (await db.prepare('SELECT count(*) AS n FROM agents').first<{ n: number }>())!.n));
+    const counts = await Promise.all(
+      SHARDS().map(async (db) => (await db.prepare('SELECT count(*) AS n FROM agents').first<{ n: number }>())!.n),
+    );
     expect(counts.reduce((a, b) => a + b, 0)).toBe(CORPUS.length);
     for (const count of counts) expect(count).toBeGreaterThan(CORPUS.length / 8);
   });

@@ -86,7 +86,8 @@ export async function probeRows(
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
-  if (claimed.length) writes.push(db.prepare(`DELETE FROM liveness_claims WHERE address IN (${claimed.map(() => '?').join(', ')})`).bind(...claimed));
+  if (claimed.length)
+    writes.push(db.prepare(`DELETE FROM liveness_claims WHERE address IN (${claimed.map(() => '?').join(', ')})`).bind(...claimed));
   if (writes.length) await db.batch(writes);
   return summary;
 }
