@@ -7,7 +7,7 @@ import { deriveStatus, webhookOf } from '../agents/status.ts';
  * Liveness probe of registered webhooks, for the sweep (sweep.ts): `concurrency` at a time, each within
  * `timeoutMs`. A webhook answers when it returns any HTTP status below 500 (a webhook may refuse HEAD and still be up).
  */
-export interface ProbeOptions {
+interface ProbeOptions {
   concurrency: number;
   timeoutMs: number;
   allowPrivate: boolean;
@@ -15,7 +15,7 @@ export interface ProbeOptions {
 
 export const DEFAULT_PROBE: Omit<ProbeOptions, 'allowPrivate'> = { concurrency: 6, timeoutMs: 3000 };
 
-export type ProbeRow = Pick<AgentRow, 'address' | 'url' | 'endpoints' | 'is_active'>;
+type ProbeRow = Pick<AgentRow, 'address' | 'url' | 'endpoints' | 'is_active'>;
 
 export interface ProbeSummary {
   probed: number;
