@@ -211,7 +211,7 @@ function table(size: number, rows: Row[], registration: RegistrationFigures | nu
     );
   if (registration)
     lines.push(
-      `registrations (signed, through the API, ${args.concurrency} clients): ${registration.count.toLocaleString('en')} in ${registration.seconds.toFixed(1)} s = ${registration.perSecond.toFixed(0)}/s, p50 ${registration.p50.toFixed(1)} ms, p99 ${registration.p99.toFixed(1)} ms (challenge + registration)`,
+      `registrations (signed, through the API, ${args.concurrency} clients): ${registration.count.toLocaleString('en')} in ${registration.seconds.toFixed(1)} s = ${registration.perSecond.toFixed(0)}/s, p50 ${registration.p50.toFixed(1)} ms, p99 ${registration.p99.toFixed(1)} ms (challenge + registration), ${registration.retries} started over on a closed connection`,
     );
   return lines;
 }
