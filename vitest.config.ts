@@ -234,6 +234,8 @@ export default defineConfig({
             KEY_RATE_LIMIT: { simple: { limit: 1_000_000, period: 60 } },
             ANONYMOUS_RATE_LIMIT: { simple: { limit: 300, period: 60 } },
           },
+          // Four agent shards beside the single database, for the sharded search's test (test/registry/shards.test.ts).
+          d1Databases: { SHARD_0: 'shard-0', SHARD_1: 'shard-1', SHARD_2: 'shard-2', SHARD_3: 'shard-3' },
         },
       ),
       chatProject(),

@@ -1,14 +1,13 @@
 import Database from 'better-sqlite3';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { newKeyToken } from '../lib/auth/tokens.ts';
 import type { AgentSearchRequest } from '../schemas/search.ts';
-import { generateAgents } from '../test/registry/fixtures/corpus/generate.ts';
-import { AGENT_COLUMNS, registrationColumns } from '../test/registry/fixtures/corpus/registration-columns.ts';
 import { searchAgents } from '../workers/registry/src/search/agent-search.ts';
 import { startMiniflareStack } from './miniflare-stack.ts';
+import { ownerId, streamSeed } from './scale/seed-stream.ts';
 import { sqliteRunner } from './sqlite-runner.ts';
 
 /**
@@ -21,10 +20,12 @@ import { sqliteRunner } from './sqlite-runner.ts';
  * `wrangler-dev` runs it under `wrangler dev`, which adds its local proxy (~3 ms a request here) that the
  * edge does not have (docs/decisions.md, "bench:chat measures the Worker, not wrangler dev").
  *
- * Run: npm run bench:search   (SIZES=10000 to run one size; PORT to move the Worker off 9787)
+ * Run: npm run bench:search   (-- --agents 1000000 or SIZES=10000 for other sizes; PORT to move the Worker off 9787)
  */
 
-const SIZES = (process.env.SIZES ?? '10000,100000').split(',').map(Number);
+const agentsFlag = process.argv.indexOf('--agents');
+/** `--agents 1000000` (or SIZES=…): the sizes to run. */
+const SIZES = (agentsFlag >= 0 ? process.argv[agentsFlag + 1]! : (process.env.SIZES ?? '10000,100000')).split(',').map(Number);
 const PORT = Number(process.env.PORT ?? 9787);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const RUNTIME = process.env.BENCH_SEARCH_RUNTIME ?? 'miniflare';
@@ -59,9 +60,6 @@ const KINDS: Record<string, AgentSearchRequest[]> = {
   ],
 };
 
-const quote = (value: string | number | null) =>
-  value === null ? 'NULL' : typeof value === 'number' ? String(value) : `'${value.replaceAll("'", "''")}'`;
-
 function wrangler(args: string[], persist: string) {
   const result = spawnSync(WRANGLER, [...args, '--local', '--persist-to', persist], {
     cwd: ROOT,
@@ -72,31 +70,20 @@ function wrangler(args: string[], persist: string) {
   if (result.status !== 0) throw new Error(`wrangler ${args.join(' ')} failed:\n${result.stderr}\n${result.stdout}`);
 }
 
-/** A local D1 with the migrations, one account, one read key and `size` generated agents. */
+/**
+ * A local D1 with the migrations, `size` generated agents of one account (streamed into the file: any size,
+ * flat memory; bench/scale/seed-stream.ts) and a read key of that account.
+ */
 function seed(size: number, persist: string): string {
   wrangler(['d1', 'migrations', 'apply', 'DB'], persist);
+  const file = sqliteFile(persist);
+  streamSeed({ file, count: size, owners: 1 });
   const key = newKeyToken();
-  const now = new Date().toISOString();
-  const statements = [
-    `INSERT INTO accounts (id, name, created_at) VALUES ('bench', 'bench', '${now}');`,
-    `INSERT INTO api_keys (id, account_id, name, secret_hash, permissions, created_at) VALUES ('${key.id}', 'bench', 'bench', '${key.secretHash}', '["read"]', '${now}');`,
-  ];
-  let rows: string[] = [];
-  for (const agent of generateAgents(size, 1)) {
-    rows.push(`(${registrationColumns('bench', agent).map(quote).join(', ')})`);
-    if (rows.length === 50) {
-      statements.push(`INSERT INTO agents (${AGENT_COLUMNS.join(', ')}) VALUES\n${rows.join(',\n')};`);
-      rows = [];
-    }
-  }
-  if (rows.length) statements.push(`INSERT INTO agents (${AGENT_COLUMNS.join(', ')}) VALUES\n${rows.join(',\n')};`);
-  statements.push(
-    `INSERT INTO search_agents_fts (search_agents_fts) VALUES ('optimize');`,
-    `INSERT INTO search_words (search_words) VALUES ('optimize');`,
-  );
-  const file = path.join(persist, 'seed.sql');
-  writeFileSync(file, statements.join('\n'));
-  wrangler(['d1', 'execute', 'DB', '--file', file], persist);
+  const db = new Database(file);
+  db.prepare(
+    `INSERT INTO api_keys (id, account_id, name, secret_hash, permissions, created_at) VALUES (?, ?, 'bench', ?, '["read"]', ?)`,
+  ).run(key.id, ownerId(0), key.secretHash, new Date().toISOString());
+  db.close();
   return key.token;
 }
 

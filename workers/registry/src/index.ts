@@ -15,6 +15,7 @@ import { identityRoutes } from './identity/routes.ts';
 import { interactionRoutes } from './interactions/routes.ts';
 import { keyRoutes } from './keys/routes.ts';
 import { runScheduled } from './liveness/scheduled.ts';
+import { probeMessage, type ProbeMessage } from './liveness/sweep.ts';
 import { rateLimit } from './http/rate-limit.ts';
 import { searchRoutes } from './search/routes.ts';
 
@@ -52,4 +53,12 @@ export default {
       ),
     );
   },
-} satisfies ExportedHandler<RegistryEnv>;
+  /** The liveness sweep's queued shares: one message of at most 40 agents per invocation (wrangler.toml). */
+  async queue(batch, env) {
+    for (const message of batch.messages) {
+      const summary = await probeMessage(env, message.body, new Date());
+      console.log('liveness probe (queued)', summary);
+      message.ack();
+    }
+  },
+} satisfies ExportedHandler<RegistryEnv, ProbeMessage>;

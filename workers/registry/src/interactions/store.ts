@@ -93,8 +93,10 @@ export async function sweep(db: D1Database, now = new Date()) {
     db.prepare('DELETE FROM challenges WHERE expires_at <= ?').bind(now.toISOString()),
     db
       .prepare(
+        // Only the agents whose interactions age out in this run (deleted just below): a count changes by nothing
+        // else, and the statement costs the interactions that expire, not one lookup per registered agent.
         `UPDATE agents SET recent_interactions = (SELECT count(*) FROM interactions i WHERE i.target = agents.address AND i.at >= ?1)
-         WHERE recent_interactions != (SELECT count(*) FROM interactions i WHERE i.target = agents.address AND i.at >= ?1)`,
+         WHERE address IN (SELECT target FROM interactions WHERE at < ?1)`,
       )
       .bind(since),
     db.prepare('DELETE FROM interactions WHERE at < ?').bind(since),

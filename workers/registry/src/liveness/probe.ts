@@ -4,18 +4,16 @@ import type { AgentRow } from '../agents/row.ts';
 import { deriveStatus, webhookOf } from '../agents/status.ts';
 
 /**
- * Liveness probe of registered webhooks (Cron Trigger). Bounded: at most `batch` agents per run, the
- * least recently probed first, `concurrency` at a time, each within `timeoutMs`. A webhook answers when
- * it returns any HTTP status below 500 (a webhook may refuse HEAD and still be up).
+ * Liveness probe of registered webhooks, for the sweep (sweep.ts): `concurrency` at a time, each within
+ * `timeoutMs`. A webhook answers when it returns any HTTP status below 500 (a webhook may refuse HEAD and still be up).
  */
 interface ProbeOptions {
-  batch: number;
   concurrency: number;
   timeoutMs: number;
   allowPrivate: boolean;
 }
 
-export const DEFAULT_PROBE: Omit<ProbeOptions, 'allowPrivate'> = { batch: 50, concurrency: 6, timeoutMs: 3000 };
+export const DEFAULT_PROBE: Omit<ProbeOptions, 'allowPrivate'> = { concurrency: 6, timeoutMs: 3000 };
 
 type ProbeRow = Pick<AgentRow, 'address' | 'url' | 'endpoints' | 'is_active'>;
 
@@ -43,17 +41,23 @@ async function probe(url: string, timeoutMs: number, policy: UrlPolicy): Promise
   }
 }
 
-export async function probeAgents(db: D1Database, options: ProbeOptions, now = new Date()): Promise<ProbeSummary> {
-  const { results } = await db
-    .prepare(
-      `SELECT address, url, endpoints, is_active FROM agents
-       WHERE is_active = 1 AND account_id IS NOT NULL AND (url IS NOT NULL OR endpoints != '[]')
-       ORDER BY last_probe_at IS NOT NULL, last_probe_at LIMIT ?`,
-    )
-    .bind(options.batch)
-    .all<ProbeRow>();
+/**
+ * Probes the given agents, `concurrency` at a time, and writes every verdict in one D1 batch (one subrequest,
+ * whatever the count), settling their sweep claims (liveness_claims) in the same batch. An agent whose URL the
+ * policy refuses is not probed; its attempt time is still written, so the sweep moves on past it. `claimed`: the
+ * addresses the sweep handed out, settled whether or not they were still probeable.
+ */
+export async function probeRows(
+  db: D1Database,
+  rows: ProbeRow[],
+  claimed: readonly string[],
+  options: ProbeOptions,
+  now: Date,
+): Promise<ProbeSummary> {
   const summary: ProbeSummary = { probed: 0, answered: 0, skipped: 0 };
-  const queue = [...results];
+  const writes: D1PreparedStatement[] = [];
+  const queue = [...rows];
+  const at = now.toISOString();
   const worker = async () => {
     for (let row = queue.shift(); row; row = queue.shift()) {
       const endpoints = agentColumns.endpoints(row.endpoints);
@@ -61,20 +65,42 @@ export async function probeAgents(db: D1Database, options: ProbeOptions, now = n
       const result = webhook ? await probe(webhook, options.timeoutMs, { allowPrivate: options.allowPrivate }) : null;
       if (!result) {
         summary.skipped += 1;
+        writes.push(
+          db
+            .prepare("UPDATE agents SET last_probe_at = ?, last_probe_detail = 'not probed: the URL policy refuses it' WHERE address = ?")
+            .bind(at, row.address),
+        );
         continue;
       }
       summary.probed += 1;
       if (result.ok) summary.answered += 1;
       const status = deriveStatus({ url: row.url, endpoints, is_active: row.is_active, last_probe_ok: result.ok ? 1 : 0 });
       // Only if the webhook is still the one probed: a re-registration meanwhile starts unprobed.
-      await db
-        .prepare(
-          'UPDATE agents SET last_probe_at = ?, last_probe_ok = ?, last_probe_detail = ?, status = ? WHERE address = ? AND url IS ? AND endpoints = ?',
-        )
-        .bind(now.toISOString(), result.ok ? 1 : 0, result.detail, status, row.address, row.url, row.endpoints)
-        .run();
+      writes.push(
+        db
+          .prepare(
+            'UPDATE agents SET last_probe_at = ?, last_probe_ok = ?, last_probe_detail = ?, status = ? WHERE address = ? AND url IS ? AND endpoints = ?',
+          )
+          .bind(at, result.ok ? 1 : 0, result.detail, status, row.address, row.url, row.endpoints),
+      );
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency) }, worker));
+  if (claimed.length)
+    writes.push(db.prepare(`DELETE FROM liveness_claims WHERE address IN (${claimed.map(() => '?').join(', ')})`).bind(...claimed));
+  if (writes.length) await db.batch(writes);
   return summary;
+}
+
+/** The probe columns of the named agents that are still probeable (one read; at most PROBES_PER_MESSAGE addresses). */
+export async function probeableRows(db: D1Database, addresses: readonly string[]): Promise<ProbeRow[]> {
+  if (addresses.length === 0) return [];
+  const { results } = await db
+    .prepare(
+      `SELECT address, url, endpoints, is_active FROM agents
+       WHERE address IN (${addresses.map(() => '?').join(', ')}) AND is_active = 1 AND account_id IS NOT NULL AND (url IS NOT NULL OR endpoints != '[]')`,
+    )
+    .bind(...addresses)
+    .all<ProbeRow>();
+  return results;
 }

@@ -13,7 +13,8 @@ export interface SqlRunner {
   batch(statements: readonly SqlStatement[]): Promise<unknown[][]>;
 }
 
-export function d1Runner(db: D1Database): SqlRunner {
+/** Over a database or one of its Sessions API sessions (a replica read: shards/shard-set.ts). */
+export function d1Runner(db: Pick<D1Database, 'prepare' | 'batch'>): SqlRunner {
   const prepare = ({ sql, params }: SqlStatement) => db.prepare(sql).bind(...params);
   return {
     async all<Row>(statement: SqlStatement) {
