@@ -48,6 +48,8 @@ export interface HostCalls {
   storageSet(key: string, value: string): Promise<void>;
   storageDelete(key: string): Promise<boolean>;
   storageKeys(): Promise<string[]>;
+  /** Every stored key and its JSON text (Python guests read storage synchronously, from this snapshot). */
+  storageEntries(): Promise<Record<string, string>>;
   secret(name: string): Promise<string | null>;
   log(level: LogLevel, entry: string): Promise<void>;
 }

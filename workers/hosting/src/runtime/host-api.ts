@@ -11,6 +11,8 @@ import { platformAgent } from './platform-agent.ts';
 
 const STORAGE_VALUE_MAX_CHARS = 128 * 1024;
 const STORAGE_KEY_MAX_CHARS = 512;
+/** Storage pages (100 keys each) a Python agent's snapshot may hold. */
+const STORAGE_SNAPSHOT_MAX_PAGES = 20;
 
 /**
  * What a hosted agent's code calls as `env.HOST`: bound by props to that agent's address, so it signs,
@@ -52,6 +54,19 @@ export class HostApi extends WorkerEntrypoint<HostingEnv, AgentProps> implements
 
   async storageKeys(): Promise<string[]> {
     return hostedAgentStub(this.env, this.address).storageKeys();
+  }
+
+  async storageEntries(): Promise<Record<string, string>> {
+    const stub = hostedAgentStub(this.env, this.address);
+    const entries: Record<string, string> = {};
+    let cursor: string | null = null;
+    for (let page = 0; page < STORAGE_SNAPSHOT_MAX_PAGES; page++) {
+      const { items, next_cursor } = await stub.storagePage(cursor);
+      for (const item of items) entries[item.key] = item.value;
+      cursor = next_cursor;
+      if (cursor === null) return entries;
+    }
+    throw new RangeError(`the agent's storage holds more keys than a Python agent reads at once (${STORAGE_SNAPSHOT_MAX_PAGES} pages)`);
   }
 
   async secret(name: string): Promise<string | null> {
