@@ -3,6 +3,7 @@ import { accountKey, call, codeOf, createAgent, json, logLine, start, storageVal
 import { model } from '../../lib/agent/model.ts';
 import { z } from 'zod';
 import { peerContext } from './peer.ts';
+import { ChatAcknowledgement, chatMessage } from '../../lib/agent/chat-protocol.ts';
 
 const Ping = model('Ping', z.object({ text: z.string() }));
 const Pong = model('Pong', z.object({ text: z.string(), count: z.int() }));
@@ -55,5 +56,117 @@ describe('Python agents', () => {
     expect(second?.payload).toEqual({ text: 'two', count: 2 });
     expect(await storageValue(key, agent.address, 'count')).toBe('2');
     await logLine(key, agent.address, `ping 2 from ${ctx.address}: two`);
+  });
+});
+
+/** Agentverse's chat-protocol template, as users bring it. */
+const CHAT_TEMPLATE = `from datetime import datetime
+from uuid import uuid4
+
+from uagents import Agent, Context, Protocol
+from uagents_core.contrib.protocols.chat import (
+    ChatAcknowledgement,
+    ChatMessage,
+    EndSessionContent,
+    TextContent,
+    chat_protocol_spec,
+)
+
+agent = Agent()
+chat_proto = Protocol(spec=chat_protocol_spec)
+
+
+@chat_proto.on_message(ChatMessage)
+async def handle_message(ctx: Context, sender: str, msg: ChatMessage):
+    await ctx.send(sender, ChatAcknowledgement(timestamp=datetime.now(), acknowledged_msg_id=msg.msg_id))
+    text = ""
+    for item in msg.content:
+        if isinstance(item, TextContent):
+            text += item.text
+    ctx.logger.info(f"Received message from {sender}: {text}")
+    await ctx.send(
+        sender,
+        ChatMessage(
+            timestamp=datetime.utcnow(),
+            msg_id=uuid4(),
+            content=[TextContent(type="text", text=f"echo: {text}"), EndSessionContent(type="end-session")],
+        ),
+    )
+
+
+@chat_proto.on_message(ChatAcknowledgement)
+async def handle_ack(ctx: Context, sender: str, msg: ChatAcknowledgement):
+    pass
+
+
+agent.include(chat_proto, publish_manifest=True)
+
+if __name__ == "__main__":
+    agent.run()
+`;
+
+describe("Agentverse's chat template, unchanged", () => {
+  it('acknowledges a ChatMessage with the published digests and logs its text', async () => {
+    const key = await accountKey();
+    const agent = await createAgent(key, 'python chat');
+    await json(call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code: codeOf({ 'agent.py': CHAT_TEMPLATE }, 'python') }));
+    expect((await start(key, agent.address)).running).toBe(true);
+    const ctx = peerContext();
+    const message = chatMessage('hello there');
+    const [ack, status] = await ctx.sendAndReceive(agent.address, message, { response: ChatAcknowledgement, timeout: 30_000 });
+    expect(status.status).toBe('delivered');
+    expect(ack?.payload.acknowledged_msg_id).toBe(message.payload.msg_id);
+    await logLine(key, agent.address, `Received message from ${ctx.address}: hello there`);
+  });
+});
+
+describe('Python code at upload', () => {
+  const put = async (files: Record<string, string>, language = 'python') => {
+    const key = await accountKey();
+    const agent = await createAgent(key, 'python upload');
+    return call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code: codeOf(files, language) });
+  };
+  const detail = async (response: Response) => (await json<{ detail: { loc: unknown[]; msg: string }[] }>(response, 422)).detail[0]!;
+
+  it('is refused, naming the name, when it imports what the platform lacks', async () => {
+    expect(await detail(await put({ 'agent.py': 'from uagents import Agent, Context, Bureau2\n' }))).toEqual({
+      loc: ['body', 'code', 0, 'value'],
+      msg: 'agent.py line 1: uagents has no Bureau2 on this platform',
+      type: 'value_error',
+    });
+    expect((await detail(await put({ 'agent.py': 'import json\nimport numpy as np\n' }))).msg).toBe(
+      'agent.py line 2: module numpy is not available here (the standard library, uagents and uagents_core are)',
+    );
+    expect((await detail(await put({ 'agent.py': 'from uagents_core.contrib.protocols.chat import (\n    ChatMessage,\n    ChatReply,\n)\n' }))).msg).toBe(
+      'agent.py line 1: uagents_core.contrib.protocols.chat has no ChatReply on this platform',
+    );
+  });
+
+  it('takes helper modules, the standard library and uagents as Agentverse templates import them', async () => {
+    const response = await put({
+      'agent.py': `import json
+from datetime import datetime
+from uuid import uuid4
+from uagents import Agent, Context, Model, Protocol
+from uagents.setup import fund_agent_if_low
+from uagents_core.contrib.protocols.chat import ChatAcknowledgement, ChatMessage, TextContent, chat_protocol_spec
+from helpers import greeting
+from . import helpers
+`,
+      'helpers.py': 'def greeting(name):\n    return "hello " + name\n',
+    });
+    expect(response.status, await response.clone().text()).toBe(200);
+  });
+
+  it('is refused when it mixes Python with TypeScript files', async () => {
+    const key = await accountKey();
+    const agent = await createAgent(key, 'mixed');
+    const code = JSON.stringify([
+      { name: 'agent.py', value: 'from uagents import Agent\n', language: 'python' },
+      { name: 'helper.ts', value: 'export const x = 1;\n', language: 'typescript' },
+    ]);
+    expect((await detail(await call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code }))).msg).toBe(
+      'Python files and TypeScript/JavaScript files cannot run as one agent',
+    );
   });
 });

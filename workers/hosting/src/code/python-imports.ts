@@ -34,19 +34,20 @@ function importsOf(source: string): PythonImport[] {
   for (let index = 0; index < lines.length; index++) {
     let text = lines[index]!.trim();
     if (!text.startsWith('import ') && !text.startsWith('from ')) continue;
+    const line = index + 1;
     if (text.includes('(') && !text.includes(')')) {
       while (index + 1 < lines.length && !text.includes(')')) text += ` ${lines[++index]!.trim()}`;
     }
     const match = IMPORT.exec(text.replace(/\\$/, ''));
     if (!match) continue;
     if (match[1]) {
-      for (const part of match[1].split(',')) found.push({ line: index + 1, module: part.trim().split(/\s+/)[0]!, names: [] });
+      for (const part of match[1].split(',')) found.push({ line, module: part.trim().split(/\s+/)[0]!, names: [] });
     } else {
       const names = match[3]!
         .split(',')
         .map((name) => name.trim().split(/\s+/)[0]!)
         .filter((name) => name && name !== '*');
-      found.push({ line: index + 1, module: match[2]!, names });
+      found.push({ line, module: match[2]!, names });
     }
   }
   return found;

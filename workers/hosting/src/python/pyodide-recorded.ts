@@ -4,7 +4,7 @@
 export const RECORDED_PYODIDE_VERSION = "0.28.2";
 
 /** pyodide-lock.json's `info` (the guest loads no packages, so it passes no package list). */
-export const PYODIDE_LOCK_INFO = {"abi_version":"2025_0","arch":"wasm32","platform":"emscripten_4_0_9","python":"3.13.2","version":"0.28.0.dev0"};
+export const PYODIDE_LOCK_INFO = {"abi_version":"2025_0","arch":"wasm32","platform":"emscripten_4_0_9","python":"3.13.2","version":"0.28.0.dev0"} as const;
 
 /** Each WebAssembly module Pyodide compiles while it starts (hex), shipped precompiled to the guest. */
 export const PYODIDE_TRAMPOLINES: readonly string[] = [

@@ -22,15 +22,17 @@ function usePrecompiledModules(): void {
   const NativeModule = WebAssembly.Module;
   function PrecompiledModule(bytes: BufferSource): WebAssembly.Module {
     const view = ArrayBuffer.isView(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : new Uint8Array(bytes);
-    return precompiled.get(hex(view)) ?? new NativeModule(bytes);
+    return precompiled.get(hex(view)) ?? (Reflect.construct(NativeModule, [bytes]) as WebAssembly.Module);
   }
   PrecompiledModule.prototype = NativeModule.prototype;
   Object.setPrototypeOf(PrecompiledModule, NativeModule);
   WebAssembly.Module = PrecompiledModule as unknown as typeof WebAssembly.Module;
   // Pyodide streams its main module from a fetch: it is the bundled, compiled one.
-  WebAssembly.instantiateStreaming = async (_source, imports) => ({
-    module: ASM_WASM,
-    instance: await WebAssembly.instantiate(ASM_WASM, imports),
+  Object.assign(WebAssembly, {
+    instantiateStreaming: async (_source: unknown, imports: WebAssembly.Imports) => ({
+      module: ASM_WASM,
+      instance: await WebAssembly.instantiate(ASM_WASM, imports),
+    }),
   });
 }
 
