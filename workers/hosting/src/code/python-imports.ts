@@ -25,9 +25,21 @@ interface PythonImport {
   names: string[];
 }
 
-const IMPORT = /^(?:import\s+([\w.]+(?:\s+as\s+\w+)?(?:\s*,\s*[\w.]+(?:\s+as\s+\w+)?)*)|from\s+([\w.]+)\s+import\s+\(?([\w\s,*]+?)\)?)\s*(?:#.*)?$/;
+// Disjoint character classes on each side of every quantifier: linear on any line.
+const FROM = /^from\s+([\w.]+)\s+import\s(.*)$/;
+const IMPORT = /^import\s(.*)$/;
 
-/** Top-level and indented import statements, one a line (a parenthesised list may span lines). */
+/** `a as b, c` (comments and parentheses dropped) as the names it imports: a, c. */
+const namesOf = (list: string) =>
+  list
+    .split('#')[0]!
+    .replaceAll('(', ' ')
+    .replaceAll(')', ' ')
+    .split(',')
+    .map((part) => part.trim().split(/\s/)[0]!)
+    .filter((name) => name !== '' && name !== '*');
+
+/** Import statements, indented ones too, one a line (a parenthesised list may span lines). */
 function importsOf(source: string): PythonImport[] {
   const lines = source.split('\n');
   const found: PythonImport[] = [];
@@ -36,18 +48,15 @@ function importsOf(source: string): PythonImport[] {
     if (!text.startsWith('import ') && !text.startsWith('from ')) continue;
     const line = index + 1;
     if (text.includes('(') && !text.includes(')')) {
-      while (index + 1 < lines.length && !text.includes(')')) text += ` ${lines[++index]!.trim()}`;
+      const parts = [text];
+      while (index + 1 < lines.length && !parts[parts.length - 1]!.includes(')')) parts.push(lines[++index]!.trim());
+      text = parts.join(' ');
     }
-    const match = IMPORT.exec(text.replace(/\\$/, ''));
-    if (!match) continue;
-    if (match[1]) {
-      for (const part of match[1].split(',')) found.push({ line, module: part.trim().split(/\s+/)[0]!, names: [] });
-    } else {
-      const names = match[3]!
-        .split(',')
-        .map((name) => name.trim().split(/\s+/)[0]!)
-        .filter((name) => name && name !== '*');
-      found.push({ line, module: match[2]!, names });
+    const from = FROM.exec(text);
+    if (from) found.push({ line, module: from[1]!, names: namesOf(from[2]!) });
+    else {
+      const plain = IMPORT.exec(text);
+      if (plain) for (const module of namesOf(plain[1]!)) found.push({ line, module, names: [] });
     }
   }
   return found;
