@@ -1,11 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { model } from '../../lib/agent/model.ts';
+import { buildEnvelope, serializeEnvelope } from '../../lib/envelope/index.ts';
+import { Identity } from '../../lib/identity/index.ts';
 import type { AgentLog, HostedAgent } from '../../schemas/hosting.ts';
 import { createDevKey } from '../../scripts/dev/bootstrap-key.ts';
 import { readDevVars } from '../../scripts/stack/dev-vars.ts';
+import { launchBrowser } from './helpers/browser.ts';
 import { createTempStack, type TempStack } from './helpers/temp-stack.ts';
 
 const PEER = resolve(import.meta.dirname, '../interop/ping_peer.py');
@@ -54,22 +58,30 @@ function pythonWithPeerModules(): string | null {
 const python = pythonWithPeerModules();
 const Ping = model('Ping', z.object({ text: z.string() }));
 const Pong = model('Pong', z.object({ text: z.string(), count: z.int() }));
+const Greeting = model('Greeting', z.object({ text: z.string() }));
 
-describe.skipIf(!python)('a hosted Python agent answers a uagents-core-style Python agent', () => {
+describe('hosted Python agents on the running stack', () => {
   let temp: TempStack;
+  let browser: Browser;
 
   beforeAll(async () => {
-    temp = await createTempStack({ client: false });
-    for (const name of ['registry', 'hosting'] as const) await temp.stack.start(name);
+    temp = await createTempStack();
+    for (const name of ['registry', 'hosting', 'client'] as const) await temp.stack.start(name);
+    browser = await launchBrowser();
   });
   afterAll(async () => {
+    await browser?.close();
     await temp?.dispose();
   });
 
-  it('deployed through the hosting API and started, it pongs twice with the stored count, digests and logs to match', async () => {
-    const registry = temp.stack.urls.registry;
+  const hostingKey = async () => {
     const adminToken = readDevVars(join(temp.dir, 'secrets', 'registry.dev.vars')).ADMIN_TOKEN!;
-    const { key } = await createDevKey({ registryUrl: registry, adminToken, name: 'python hosting', permissions: ['hosting'] });
+    return (await createDevKey({ registryUrl: temp.stack.urls.registry, adminToken, name: 'python hosting', permissions: ['hosting'] })).key;
+  };
+
+  it.skipIf(!python)('deployed through the hosting API and started, it pongs a uagents-core-style Python agent twice, with the stored count, digests and logs to match', async () => {
+    const registry = temp.stack.urls.registry;
+    const key = await hostingKey();
     const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
       const response = await fetch(`${registry}/v1/hosting${path}`, {
         method,
@@ -103,5 +115,62 @@ describe.skipIf(!python)('a hosted Python agent answers a uagents-core-style Pyt
     expect(logs).toContain(`hello, my name is ponger and my address is ${agent.address}`);
     expect(logs).toContain(`ping number 1 from ${result.address}: ping 1`);
     expect(logs).toContain(`ping number 2 from ${result.address}: ping 2`);
+  }, 180_000);
+
+  it('the Hosted agents screen: a Python agent from the template, highlighted as Python, saved, started, its logs live', async () => {
+    const key = await hostingKey();
+    const page = await browser.newPage({ viewport: { width: 1100, height: 1600 } });
+    await page.goto(`${temp.stack.urls.client}#hosting`);
+    await page.getByLabel('API key with the hosting permission').fill(key);
+    await page.getByLabel('API key with the hosting permission').press('Tab');
+    await page.getByLabel('New agent name').fill('browser python agent');
+    await page.getByLabel('Language').selectOption('python');
+    await page.getByRole('button', { name: 'Create from template' }).click();
+    const editor = page.getByTestId('code-editor');
+    await editor.getByText('from uagents import Agent, Context, Model').waitFor();
+    expect(await editor.getAttribute('data-language')).toBe('python');
+    // Python's grammar at work: `def` (no keyword in TypeScript) gets a keyword's highlighting.
+    const line = editor.locator('.cm-line', { hasText: 'async def greet(' });
+    const keyword = line.locator('span', { hasText: /^def$/ });
+    await keyword.waitFor();
+    expect(await keyword.evaluate((span) => getComputedStyle(span).color)).not.toBe(
+      await line.evaluate((element) => getComputedStyle(element).color),
+    );
+    await page.getByTestId('agent-state').getByText('agent.py').waitFor();
+    // An edit, saved: the log line it writes proves the saved code is what runs.
+    await editor.locator('.cm-content').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\nprint("edited in the browser")\n');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByTestId('agent-state').getByText('saved, digest').waitFor();
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await page.getByTestId('agent-state').getByText('running · compiled: true').waitFor({ timeout: 30_000 });
+    const logs = page.getByTestId('agent-logs');
+    await logs.getByText('edited in the browser').waitFor({ timeout: 30_000 });
+    await logs.getByText('my agent is up at').waitFor({ timeout: 30_000 });
+
+    // A message while the page is open: its handler's line shows up without a reload.
+    const listed = (await (
+      await fetch(`${temp.stack.urls.registry}/v1/hosting/agents`, { headers: { authorization: `Bearer ${key}` } })
+    ).json()) as { items: { name: string; address: string }[] };
+    const address = listed.items.find((item) => item.name === 'browser python agent')!.address;
+    const me = Identity.fromSeed(`e2e python browser sender ${crypto.randomUUID()}`, 0);
+    const response = await fetch(`${temp.stack.urls.registry}/v1/hosting/submit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-uagents-connection': 'sync' },
+      body: serializeEnvelope(
+        buildEnvelope({
+          sender: me,
+          target: address,
+          schemaDigest: Greeting.digest,
+          payload: { text: 'from the e2e test' },
+          expires: Math.floor(Date.now() / 1000) + 300,
+          nonce: 1,
+        }),
+      ),
+    });
+    expect(response.status, await response.clone().text()).toBe(200);
+    await logs.getByText(`greeting 1 from ${me.address}: from the e2e test`).waitFor({ timeout: 15_000 });
+    await page.close();
   }, 180_000);
 });
