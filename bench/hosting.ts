@@ -81,7 +81,10 @@ function workerdPid(): number {
   throw new Error('no workerd process started by this bench');
 }
 const rssMb = (pid: number) => Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
-const workerdCpuMs = (pid: number) => cpuSnapshot(new Map(), new Map([['workerd', pid]])).get('workerd')?.get('workerd') ?? 0;
+const workerdCpuMs = (pid: number) =>
+  cpuSnapshot(new Map(), new Map([['workerd', pid]]))
+    .get('workerd')
+    ?.get('workerd') ?? 0;
 
 const run = promisify(execFile);
 

@@ -76,46 +76,53 @@ describe('hosted Python agents on the running stack', () => {
 
   const hostingKey = async () => {
     const adminToken = readDevVars(join(temp.dir, 'secrets', 'registry.dev.vars')).ADMIN_TOKEN!;
-    return (await createDevKey({ registryUrl: temp.stack.urls.registry, adminToken, name: 'python hosting', permissions: ['hosting'] })).key;
+    return (await createDevKey({ registryUrl: temp.stack.urls.registry, adminToken, name: 'python hosting', permissions: ['hosting'] }))
+      .key;
   };
 
-  it.skipIf(!python)('deployed through the hosting API and started, it pongs a uagents-core-style Python agent twice, with the stored count, digests and logs to match', async () => {
-    const registry = temp.stack.urls.registry;
-    const key = await hostingKey();
-    const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
-      const response = await fetch(`${registry}/v1/hosting${path}`, {
-        method,
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
+  it.skipIf(!python)(
+    'deployed through the hosting API and started, it pongs a uagents-core-style Python agent twice, with the stored count, digests and logs to match',
+    async () => {
+      const registry = temp.stack.urls.registry;
+      const key = await hostingKey();
+      const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+        const response = await fetch(`${registry}/v1/hosting${path}`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const text = await response.text();
+        expect(response.status, text).toBe(200);
+        return JSON.parse(text) as T;
+      };
+      const agent = await call<HostedAgent>('POST', '/agents', { name: 'python ponger' });
+      await call('PUT', `/agents/${agent.address}/code`, {
+        code: JSON.stringify([{ name: 'agent.py', value: AGENT, language: 'python' }]),
       });
-      const text = await response.text();
-      expect(response.status, text).toBe(200);
-      return JSON.parse(text) as T;
-    };
-    const agent = await call<HostedAgent>('POST', '/agents', { name: 'python ponger' });
-    await call('PUT', `/agents/${agent.address}/code`, { code: JSON.stringify([{ name: 'agent.py', value: AGENT, language: 'python' }]) });
-    expect(await call<HostedAgent>('POST', `/agents/${agent.address}/start`)).toMatchObject({ running: true, compiled: true });
+      expect(await call<HostedAgent>('POST', `/agents/${agent.address}/start`)).toMatchObject({ running: true, compiled: true });
 
-    const run = spawnSync(
-      python!,
-      [PEER, '--seed', `python ping peer ${crypto.randomUUID()}`, '--submit', `${registry}/v1/hosting/submit`, '--target', agent.address],
-      { encoding: 'utf8', timeout: 120_000, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } },
-    );
-    const result = JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}') as Record<string, unknown>;
-    expect(result, run.stderr).toMatchObject({ event: 'done' });
-    // The second answer carries the count the first one stored; Python's digests are uagents-core's and ours.
-    expect(result.pongs).toEqual([
-      { text: 'pong to ping 1', count: 1 },
-      { text: 'pong to ping 2', count: 2 },
-    ]);
-    expect(result.digests).toEqual({ Ping: Ping.digest, Pong: Pong.digest });
-    const storage = await call<{ key: string; value: string }>('GET', `/agents/${agent.address}/storage/pings`);
-    expect(storage.value).toBe('2');
-    const logs = (await call<AgentLog[]>('GET', `/agents/${agent.address}/logs/latest`)).map((line) => line.log_entry);
-    expect(logs).toContain(`hello, my name is ponger and my address is ${agent.address}`);
-    expect(logs).toContain(`ping number 1 from ${result.address}: ping 1`);
-    expect(logs).toContain(`ping number 2 from ${result.address}: ping 2`);
-  }, 180_000);
+      const run = spawnSync(
+        python!,
+        [PEER, '--seed', `python ping peer ${crypto.randomUUID()}`, '--submit', `${registry}/v1/hosting/submit`, '--target', agent.address],
+        { encoding: 'utf8', timeout: 120_000, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } },
+      );
+      const result = JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}') as Record<string, unknown>;
+      expect(result, run.stderr).toMatchObject({ event: 'done' });
+      // The second answer carries the count the first one stored; Python's digests are uagents-core's and ours.
+      expect(result.pongs).toEqual([
+        { text: 'pong to ping 1', count: 1 },
+        { text: 'pong to ping 2', count: 2 },
+      ]);
+      expect(result.digests).toEqual({ Ping: Ping.digest, Pong: Pong.digest });
+      const storage = await call<{ key: string; value: string }>('GET', `/agents/${agent.address}/storage/pings`);
+      expect(storage.value).toBe('2');
+      const logs = (await call<AgentLog[]>('GET', `/agents/${agent.address}/logs/latest`)).map((line) => line.log_entry);
+      expect(logs).toContain(`hello, my name is ponger and my address is ${agent.address}`);
+      expect(logs).toContain(`ping number 1 from ${result.address}: ping 1`);
+      expect(logs).toContain(`ping number 2 from ${result.address}: ping 2`);
+    },
+    180_000,
+  );
 
   it('the Hosted agents screen: a Python agent from the template, highlighted as Python, saved, started, its logs live', async () => {
     const key = await hostingKey();

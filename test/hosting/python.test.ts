@@ -8,7 +8,9 @@ import { ChatAcknowledgement, chatMessage } from '../../lib/agent/chat-protocol.
 const Ping = model('Ping', z.object({ text: z.string() }));
 const Pong = model('Pong', z.object({ text: z.string(), count: z.int() }));
 
-const PING_PONG = `from uagents import Agent, Context, Model
+const PING_PONG = `import os
+
+from uagents import Agent, Context, Model
 
 
 class Ping(Model):
@@ -33,7 +35,7 @@ async def answer(ctx: Context, sender: str, msg: Ping):
     count = (ctx.storage.get("count") or 0) + 1
     ctx.storage.set("count", count)
     ctx.logger.info(f"ping {count} from {sender}: {msg.text}")
-    await ctx.send(sender, Pong(text=msg.text, count=count))
+    await ctx.send(sender, Pong(text=msg.text + os.getenv("SUFFIX", ""), count=count))
 
 
 if __name__ == "__main__":
@@ -41,9 +43,10 @@ if __name__ == "__main__":
 `;
 
 describe('Python agents', () => {
-  it('answers a Ping with a Pong, counting in storage and logging', async () => {
+  it('answers a Ping with a Pong, counting in storage, logging, reading its secrets from the environment', async () => {
     const key = await accountKey();
     const agent = await createAgent(key, 'python pinger');
+    await json(call(key, 'POST', '/v1/hosting/secrets', { address: agent.address, name: 'SUFFIX', secret: '!' }));
     await json(call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code: codeOf({ 'agent.py': PING_PONG }, 'python') }));
     const started = await start(key, agent.address);
     expect(started.running).toBe(true);
@@ -51,9 +54,9 @@ describe('Python agents', () => {
     const ctx = peerContext();
     const [reply, status] = await ctx.sendAndReceive(agent.address, Ping({ text: 'one' }), { response: Pong, timeout: 30_000 });
     expect(status.status).toBe('delivered');
-    expect(reply?.payload).toEqual({ text: 'one', count: 1 });
+    expect(reply?.payload).toEqual({ text: 'one!', count: 1 });
     const [second] = await ctx.sendAndReceive(agent.address, Ping({ text: 'two' }), { response: Pong, timeout: 30_000 });
-    expect(second?.payload).toEqual({ text: 'two', count: 2 });
+    expect(second?.payload).toEqual({ text: 'two!', count: 2 });
     expect(await storageValue(key, agent.address, 'count')).toBe('2');
     await logLine(key, agent.address, `ping 2 from ${ctx.address}: two`);
   });
@@ -137,9 +140,10 @@ describe('Python code at upload', () => {
     expect((await detail(await put({ 'agent.py': 'import json\nimport numpy as np\n' }))).msg).toBe(
       'agent.py line 2: module numpy is not available here (the standard library, uagents and uagents_core are)',
     );
-    expect((await detail(await put({ 'agent.py': 'from uagents_core.contrib.protocols.chat import (\n    ChatMessage,\n    ChatReply,\n)\n' }))).msg).toBe(
-      'agent.py line 1: uagents_core.contrib.protocols.chat has no ChatReply on this platform',
-    );
+    expect(
+      (await detail(await put({ 'agent.py': 'from uagents_core.contrib.protocols.chat import (\n    ChatMessage,\n    ChatReply,\n)\n' })))
+        .msg,
+    ).toBe('agent.py line 1: uagents_core.contrib.protocols.chat has no ChatReply on this platform');
   });
 
   it('takes helper modules, the standard library and uagents as Agentverse templates import them', async () => {

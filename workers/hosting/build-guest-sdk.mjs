@@ -24,7 +24,19 @@ await build({
   entryPoints: [`${here}src/python/guest/entrypoint.ts`],
   outfile: `${here}dist/python-guest.txt`,
   mainFields: ['module', 'main'],
-  external: ['cloudflare:workers', 'node:*', 'ws', 'fs', 'path', 'crypto', 'child_process', 'pyodide.asm.wasm', 'python_stdlib.zip', 'pyodide-trampolines.js', 'python-site.json'],
+  external: [
+    'cloudflare:workers',
+    'node:*',
+    'ws',
+    'fs',
+    'path',
+    'crypto',
+    'child_process',
+    'pyodide.asm.wasm',
+    'python_stdlib.zip',
+    'pyodide-trampolines.js',
+    'python-site.json',
+  ],
 });
 
 function pythonFiles(dir, prefix = '') {
@@ -38,7 +50,9 @@ function pythonFiles(dir, prefix = '') {
 }
 writeFileSync(`${here}dist/python-site.txt`, JSON.stringify(pythonFiles(`${here}src/python/site`)));
 
-const pyodide = createRequire(import.meta.url).resolve('pyodide/pyodide.asm.wasm').replace(/pyodide\.asm\.wasm$/, '');
+const pyodide = createRequire(import.meta.url)
+  .resolve('pyodide/pyodide.asm.wasm')
+  .replace(/pyodide\.asm\.wasm$/, '');
 mkdirSync(`${here}dist/pyodide`, { recursive: true });
 copyFileSync(`${pyodide}pyodide.asm.wasm`, `${here}dist/pyodide/pyodide.asm.wasm.bin`);
 copyFileSync(`${pyodide}python_stdlib.zip`, `${here}dist/pyodide/python_stdlib.zip.bin`);

@@ -68,7 +68,11 @@ export function parseCode(code: string): ParsedCode {
   const python = files.findIndex((file) => file.language === 'python');
   const other = files.findIndex((file) => file.language !== 'python');
   if (python !== -1 && other !== -1)
-    return invalid([Math.max(python, other), 'language'], 'Python files and TypeScript/JavaScript files cannot run as one agent', 'value_error');
+    return invalid(
+      [Math.max(python, other), 'language'],
+      'Python files and TypeScript/JavaScript files cannot run as one agent',
+      'value_error',
+    );
   if (python !== -1) {
     const miss = missingPythonImports(files)[0];
     if (miss) return invalid([miss.file, 'value'], miss.message, 'value_error');

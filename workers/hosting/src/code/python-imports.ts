@@ -68,7 +68,15 @@ function importsOf(source: string): PythonImport[] {
  * `uagents` modules do not export. Relative imports (`from . import x`) are the upload's own.
  */
 export function missingPythonImports(files: { name: string; value: string }[]): { file: number; message: string }[] {
-  const uploaded = new Set(files.map((file) => file.name.replace(/\.py$/, '').replace(/\/__init__$/, '').split('/')[0]!));
+  const uploaded = new Set(
+    files.map(
+      (file) =>
+        file.name
+          .replace(/\.py$/, '')
+          .replace(/\/__init__$/, '')
+          .split('/')[0]!,
+    ),
+  );
   const modules = platformModules();
   const platformRoots = new Set([...modules.keys()].map((module) => module.split('.')[0]!));
   const misses: { file: number; message: string }[] = [];
@@ -79,7 +87,10 @@ export function missingPythonImports(files: { name: string; value: string }[]): 
       const where = `${file.name} line ${statement.line}`;
       if (uploaded.has(root) || PYODIDE_STDLIB_MODULES.includes(root) || PYODIDE_MODULES.includes(root)) continue;
       if (!platformRoots.has(root)) {
-        misses.push({ file: index, message: `${where}: module ${statement.module} is not available here (the standard library, uagents and uagents_core are)` });
+        misses.push({
+          file: index,
+          message: `${where}: module ${statement.module} is not available here (the standard library, uagents and uagents_core are)`,
+        });
         continue;
       }
       const exported = modules.get(statement.module);

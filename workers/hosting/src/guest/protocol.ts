@@ -51,6 +51,8 @@ export interface HostCalls {
   /** Every stored key and its JSON text (Python guests read storage synchronously, from this snapshot). */
   storageEntries(): Promise<Record<string, string>>;
   secret(name: string): Promise<string | null>;
+  /** Every secret of the agent by name (Python guests see them as environment variables, as on Agentverse). */
+  secrets(): Promise<Record<string, string>>;
   log(level: LogLevel, entry: string): Promise<void>;
 }
 

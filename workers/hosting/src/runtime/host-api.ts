@@ -76,6 +76,14 @@ export class HostApi extends WorkerEntrypoint<HostingEnv, AgentProps> implements
     return row ? open(this.env.HOSTING_SEED_KEY, row.sealed_value) : null;
   }
 
+  async secrets(): Promise<Record<string, string>> {
+    const { results } = await this.env.DB.prepare('SELECT name, sealed_value FROM hosted_secrets WHERE address = ?1')
+      .bind(this.address)
+      .all<{ name: string; sealed_value: string }>();
+    const opened = await Promise.all(results.map(async (row) => [row.name, await open(this.env.HOSTING_SEED_KEY, row.sealed_value)]));
+    return Object.fromEntries(opened);
+  }
+
   async log(level: LogLevel, entry: string): Promise<void> {
     const checked = logLevelSchema.safeParse(level);
     await hostedAgentStub(this.env, this.address).log(checked.success ? checked.data : 'info', 'execution', String(entry));

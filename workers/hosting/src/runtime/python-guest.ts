@@ -8,7 +8,9 @@ import { PYODIDE_TRAMPOLINES } from '../python/pyodide-recorded.ts';
 const bytesOf = (hex: string) => Uint8Array.from(hex.match(/../g)!, (pair) => Number.parseInt(pair, 16)).buffer;
 
 /** Each recorded trampoline as a wasm module of the guest (the loader compiles it, as a Worker's own module). */
-const TRAMPOLINE_MODULES = Object.fromEntries(PYODIDE_TRAMPOLINES.map((hex, index) => [`trampoline-${index}.wasm`, { wasm: bytesOf(hex) }]));
+const TRAMPOLINE_MODULES = Object.fromEntries(
+  PYODIDE_TRAMPOLINES.map((hex, index) => [`trampoline-${index}.wasm`, { wasm: bytesOf(hex) }]),
+);
 const TRAMPOLINE_TABLE = `${PYODIDE_TRAMPOLINES.map((_, index) => `import t${index} from 'trampoline-${index}.wasm';`).join('\n')}
 export default [${PYODIDE_TRAMPOLINES.map((hex, index) => `[${JSON.stringify(hex)}, t${index}]`).join(', ')}];`;
 
@@ -17,7 +19,12 @@ export default [${PYODIDE_TRAMPOLINES.map((hex, index) => `[${JSON.stringify(hex
  * guest), the platform's `uagents` packages, the guest entrypoint (the same GuestContract as TypeScript guests),
  * and the uploaded files. Pyodide runs only here, in the guest's isolate: Python can reach its isolate's globals.
  */
-export function pythonGuestModules(files: SourceFile[], main: string, name: string, mainModule: string): Record<string, WorkerLoaderModule> {
+export function pythonGuestModules(
+  files: SourceFile[],
+  main: string,
+  name: string,
+  mainModule: string,
+): Record<string, WorkerLoaderModule> {
   const sources = Object.fromEntries(files.map((file) => [file.name, file.value]));
   return {
     [mainModule]: {

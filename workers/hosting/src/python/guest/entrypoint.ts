@@ -8,7 +8,8 @@ type LogLevel = 'debg' | 'info' | 'warn' | 'erro';
 
 /** The Python runtime's functions (site/_rendezvous_runtime.py) as JavaScript sees them. */
 interface PythonRuntime {
-  load(files: string, main: string, address: string, name: string): void;
+  load(files: string, main: string, address: string, name: string, secrets: string): void;
+  set_secrets(secrets: string): void;
   describe(): string;
   message(host: PythonHost, storage: string, sender: string, session: string, digest: string, payload: string): Promise<string>;
   run(host: PythonHost, storage: string, what: 'startup' | 'shutdown' | 'interval', index?: number): Promise<void>;
@@ -17,7 +18,14 @@ interface PythonRuntime {
 /** What Python's Context calls for one invocation (uagents/context.py). */
 interface PythonHost {
   send(to: string, digest: string, protocol: string | undefined, payload: string, session: string): Promise<void>;
-  send_and_receive(to: string, digest: string, protocol: string | undefined, payload: string, session: string, timeout: number): Promise<string>;
+  send_and_receive(
+    to: string,
+    digest: string,
+    protocol: string | undefined,
+    payload: string,
+    session: string,
+    timeout: number,
+  ): Promise<string>;
   log(level: LogLevel, text: string): void;
   storage_set(key: string, value: string): void;
   storage_delete(key: string): void;
@@ -33,7 +41,7 @@ function ready(env: GuestEnv, files: Record<string, string>, main: string, name:
   python ??= (async () => {
     const pyodide = await startPython((level, line) => stray.push(env.HOST.log(level, line).catch(() => undefined)));
     const runtime = pyodide.pyimport('_rendezvous_runtime') as unknown as PythonRuntime;
-    runtime.load(JSON.stringify(files), main, env.AGENT_ADDRESS, name);
+    runtime.load(JSON.stringify(files), main, env.AGENT_ADDRESS, name, JSON.stringify(await env.HOST.secrets()));
     return { pyodide, runtime };
   })();
   // A failed load is not kept: the next call tries again (and reports the error again).
@@ -50,10 +58,12 @@ const message = (digest: string, protocol: string | undefined, payload: string):
 /**
  * One invocation's bridge: the agent's storage as JSON (read when the call begins; writes go out in order),
  * its log lines, its sends. The first message back to the sender in the incoming session is the reply.
+ * The agent's secrets are read again too, so that a secret set while it runs is seen by its next call.
  */
-async function invocation(env: GuestEnv, incoming?: IncomingMessage) {
+async function invocation(env: GuestEnv, runtime: PythonRuntime, incoming?: IncomingMessage) {
   const host = env.HOST;
-  const entries = await host.storageEntries();
+  const [entries, secrets] = await Promise.all([host.storageEntries(), host.secrets()]);
+  runtime.set_secrets(JSON.stringify(secrets));
   const storage = JSON.stringify(Object.fromEntries(Object.entries(entries).map(([key, value]) => [key, parsed(value)])));
   const pending: Promise<unknown>[] = [];
   let writes: Promise<unknown> = Promise.resolve();
@@ -120,7 +130,7 @@ export function pythonEntrypoint(files: Record<string, string>, main: string, na
 
     async message(incoming: IncomingMessage): Promise<GuestAnswer> {
       const { runtime } = await ready(this.env, files, main, name);
-      const call = await invocation(this.env, incoming);
+      const call = await invocation(this.env, runtime, incoming);
       try {
         const answer = JSON.parse(
           await runtime.message(
@@ -152,7 +162,7 @@ export function pythonEntrypoint(files: Record<string, string>, main: string, na
 
     private async run(what: 'startup' | 'shutdown' | 'interval', index = 0): Promise<void> {
       const { runtime } = await ready(this.env, files, main, name);
-      const call = await invocation(this.env);
+      const call = await invocation(this.env, runtime);
       try {
         await runtime.run(call.bridge, call.storage, what, index);
       } catch (error) {

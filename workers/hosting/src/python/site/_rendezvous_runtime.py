@@ -16,9 +16,23 @@ CODE_DIR = "/home/pyodide/agent"
 _agent = None
 
 
-def load(files_json: str, main: str, address: str, name: str) -> None:
+_secret_names = set()
+
+
+def set_secrets(secrets_json: str) -> None:
+    """The agent's secrets as environment variables, as Agentverse gives them (os.getenv("NAME"))."""
+    secrets = json.loads(secrets_json)
+    for name in _secret_names - secrets.keys():
+        os.environ.pop(name, None)
+    os.environ.update(secrets)
+    _secret_names.clear()
+    _secret_names.update(secrets)
+
+
+def load(files_json: str, main: str, address: str, name: str, secrets_json: str) -> None:
     global _agent
     PLATFORM["address"], PLATFORM["name"] = address, name
+    set_secrets(secrets_json)
     os.makedirs(CODE_DIR, exist_ok=True)
     for file_name, source in json.loads(files_json).items():
         path = os.path.join(CODE_DIR, file_name)
