@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { accountKey, call, codeOf, createAgent, json, logLine, start, storageValue } from './helpers.ts';
+import { accountKey, call, codeOf, createAgent, GREETER, json, logLine, putCode, start, storageValue } from './helpers.ts';
 import { model } from '../../lib/agent/model.ts';
 import { z } from 'zod';
-import { peerContext } from './peer.ts';
+import { SELF } from 'cloudflare:test';
+import { Identity } from '../../lib/identity/index.ts';
+import { envelopeText, peerContext } from './peer.ts';
 import { ChatAcknowledgement, chatMessage } from '../../lib/agent/chat-protocol.ts';
 
 const Ping = model('Ping', z.object({ text: z.string() }));
@@ -107,6 +109,80 @@ agent.include(chat_proto, publish_manifest=True)
 if __name__ == "__main__":
     agent.run()
 `;
+
+describe('Python agents on a schedule and as senders', () => {
+  it('runs intervals while running and the shutdown handler on stop', async () => {
+    const key = await accountKey();
+    const agent = await createAgent(key, 'python ticker');
+    const code = `from uagents import Agent, Context
+
+agent = Agent()
+
+
+@agent.on_interval(period=1.0)
+def tick(ctx: Context):
+    ticks = (ctx.storage.get("ticks") or 0) + 1
+    ctx.storage.set("ticks", ticks)
+    ctx.logger.info(f"tick {ticks}")
+
+
+@agent.on_event("shutdown")
+async def bye(ctx: Context):
+    ctx.logger.warning(f"bye after {ctx.storage.get('ticks')} ticks")
+`;
+    await json(call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code: codeOf({ 'agent.py': code }, 'python') }));
+    await start(key, agent.address);
+    await logLine(key, agent.address, 'tick 2', 30_000);
+    await json(call(key, 'POST', `/v1/hosting/agents/${agent.address}/stop`));
+    expect(await logLine(key, agent.address, 'bye after')).toMatchObject({ log_level: 'warn', log_type: 'execution' });
+  });
+
+  it('asks another agent with send_and_receive and gets its typed reply', async () => {
+    const key = await accountKey();
+    const greeter = await createAgent(key, 'greeter');
+    await putCode(key, greeter.address, GREETER);
+    await start(key, greeter.address);
+    const asker = await createAgent(key, 'python asker');
+    await json(call(key, 'POST', '/v1/hosting/secrets', { address: asker.address, name: 'GREETER', secret: greeter.address }));
+    const code = `import os
+
+from uagents import Agent, Context, Model
+
+
+class Greeting(Model):
+    text: str
+
+
+class Reply(Model):
+    text: str
+    count: float
+
+
+class Ask(Model):
+    name: str
+
+
+agent = Agent()
+
+
+@agent.on_message(model=Ask)
+async def ask(ctx: Context, sender: str, msg: Ask):
+    reply, status = await ctx.send_and_receive(os.environ["GREETER"], Greeting(text=msg.name), response_type=Reply)
+    ctx.logger.info(f"greeter said {reply.text!r} ({reply.count:.0f}), delivery {status.status}")
+`;
+    await json(call(key, 'PUT', `/v1/hosting/agents/${asker.address}/code`, { code: codeOf({ 'agent.py': code }, 'python') }));
+    await start(key, asker.address);
+    const Ask = model('Ask', z.object({ name: z.string() }));
+    const sender = Identity.fromSeed('python asker test sender', 0);
+    const submitted = await SELF.fetch('http://hosting.test/v1/hosting/submit', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: envelopeText(sender, asker.address, Ask.digest, { name: 'python' }),
+    });
+    expect(submitted.status, await submitted.clone().text()).toBe(200);
+    await logLine(key, asker.address, "greeter said 'hello, python' (1), delivery delivered", 30_000);
+  });
+});
 
 describe("Agentverse's chat template, unchanged", () => {
   it('acknowledges a ChatMessage with the published digests and logs its text', async () => {
