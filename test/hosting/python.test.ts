@@ -110,6 +110,18 @@ if __name__ == "__main__":
     agent.run()
 `;
 
+describe('Python code that fails', () => {
+  it('does not start on a syntax error, which the logs show with its line', async () => {
+    const key = await accountKey();
+    const agent = await createAgent(key, 'python broken');
+    const code = 'from uagents import Agent\n\nagent = Agent()\n\ndef broken(:\n    pass\n';
+    await json(call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code: codeOf({ 'agent.py': code }, 'python') }));
+    expect(await start(key, agent.address)).toMatchObject({ running: false, compiled: false });
+    const line = await logLine(key, agent.address, 'SyntaxError');
+    expect(line.log_entry).toContain('agent.py", line 5');
+  });
+});
+
 describe('Python agents on a schedule and as senders', () => {
   it('runs intervals while running and the shutdown handler on stop', async () => {
     const key = await accountKey();

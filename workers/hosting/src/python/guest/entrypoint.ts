@@ -1,5 +1,4 @@
 import { WorkerEntrypoint } from 'cloudflare:workers';
-import type { PyodideInterface } from 'pyodide';
 import type { Message } from '../../../../../lib/agent/model.ts';
 import type { GuestAnswer, GuestCalls, GuestDescription, GuestEnv, IncomingMessage } from '../../guest/protocol.ts';
 import { startPython } from './load-pyodide.ts';
@@ -34,7 +33,7 @@ interface PythonHost {
 /** Log lines written outside any call (print() while the code loads): flushed by the next call. */
 const stray: Promise<unknown>[] = [];
 
-let python: Promise<{ pyodide: PyodideInterface; runtime: PythonRuntime }> | undefined;
+let python: Promise<{ runtime: PythonRuntime }> | undefined;
 
 /** Pyodide and the agent's code, loaded once per isolate (the host's start warms it through describe()). */
 function ready(env: GuestEnv, files: Record<string, string>, main: string, name: string) {
@@ -42,10 +41,12 @@ function ready(env: GuestEnv, files: Record<string, string>, main: string, name:
     const pyodide = await startPython((level, line) => stray.push(env.HOST.log(level, line).catch(() => undefined)));
     const runtime = pyodide.pyimport('_rendezvous_runtime') as unknown as PythonRuntime;
     runtime.load(JSON.stringify(files), main, env.AGENT_ADDRESS, name, JSON.stringify(await env.HOST.secrets()));
-    return { pyodide, runtime };
-  })();
-  // A failed load is not kept: the next call tries again (and reports the error again).
-  python.catch(() => (python = undefined));
+    return { runtime };
+  })().catch((error: unknown) => {
+    // A failed load is not kept: the next call tries again (and reports the error again).
+    python = undefined;
+    throw error;
+  });
   return python;
 }
 
