@@ -25,7 +25,8 @@ export default agent;
 `;
 
 /** An Agentverse-style uagents agent: a new Python agent starts with it. */
-const PYTHON_TEMPLATE = `from uagents import Agent, Context, Model
+const PYTHON_TEMPLATE = `# An Agentverse-style agent: uagents, hosted on Rendezvous
+from uagents import Agent, Context, Model
 
 
 class Greeting(Model):
