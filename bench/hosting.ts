@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -10,6 +10,7 @@ import { buildEnvelope, parseEnvelope, schemaDigest, serializeEnvelope } from '.
 import { Identity } from '../lib/identity/index.ts';
 import { seal } from '../workers/hosting/src/agents/vault.ts';
 import { PING, PONG } from './hosting-native/echo-model.ts';
+import { cpuSnapshot } from './process-cpu.ts';
 
 /**
  * bench:hosting — a message round trip (what sendAndReceive does on the wire: a signed envelope POSTed with
@@ -17,6 +18,8 @@ import { PING, PONG } from './hosting-native/echo-model.ts';
  * hosted by the hosting Worker (Worker Loader) and to the same agent deployed as its own Worker (lib/agent,
  * bench/hosting-native). Warm: the same code again and again. First load: hosted, new code (a new digest, so
  * the loader compiles and starts a new isolate); native, the first message after the runtime restarted.
+ * The same echo agent in Python (uagents, on Pyodide in the guest) beside it: its first load is Pyodide's cold
+ * start; for each language the workerd process's CPU and memory growth per new agent isolate are measured too.
  * One Miniflare (workerd) instance, reached through its dispatcher: no fixed ports, no shared stack.
  */
 const ROOT = resolve(import.meta.dirname, '..');
@@ -24,6 +27,8 @@ const WARM = Number(process.env.BENCH_ROUND_TRIPS ?? 200);
 const FIRST_LOADS = Number(process.env.BENCH_FIRST_LOADS ?? 10);
 const SEED_KEY = 'bench hosting seed key';
 const HOSTED_SEED = 'bench hosting hosted echo';
+const PYTHON_SEED = 'bench hosting python echo';
+const PYTHON_FIRST_LOADS = Number(process.env.BENCH_PYTHON_FIRST_LOADS ?? 5);
 const NATIVE_SEED = 'bench hosting native echo';
 const TARGET_RATIO = 1.5;
 
@@ -40,6 +45,46 @@ agent.onMessage(Ping, async (ctx, sender, message) => {
 export default agent;
 // variant ${variant}
 `;
+
+const PYTHON_ECHO_AGENT = (variant: number) => `from uagents import Agent, Context, Model
+
+
+class ${PING.name}(Model):
+    text: str
+
+
+class ${PONG.name}(Model):
+    text: str
+
+
+agent = Agent(name="bench-echo")
+
+
+@agent.on_message(model=${PING.name})
+async def echo(ctx: Context, sender: str, msg: ${PING.name}):
+    await ctx.send(sender, ${PONG.name}(text=msg.text))
+
+# variant ${variant}
+`;
+
+/** The workerd process Miniflare started (a child of this one) and its resident memory in MB. */
+function workerdPid(): number {
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+      if (/^Name:\s+workerd$/m.test(status) && new RegExp(`^PPid:\\s+${process.pid}$`, 'm').test(status)) return Number(pid);
+    } catch {
+      // A process that ended while listed.
+    }
+  }
+  throw new Error('no workerd process started by this bench');
+}
+const rssMb = (pid: number) => Number(/^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0) / 1024;
+const workerdCpuMs = (pid: number) =>
+  cpuSnapshot(new Map(), new Map([['workerd', pid]]))
+    .get('workerd')
+    ?.get('workerd') ?? 0;
 
 const run = promisify(execFile);
 
@@ -66,8 +111,11 @@ function workers(hostingScript: string, nativeScript: string): WorkerOptions[] {
       name: 'rendezvous-hosting',
       scriptPath: hostingScript,
       modulesRoot: dirname(hostingScript),
-      // The guest SDK travels as text (wrangler's rule in workers/hosting/wrangler.toml).
-      modulesRules: [{ type: 'Text', include: ['**/*.txt'] }],
+      // The guest bundles travel as text, Pyodide's wasm and standard library as data (wrangler's default rules).
+      modulesRules: [
+        { type: 'Text', include: ['**/*.txt'] },
+        { type: 'Data', include: ['**/*.bin'] },
+      ],
       bindings: {
         PUBLIC_URL: 'http://hosting.bench',
         REGISTRY_URL: 'http://registry.bench',
@@ -160,26 +208,46 @@ async function main() {
     for (const migration of await readD1Migrations(join(ROOT, 'workers/hosting/migrations')))
       await db.batch(migration.queries.map((query) => db.prepare(query)));
     const hosted = Identity.fromSeed(HOSTED_SEED, 0).address;
+    const python = Identity.fromSeed(PYTHON_SEED, 0).address;
     const native = Identity.fromSeed(NATIVE_SEED, 0).address;
-    const setCode = async (variant: number) => {
-      const code = JSON.stringify([{ name: 'agent.ts', value: ECHO_AGENT(variant), language: 'typescript' }]);
+    const setCode = async (address: string, variant: number) => {
+      const file =
+        address === python
+          ? { name: 'agent.py', value: PYTHON_ECHO_AGENT(variant), language: 'python' }
+          : { name: 'agent.ts', value: ECHO_AGENT(variant), language: 'typescript' };
+      const code = JSON.stringify([file]);
       const digest = createHash('sha256').update(code).digest('hex');
-      await db.prepare('UPDATE hosted_agents SET code = ?1, code_digest = ?2 WHERE address = ?3').bind(code, digest, hosted).run();
+      await db.prepare('UPDATE hosted_agents SET code = ?1, code_digest = ?2 WHERE address = ?3').bind(code, digest, address).run();
     };
-    await db
-      .prepare(`INSERT INTO hosted_agents (address, account_id, name, sealed_seed, revision, compiled, running, creation_timestamp)
+    for (const [address, seed] of [
+      [hosted, HOSTED_SEED],
+      [python, PYTHON_SEED],
+    ] as const) {
+      await db
+        .prepare(`INSERT INTO hosted_agents (address, account_id, name, sealed_seed, revision, compiled, running, creation_timestamp)
         VALUES (?1, 'bench', 'bench echo', ?2, 1, 1, 1, ?3)`)
-      .bind(hosted, await seal(SEED_KEY, HOSTED_SEED), new Date().toISOString())
-      .run();
-    await setCode(0);
+        .bind(address, await seal(SEED_KEY, seed), new Date().toISOString())
+        .run();
+      await setCode(address, 0);
+    }
     const hostedTrip = () => roundTrip(mf, 'rendezvous-hosting', 'http://hosting.bench/v1/hosting/submit', hosted);
+    const pythonTrip = () => roundTrip(mf, 'rendezvous-hosting', 'http://hosting.bench/v1/hosting/submit', python);
     const nativeTrip = () => roundTrip(mf, 'bench-hosting-native', 'http://native.bench/webhook', native);
 
-    const firstHosted: number[] = [];
-    for (let variant = 1; variant <= FIRST_LOADS; variant++) {
-      await setCode(variant);
-      firstHosted.push(await hostedTrip());
-    }
+    /** First loads of new code (each a new isolate), with workerd's CPU time and memory growth per load. */
+    const firstLoads = async (address: string, trip: () => Promise<number>, count: number) => {
+      const pid = workerdPid();
+      const [rssBefore, cpuBefore] = [rssMb(pid), workerdCpuMs(pid)];
+      const samples: number[] = [];
+      for (let variant = 1; variant <= count; variant++) {
+        await setCode(address, variant);
+        samples.push(await trip());
+      }
+      return { samples, cpuMs: (workerdCpuMs(pid) - cpuBefore) / count, rssMb: (rssMb(pid) - rssBefore) / count };
+    };
+    const firstHostedLoads = await firstLoads(hosted, hostedTrip, FIRST_LOADS);
+    const firstPythonLoads = await firstLoads(python, pythonTrip, PYTHON_FIRST_LOADS);
+    const firstHosted = firstHostedLoads.samples;
     const firstNative: number[] = [];
     for (let i = 0; i < FIRST_LOADS; i++) {
       // A restarted runtime: the native Worker's first message loads its isolate anew.
@@ -187,12 +255,14 @@ async function main() {
       firstNative.push(await nativeTrip());
     }
     // Warm-up, then interleaved so that the machine's load falls on both alike.
-    for (let i = 0; i < 20; i++) await Promise.all([hostedTrip(), nativeTrip()]);
+    for (let i = 0; i < 20; i++) await Promise.all([hostedTrip(), nativeTrip(), pythonTrip()]);
     const warmHosted: number[] = [];
     const warmNative: number[] = [];
+    const warmPython: number[] = [];
     for (let i = 0; i < WARM; i++) {
       warmHosted.push(await hostedTrip());
       warmNative.push(await nativeTrip());
+      warmPython.push(await pythonTrip());
     }
 
     const rows = [
@@ -200,6 +270,8 @@ async function main() {
       summary('native, warm', warmNative),
       summary('hosted, first load (new code)', firstHosted),
       summary('native, first load (restarted)', firstNative),
+      summary('hosted Python, warm', warmPython),
+      summary('hosted Python, first load (cold)', firstPythonLoads.samples),
     ];
     console.log(
       `bench:hosting — sendAndReceive round trip (signed Ping → signed Pong) in Miniflare (workerd), ${WARM} warm, ${FIRST_LOADS} first loads`,
@@ -212,6 +284,13 @@ async function main() {
       `warm ratio hosted/native (p50): ${ratio.toFixed(2)}× (target ≤ ${TARGET_RATIO}×) ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'}`,
     );
     console.log(`first-load ratio hosted/native (p50): ${firstRatio.toFixed(2)}×`);
+    for (const [language, loads] of [
+      ['TypeScript', firstHostedLoads],
+      ['Python', firstPythonLoads],
+    ] as const)
+      console.log(
+        `per new ${language} agent isolate: workerd CPU ${ms(loads.cpuMs)}, workerd RSS +${loads.rssMb.toFixed(1)} MB (mean of ${loads.samples.length})`,
+      );
   } finally {
     await mf.dispose();
     rmSync(work, { recursive: true, force: true });

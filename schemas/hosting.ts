@@ -5,8 +5,8 @@ import { z } from 'zod';
  * logs, storage and secrets. Scripts written for Agentverse work against these by changing the base URL.
  */
 
-/** Languages hosted code may be written in; anything else (Python) is refused naming these. */
-export const HOSTED_LANGUAGES = ['typescript', 'javascript'] as const;
+/** Languages hosted code may be written in; anything else is refused naming these. */
+export const HOSTED_LANGUAGES = ['typescript', 'javascript', 'python'] as const;
 
 /** Largest code string accepted (413 above it). */
 export const HOSTED_CODE_MAX_BYTES = 256 * 1024;

@@ -64,17 +64,17 @@ describe('bad input gets a clear error and changes nothing', () => {
     expect(await json(call(key, 'GET', `/v1/hosting/agents/${agent.address}/code`))).toEqual({ digest: null, code: null, timestamp: null });
   });
 
-  it('Python: 422 naming the languages that run', async () => {
+  it('a language that does not run: 422 naming the languages that do', async () => {
     const key = await accountKey();
     const agent = await createAgent(key);
-    const code = JSON.stringify([{ name: 'agent.py', value: 'from uagents import Agent\n', language: 'python' }]);
+    const code = JSON.stringify([{ name: 'agent.rs', value: 'fn main() {}\n', language: 'rust' }]);
     const body = await json<{ detail: { loc: unknown[]; msg: string }[] }>(
       call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code }),
       422,
     );
     expect(body.detail[0]).toMatchObject({
       loc: ['body', 'code', 0, 'language'],
-      msg: expect.stringMatching(/python .*typescript or javascript/i),
+      msg: 'rust code does not run on this platform; hosted agents run typescript, javascript, python',
     });
   });
 

@@ -27,8 +27,12 @@ const WORKERS = [
   { name: 'hosting', config: 'workers/hosting/wrangler.toml', agent: true },
 ];
 
-/** Workers' size limit after compression (the Free plan's; paid plans allow 10 MB). */
-const MAX_GZIP_BYTES = 3 * 1024 * 1024;
+/**
+ * Workers' size limit after compression, counting every module uploaded (the Free plan's 3 MB; Workers Paid
+ * allows 10 MB). The hosting Worker needs Paid anyway (Dynamic Workers) and carries Pyodide for Python agents.
+ */
+const MAX_GZIP_BYTES: Record<string, number> = { hosting: 10 * 1024 * 1024 };
+const FREE_PLAN_GZIP_BYTES = 3 * 1024 * 1024;
 
 function readConfig(config: string, environment?: string) {
   return unstable_readConfig({ config: join(ROOT, config), env: environment }, { hideWarnings: true });
@@ -66,9 +70,10 @@ describe.each(WORKERS)('$name Worker', ({ name, config, agent }) => {
         );
         const bundle = readdirSync(outdir).find((file) => file.endsWith('.js'));
         expect(bundle, `${name} ${environment ?? 'local'} bundle`).toBeDefined();
-        const size = gzipSync(readFileSync(join(outdir, bundle!))).length;
-        expect(size).toBeGreaterThan(1000);
-        expect(size).toBeLessThan(MAX_GZIP_BYTES);
+        expect(gzipSync(readFileSync(join(outdir, bundle!))).length).toBeGreaterThan(1000);
+        const uploaded = readdirSync(outdir).filter((file) => !file.endsWith('.map') && file !== 'README.md');
+        const size = uploaded.reduce((sum, file) => sum + gzipSync(readFileSync(join(outdir, file))).length, 0);
+        expect(size).toBeLessThan(MAX_GZIP_BYTES[name] ?? FREE_PLAN_GZIP_BYTES);
       }
     },
     BUILD_TIMEOUT_MS,

@@ -10,6 +10,7 @@ import {
   storagePageSchema,
   type AgentCode,
   type AgentLog,
+  type CodeFile,
   type HostedAgent,
   type HostedAgentSummary,
   type StoragePage,
@@ -41,9 +42,9 @@ export function getCode(token: string, address: string): Promise<AgentCode> {
   return requestJson(`${agentUrl(address)}/code`, { headers: bearer(token) }, agentCodeSchema);
 }
 
-/** Saves one TypeScript file as Agentverse takes code: a string holding the JSON list of files. */
-export async function saveCode(token: string, address: string, source: string): Promise<string> {
-  const code = JSON.stringify([{ name: 'agent.ts', value: source, language: 'typescript' }]);
+/** Saves the agent's files as Agentverse takes code: a string holding the JSON list of files. */
+export async function saveCode(token: string, address: string, files: CodeFile[]): Promise<string> {
+  const code = JSON.stringify(files);
   return (
     await requestJson(
       `${agentUrl(address)}/code`,

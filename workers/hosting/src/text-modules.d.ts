@@ -3,3 +3,9 @@ declare module '*.txt' {
   const text: string;
   export default text;
 }
+
+/** dist/pyodide/*.bin: Pyodide's wasm and standard library, imported as bytes (wrangler's default rule for .bin). */
+declare module '*.bin' {
+  const data: ArrayBuffer;
+  export default data;
+}

@@ -11,6 +11,8 @@ export type Compiled = { ok: true; modules: Record<string, string> } | { ok: fal
 export function compile(files: SourceFile[]): Compiled {
   const modules: Record<string, string> = {};
   for (const file of files) {
+    // Python is not compiled here: the guest runs it (a syntax error fails the start, in the agent's logs).
+    if (file.language === 'python') continue;
     if (file.language === 'javascript') {
       modules[file.name] = file.value;
       continue;

@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { missingPythonImports } from './python-imports.ts';
 import { type CodeFile, codeFileSchema, HOSTED_LANGUAGES, type ValidationError } from '../../../../schemas/hosting.ts';
 
 /** Module names the platform gives every hosted agent; uploaded files may not take them. */
 const RESERVED_MODULES = ['rendezvous/agent', 'zod', '__rendezvous_main.js'];
 
 /** Files tried, in order, as the agent's main module; otherwise the first file. */
-const MAIN_CANDIDATES = ['agent.ts', 'agent.js', 'main.ts', 'main.js', 'index.ts', 'index.js'];
+const MAIN_CANDIDATES = ['agent.ts', 'agent.js', 'main.ts', 'main.js', 'index.ts', 'index.js', 'agent.py', 'main.py'];
 
 const MAX_FILES = 50;
 
@@ -24,6 +25,8 @@ const LANGUAGE_ALIASES: Record<string, Language> = {
   ts: 'typescript',
   javascript: 'javascript',
   js: 'javascript',
+  python: 'python',
+  py: 'python',
 };
 
 const invalid = (loc: (string | number)[], msg: string, type: string): ParsedCode => ({
@@ -33,7 +36,7 @@ const invalid = (loc: (string | number)[], msg: string, type: string): ParsedCod
 
 /**
  * The code string as Agentverse sends it: JSON `[{name, value, language, id?}]`. A string that is not such
- * JSON is an older client's raw source: one TypeScript file, agent.ts.
+ * JSON is an older client's raw source: one file, agent.py if it imports uagents, else agent.ts.
  */
 export function parseCode(code: string): ParsedCode {
   let json: unknown;
@@ -42,7 +45,7 @@ export function parseCode(code: string): ParsedCode {
   } catch {
     json = undefined;
   }
-  if (!Array.isArray(json)) return { ok: true, files: [{ name: 'agent.ts', value: code, language: 'typescript' }], main: 'agent.ts' };
+  if (!Array.isArray(json)) return rawSource(code);
   if (json.length === 0) return invalid([], 'the code holds no files', 'value_error');
   if (json.length > MAX_FILES) return invalid([], `at most ${MAX_FILES} files`, 'value_error');
   const parsed = z.array(codeFileSchema).safeParse(json);
@@ -61,8 +64,31 @@ export function parseCode(code: string): ParsedCode {
     if ('ok' in checked) return checked;
     files.push(checked);
   }
+  // A Python agent runs in a Python guest, a TypeScript one in a JavaScript guest: one upload is one of them.
+  const python = files.findIndex((file) => file.language === 'python');
+  const other = files.findIndex((file) => file.language !== 'python');
+  if (python !== -1 && other !== -1)
+    return invalid(
+      [Math.max(python, other), 'language'],
+      'Python files and TypeScript/JavaScript files cannot run as one agent',
+      'value_error',
+    );
+  if (python !== -1) {
+    const miss = missingPythonImports(files)[0];
+    if (miss) return invalid([miss.file, 'value'], miss.message, 'value_error');
+  }
   const main = MAIN_CANDIDATES.find((name) => seen.has(name)) ?? files[0]!.name;
   return { ok: true, files, main };
+}
+
+/** An older client's raw source: Python if it imports uagents (Agentverse's own clients), else TypeScript. */
+function rawSource(code: string): ParsedCode {
+  if (/^\s*(?:from|import)\s+uagents/m.test(code)) {
+    const files: SourceFile[] = [{ name: 'agent.py', value: code, language: 'python' }];
+    const miss = missingPythonImports(files)[0];
+    return miss ? invalid([], miss.message, 'value_error') : { ok: true, files, main: 'agent.py' };
+  }
+  return { ok: true, files: [{ name: 'agent.ts', value: code, language: 'typescript' }], main: 'agent.ts' };
 }
 
 function checkFile(file: CodeFile, index: number, seen: Set<string>): SourceFile | ParsedCode {
@@ -70,7 +96,7 @@ function checkFile(file: CodeFile, index: number, seen: Set<string>): SourceFile
   if (!language) {
     return invalid(
       [index, 'language'],
-      `${file.language} code does not run on this platform; hosted agents run ${HOSTED_LANGUAGES.join(' or ')}`,
+      `${file.language} code does not run on this platform; hosted agents run ${HOSTED_LANGUAGES.join(', ')}`,
       'value_error',
     );
   }

@@ -48,7 +48,11 @@ export interface HostCalls {
   storageSet(key: string, value: string): Promise<void>;
   storageDelete(key: string): Promise<boolean>;
   storageKeys(): Promise<string[]>;
+  /** Every stored key and its JSON text (Python guests read storage synchronously, from this snapshot). */
+  storageEntries(): Promise<Record<string, string>>;
   secret(name: string): Promise<string | null>;
+  /** Every secret of the agent by name (Python guests see them as environment variables, as on Agentverse). */
+  secrets(): Promise<Record<string, string>>;
   log(level: LogLevel, entry: string): Promise<void>;
 }
 

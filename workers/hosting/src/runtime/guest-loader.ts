@@ -4,6 +4,7 @@ import { parseCode } from '../code/files.ts';
 import type { GuestContract } from '../guest/protocol.ts';
 import type { AgentRow } from '../agents/records.ts';
 import { agentBindings } from './exports.ts';
+import { pythonGuestModules } from './python-guest.ts';
 
 const MAIN_MODULE = '__rendezvous_main.js';
 
@@ -20,16 +21,25 @@ class GuestLoadError extends Error {
  */
 export function guestOf(
   env: Pick<HostingEnv, 'LOADER'>,
-  agent: Pick<AgentRow, 'address' | 'code' | 'code_digest'>,
+  agent: Pick<AgentRow, 'address' | 'code' | 'code_digest' | 'name'>,
 ): Service<GuestContract> {
   const { address, code } = agent;
   if (code === null) throw new GuestLoadError('the agent has no code yet');
   const stub = env.LOADER.get(`${address}:${agent.code_digest}`, () => {
     const parsed = parseCode(code);
     if (!parsed.ok) throw new GuestLoadError(parsed.error.detail.map((issue) => issue.msg).join('; '));
+    const bindings = agentBindings(address);
+    const worker = {
+      compatibilityDate: '2026-04-20',
+      mainModule: MAIN_MODULE,
+      env: { HOST: bindings.host, AGENT_ADDRESS: address },
+      globalOutbound: bindings.outbound,
+      limits: LIMITS,
+    };
+    if (parsed.files[0]!.language === 'python')
+      return { ...worker, modules: pythonGuestModules(parsed.files, parsed.main, agent.name, MAIN_MODULE) };
     const compiled = compile(parsed.files);
     if (!compiled.ok) throw new GuestLoadError(`compilation failed: ${compiled.message}`);
-    const bindings = agentBindings(address);
     const modules: Record<string, WorkerLoaderModule> = {};
     for (const [name, js] of Object.entries(compiled.modules)) modules[name] = { js };
     modules['rendezvous/agent'] = { js: GUEST_SDK };
@@ -40,14 +50,7 @@ import { hostedEntrypoint } from 'rendezvous/agent';
 export const Agent = hostedEntrypoint(main.default);
 export default { fetch: () => new Response('a hosted agent receives messages at the platform\\'s /v1/hosting/submit', { status: 404 }) };`,
     };
-    return {
-      compatibilityDate: '2026-04-20',
-      mainModule: MAIN_MODULE,
-      modules,
-      env: { HOST: bindings.host, AGENT_ADDRESS: address },
-      globalOutbound: bindings.outbound,
-      limits: LIMITS,
-    };
+    return { ...worker, modules };
   });
   return stub.getEntrypoint<GuestContract>('Agent');
 }

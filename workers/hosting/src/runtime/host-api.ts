@@ -11,6 +11,8 @@ import { platformAgent } from './platform-agent.ts';
 
 const STORAGE_VALUE_MAX_CHARS = 128 * 1024;
 const STORAGE_KEY_MAX_CHARS = 512;
+/** Storage pages (100 keys each) a Python agent's snapshot may hold. */
+const STORAGE_SNAPSHOT_MAX_PAGES = 20;
 
 /**
  * What a hosted agent's code calls as `env.HOST`: bound by props to that agent's address, so it signs,
@@ -54,11 +56,32 @@ export class HostApi extends WorkerEntrypoint<HostingEnv, AgentProps> implements
     return hostedAgentStub(this.env, this.address).storageKeys();
   }
 
+  async storageEntries(): Promise<Record<string, string>> {
+    const stub = hostedAgentStub(this.env, this.address);
+    const entries: Record<string, string> = {};
+    let cursor: string | null = null;
+    for (let page = 0; page < STORAGE_SNAPSHOT_MAX_PAGES; page++) {
+      const { items, next_cursor } = await stub.storagePage(cursor);
+      for (const item of items) entries[item.key] = item.value;
+      cursor = next_cursor;
+      if (cursor === null) return entries;
+    }
+    throw new RangeError(`the agent's storage holds more keys than a Python agent reads at once (${STORAGE_SNAPSHOT_MAX_PAGES} pages)`);
+  }
+
   async secret(name: string): Promise<string | null> {
     const row = await this.env.DB.prepare('SELECT sealed_value FROM hosted_secrets WHERE address = ?1 AND name = ?2')
       .bind(this.address, String(name))
       .first<{ sealed_value: string }>();
     return row ? open(this.env.HOSTING_SEED_KEY, row.sealed_value) : null;
+  }
+
+  async secrets(): Promise<Record<string, string>> {
+    const { results } = await this.env.DB.prepare('SELECT name, sealed_value FROM hosted_secrets WHERE address = ?1')
+      .bind(this.address)
+      .all<{ name: string; sealed_value: string }>();
+    const opened = await Promise.all(results.map(async (row) => [row.name, await open(this.env.HOSTING_SEED_KEY, row.sealed_value)]));
+    return Object.fromEntries(opened);
   }
 
   async log(level: LogLevel, entry: string): Promise<void> {

@@ -1,0 +1,178 @@
+import { spawnSync } from 'node:child_process';
+import { join, resolve } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { model } from '../../lib/agent/model.ts';
+import { buildEnvelope, serializeEnvelope } from '../../lib/envelope/index.ts';
+import { Identity } from '../../lib/identity/index.ts';
+import type { AgentLog, HostedAgent } from '../../schemas/hosting.ts';
+import { createDevKey } from '../../scripts/dev/bootstrap-key.ts';
+import { readDevVars } from '../../scripts/stack/dev-vars.ts';
+import { launchBrowser } from './helpers/browser.ts';
+import { createTempStack, type TempStack } from './helpers/temp-stack.ts';
+
+const PEER = resolve(import.meta.dirname, '../interop/ping_peer.py');
+
+/** Agentverse's style, unchanged: a Ping → Pong agent counting in ctx.storage and logging with ctx.logger. */
+const AGENT = `from uagents import Agent, Context, Model
+
+
+class Ping(Model):
+    text: str
+
+
+class Pong(Model):
+    text: str
+    count: int
+
+
+agent = Agent(name="ponger", seed="a seed is ignored when hosted")
+
+
+@agent.on_event("startup")
+async def introduce(ctx: Context):
+    ctx.logger.info(f"hello, my name is {agent.name} and my address is {agent.address}")
+
+
+@agent.on_message(model=Ping)
+async def handle_ping(ctx: Context, sender: str, msg: Ping):
+    count = ctx.storage.get("pings") or 0
+    count += 1
+    ctx.storage.set("pings", count)
+    ctx.logger.info(f"ping number {count} from {sender}: {msg.text}")
+    await ctx.send(sender, Pong(text=f"pong to {msg.text}", count=count))
+
+
+if __name__ == "__main__":
+    agent.run()
+`;
+
+/** Debian's pydantic 1.x and ecdsa, as the chat interop test needs them (scripts/test.sh installs them). */
+function pythonWithPeerModules(): string | null {
+  const check = 'import ecdsa, pydantic, sys; sys.exit(0 if pydantic.VERSION.startswith("1.") or hasattr(pydantic, "v1") else 1)';
+  const candidates = [process.env.PYTHON, 'python3', '/usr/bin/python3'].filter((candidate): candidate is string => !!candidate);
+  return candidates.find((python) => spawnSync(python, ['-c', check], { stdio: 'ignore' }).status === 0) ?? null;
+}
+
+const python = pythonWithPeerModules();
+const Ping = model('Ping', z.object({ text: z.string() }));
+const Pong = model('Pong', z.object({ text: z.string(), count: z.int() }));
+const Greeting = model('Greeting', z.object({ text: z.string() }));
+
+describe('hosted Python agents on the running stack', () => {
+  let temp: TempStack;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    temp = await createTempStack();
+    for (const name of ['registry', 'hosting', 'client'] as const) await temp.stack.start(name);
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await temp?.dispose();
+  });
+
+  const hostingKey = async () => {
+    const adminToken = readDevVars(join(temp.dir, 'secrets', 'registry.dev.vars')).ADMIN_TOKEN!;
+    return (await createDevKey({ registryUrl: temp.stack.urls.registry, adminToken, name: 'python hosting', permissions: ['hosting'] }))
+      .key;
+  };
+
+  it.skipIf(!python)(
+    'deployed through the hosting API and started, it pongs a uagents-core-style Python agent twice, with the stored count, digests and logs to match',
+    async () => {
+      const registry = temp.stack.urls.registry;
+      const key = await hostingKey();
+      const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
+        const response = await fetch(`${registry}/v1/hosting${path}`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+        const text = await response.text();
+        expect(response.status, text).toBe(200);
+        return JSON.parse(text) as T;
+      };
+      const agent = await call<HostedAgent>('POST', '/agents', { name: 'python ponger' });
+      await call('PUT', `/agents/${agent.address}/code`, {
+        code: JSON.stringify([{ name: 'agent.py', value: AGENT, language: 'python' }]),
+      });
+      expect(await call<HostedAgent>('POST', `/agents/${agent.address}/start`)).toMatchObject({ running: true, compiled: true });
+
+      const run = spawnSync(
+        python!,
+        [PEER, '--seed', `python ping peer ${crypto.randomUUID()}`, '--submit', `${registry}/v1/hosting/submit`, '--target', agent.address],
+        { encoding: 'utf8', timeout: 120_000, env: { ...process.env, PYTHONDONTWRITEBYTECODE: '1' } },
+      );
+      const result = JSON.parse(run.stdout.trim().split('\n').pop() ?? '{}') as Record<string, unknown>;
+      expect(result, run.stderr).toMatchObject({ event: 'done' });
+      // The second answer carries the count the first one stored; Python's digests are uagents-core's and ours.
+      expect(result.pongs).toEqual([
+        { text: 'pong to ping 1', count: 1 },
+        { text: 'pong to ping 2', count: 2 },
+      ]);
+      expect(result.digests).toEqual({ Ping: Ping.digest, Pong: Pong.digest });
+      const storage = await call<{ key: string; value: string }>('GET', `/agents/${agent.address}/storage/pings`);
+      expect(storage.value).toBe('2');
+      const logs = (await call<AgentLog[]>('GET', `/agents/${agent.address}/logs/latest`)).map((line) => line.log_entry);
+      expect(logs).toContain(`hello, my name is ponger and my address is ${agent.address}`);
+      expect(logs).toContain(`ping number 1 from ${result.address}: ping 1`);
+      expect(logs).toContain(`ping number 2 from ${result.address}: ping 2`);
+    },
+    180_000,
+  );
+
+  it('the Hosted agents screen: a Python agent from the template, highlighted as Python, saved, started, its logs live', async () => {
+    const key = await hostingKey();
+    const page = await browser.newPage({ viewport: { width: 1100, height: 1600 } });
+    await page.goto(`${temp.stack.urls.client}#hosting`);
+    await page.getByLabel('API key with the hosting permission').fill(key);
+    await page.getByLabel('API key with the hosting permission').press('Tab');
+    await page.getByLabel('New agent name').fill('browser python agent');
+    await page.getByLabel('Language').selectOption('python');
+    await page.getByRole('button', { name: 'Create from template' }).click();
+    const editor = page.getByTestId('code-editor');
+    await editor.getByText('from uagents import Agent, Context, Model').waitFor();
+    expect(await editor.getAttribute('data-language')).toBe('python');
+    // Python's grammar at work: the comment is one comment token (TypeScript's grammar splits it into several).
+    await editor.locator('span', { hasText: /^# An Agentverse-style agent: uagents, hosted on Rendezvous$/ }).waitFor();
+    await page.getByTestId('agent-state').getByText('agent.py').waitFor();
+    // An edit, saved: the log line it writes proves the saved code is what runs.
+    await editor.locator('.cm-content').click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('\nprint("edited in the browser")\n');
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
+    await page.getByTestId('agent-state').getByText('saved, digest').waitFor();
+    await page.getByRole('button', { name: 'Start', exact: true }).click();
+    await page.getByTestId('agent-state').getByText('running · compiled: true').waitFor({ timeout: 30_000 });
+    const logs = page.getByTestId('agent-logs');
+    await logs.getByText('edited in the browser').waitFor({ timeout: 30_000 });
+    await logs.getByText('my agent is up at').waitFor({ timeout: 30_000 });
+
+    // A message while the page is open: its handler's line shows up without a reload.
+    const listed = (await (
+      await fetch(`${temp.stack.urls.registry}/v1/hosting/agents`, { headers: { authorization: `Bearer ${key}` } })
+    ).json()) as { items: { name: string; address: string }[] };
+    const address = listed.items.find((item) => item.name === 'browser python agent')!.address;
+    const me = Identity.fromSeed(`e2e python browser sender ${crypto.randomUUID()}`, 0);
+    const response = await fetch(`${temp.stack.urls.registry}/v1/hosting/submit`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-uagents-connection': 'sync' },
+      body: serializeEnvelope(
+        buildEnvelope({
+          sender: me,
+          target: address,
+          schemaDigest: Greeting.digest,
+          payload: { text: 'from the e2e test' },
+          expires: Math.floor(Date.now() / 1000) + 300,
+          nonce: 1,
+        }),
+      ),
+    });
+    expect(response.status, await response.clone().text()).toBe(200);
+    await logs.getByText(`greeting 1 from ${me.address}: from the e2e test`).waitFor({ timeout: 15_000 });
+    await page.close();
+  }, 180_000);
+});

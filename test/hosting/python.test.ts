@@ -1,0 +1,264 @@
+import { describe, expect, it } from 'vitest';
+import { accountKey, call, codeOf, createAgent, GREETER, json, logLine, putCode, start, storageValue } from './helpers.ts';
+import { model } from '../../lib/agent/model.ts';
+import { z } from 'zod';
+import { SELF } from 'cloudflare:test';
+import { Identity } from '../../lib/identity/index.ts';
+import { envelopeText, peerContext } from './peer.ts';
+import { ChatAcknowledgement, chatMessage } from '../../lib/agent/chat-protocol.ts';
+
+const Ping = model('Ping', z.object({ text: z.string() }));
+const Pong = model('Pong', z.object({ text: z.string(), count: z.int() }));
+
+const PING_PONG = `import os
+
+from uagents import Agent, Context, Model
+
+
+class Ping(Model):
+    text: str
+
+
+class Pong(Model):
+    text: str
+    count: int
+
+
+agent = Agent(name="pinger", seed="ignored here")
+
+
+@agent.on_event("startup")
+async def hello(ctx: Context):
+    ctx.logger.info(f"{agent.name} is up at {agent.address}")
+
+
+@agent.on_message(model=Ping)
+async def answer(ctx: Context, sender: str, msg: Ping):
+    count = (ctx.storage.get("count") or 0) + 1
+    ctx.storage.set("count", count)
+    ctx.logger.info(f"ping {count} from {sender}: {msg.text}")
+    await ctx.send(sender, Pong(text=msg.text + os.getenv("SUFFIX", ""), count=count))
+
+
+if __name__ == "__main__":
+    agent.run()
+`;
+
+describe('Python agents', () => {
+  it('answers a Ping with a Pong, counting in storage, logging, reading its secrets from the environment', async () => {
+    const key = await accountKey();
+    const agent = await createAgent(key, 'python pinger');
+    await json(call(key, 'POST', '/v1/hosting/secrets', { address: agent.address, name: 'SUFFIX', secret: '!' }));
+    await json(call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code: codeOf({ 'agent.py': PING_PONG }, 'python') }));
+    const started = await start(key, agent.address);
+    expect(started.running).toBe(true);
+    await logLine(key, agent.address, `pinger is up at ${agent.address}`, 30_000);
+    const ctx = peerContext();
+    const [reply, status] = await ctx.sendAndReceive(agent.address, Ping({ text: 'one' }), { response: Pong, timeout: 30_000 });
+    expect(status.status).toBe('delivered');
+    expect(reply?.payload).toEqual({ text: 'one!', count: 1 });
+    const [second] = await ctx.sendAndReceive(agent.address, Ping({ text: 'two' }), { response: Pong, timeout: 30_000 });
+    expect(second?.payload).toEqual({ text: 'two!', count: 2 });
+    expect(await storageValue(key, agent.address, 'count')).toBe('2');
+    await logLine(key, agent.address, `ping 2 from ${ctx.address}: two`);
+  });
+});
+
+/** Agentverse's chat-protocol template, as users bring it. */
+const CHAT_TEMPLATE = `from datetime import datetime
+from uuid import uuid4
+
+from uagents import Agent, Context, Protocol
+from uagents_core.contrib.protocols.chat import (
+    ChatAcknowledgement,
+    ChatMessage,
+    EndSessionContent,
+    TextContent,
+    chat_protocol_spec,
+)
+
+agent = Agent()
+chat_proto = Protocol(spec=chat_protocol_spec)
+
+
+@chat_proto.on_message(ChatMessage)
+async def handle_message(ctx: Context, sender: str, msg: ChatMessage):
+    await ctx.send(sender, ChatAcknowledgement(timestamp=datetime.now(), acknowledged_msg_id=msg.msg_id))
+    text = ""
+    for item in msg.content:
+        if isinstance(item, TextContent):
+            text += item.text
+    ctx.logger.info(f"Received message from {sender}: {text}")
+    await ctx.send(
+        sender,
+        ChatMessage(
+            timestamp=datetime.utcnow(),
+            msg_id=uuid4(),
+            content=[TextContent(type="text", text=f"echo: {text}"), EndSessionContent(type="end-session")],
+        ),
+    )
+
+
+@chat_proto.on_message(ChatAcknowledgement)
+async def handle_ack(ctx: Context, sender: str, msg: ChatAcknowledgement):
+    pass
+
+
+agent.include(chat_proto, publish_manifest=True)
+
+if __name__ == "__main__":
+    agent.run()
+`;
+
+describe('Python code that fails', () => {
+  it('does not start on a syntax error, which the logs show with its line', async () => {
+    const key = await accountKey();
+    const agent = await createAgent(key, 'python broken');
+    const code = 'from uagents import Agent\n\nagent = Agent()\n\ndef broken(:\n    pass\n';
+    await json(call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code: codeOf({ 'agent.py': code }, 'python') }));
+    expect(await start(key, agent.address)).toMatchObject({ running: false, compiled: false });
+    const line = await logLine(key, agent.address, 'SyntaxError');
+    expect(line.log_entry).toContain('agent.py", line 5');
+  });
+});
+
+describe('Python agents on a schedule and as senders', () => {
+  it('runs intervals while running and the shutdown handler on stop', async () => {
+    const key = await accountKey();
+    const agent = await createAgent(key, 'python ticker');
+    const code = `from uagents import Agent, Context
+
+agent = Agent()
+
+
+@agent.on_interval(period=1.0)
+def tick(ctx: Context):
+    ticks = (ctx.storage.get("ticks") or 0) + 1
+    ctx.storage.set("ticks", ticks)
+    ctx.logger.info(f"tick {ticks}")
+
+
+@agent.on_event("shutdown")
+async def bye(ctx: Context):
+    ctx.logger.warning(f"bye after {ctx.storage.get('ticks')} ticks")
+`;
+    await json(call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code: codeOf({ 'agent.py': code }, 'python') }));
+    await start(key, agent.address);
+    await logLine(key, agent.address, 'tick 2', 30_000);
+    await json(call(key, 'POST', `/v1/hosting/agents/${agent.address}/stop`));
+    expect(await logLine(key, agent.address, 'bye after')).toMatchObject({ log_level: 'warn', log_type: 'execution' });
+  });
+
+  it('asks another agent with send_and_receive and gets its typed reply', async () => {
+    const key = await accountKey();
+    const greeter = await createAgent(key, 'greeter');
+    await putCode(key, greeter.address, GREETER);
+    await start(key, greeter.address);
+    const asker = await createAgent(key, 'python asker');
+    await json(call(key, 'POST', '/v1/hosting/secrets', { address: asker.address, name: 'GREETER', secret: greeter.address }));
+    const code = `import os
+
+from uagents import Agent, Context, Model
+
+
+class Greeting(Model):
+    text: str
+
+
+class Reply(Model):
+    text: str
+    count: float
+
+
+class Ask(Model):
+    name: str
+
+
+agent = Agent()
+
+
+@agent.on_message(model=Ask)
+async def ask(ctx: Context, sender: str, msg: Ask):
+    reply, status = await ctx.send_and_receive(os.environ["GREETER"], Greeting(text=msg.name), response_type=Reply)
+    ctx.logger.info(f"greeter said {reply.text!r} ({reply.count:.0f}), delivery {status.status}")
+`;
+    await json(call(key, 'PUT', `/v1/hosting/agents/${asker.address}/code`, { code: codeOf({ 'agent.py': code }, 'python') }));
+    await start(key, asker.address);
+    const Ask = model('Ask', z.object({ name: z.string() }));
+    const sender = Identity.fromSeed('python asker test sender', 0);
+    const submitted = await SELF.fetch('http://hosting.test/v1/hosting/submit', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: envelopeText(sender, asker.address, Ask.digest, { name: 'python' }),
+    });
+    expect(submitted.status, await submitted.clone().text()).toBe(200);
+    await logLine(key, asker.address, "greeter said 'hello, python' (1), delivery delivered", 30_000);
+  });
+});
+
+describe("Agentverse's chat template, unchanged", () => {
+  it('acknowledges a ChatMessage with the published digests and logs its text', async () => {
+    const key = await accountKey();
+    const agent = await createAgent(key, 'python chat');
+    await json(call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code: codeOf({ 'agent.py': CHAT_TEMPLATE }, 'python') }));
+    expect((await start(key, agent.address)).running).toBe(true);
+    const ctx = peerContext();
+    const message = chatMessage('hello there');
+    const [ack, status] = await ctx.sendAndReceive(agent.address, message, { response: ChatAcknowledgement, timeout: 30_000 });
+    expect(status.status).toBe('delivered');
+    expect(ack?.payload.acknowledged_msg_id).toBe(message.payload.msg_id);
+    await logLine(key, agent.address, `Received message from ${ctx.address}: hello there`);
+  });
+});
+
+describe('Python code at upload', () => {
+  const put = async (files: Record<string, string>, language = 'python') => {
+    const key = await accountKey();
+    const agent = await createAgent(key, 'python upload');
+    return call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code: codeOf(files, language) });
+  };
+  const detail = async (response: Response) => (await json<{ detail: { loc: unknown[]; msg: string }[] }>(response, 422)).detail[0]!;
+
+  it('is refused, naming the name, when it imports what the platform lacks', async () => {
+    expect(await detail(await put({ 'agent.py': 'from uagents import Agent, Context, Bureau2\n' }))).toEqual({
+      loc: ['body', 'code', 0, 'value'],
+      msg: 'agent.py line 1: uagents has no Bureau2 on this platform',
+      type: 'value_error',
+    });
+    expect((await detail(await put({ 'agent.py': 'import json\nimport numpy as np\n' }))).msg).toBe(
+      'agent.py line 2: module numpy is not available here (the standard library, uagents and uagents_core are)',
+    );
+    expect(
+      (await detail(await put({ 'agent.py': 'from uagents_core.contrib.protocols.chat import (\n    ChatMessage,\n    ChatReply,\n)\n' })))
+        .msg,
+    ).toBe('agent.py line 1: uagents_core.contrib.protocols.chat has no ChatReply on this platform');
+  });
+
+  it('takes helper modules, the standard library and uagents as Agentverse templates import them', async () => {
+    const response = await put({
+      'agent.py': `import json
+from datetime import datetime
+from uuid import uuid4
+from uagents import Agent, Context, Model, Protocol
+from uagents.setup import fund_agent_if_low
+from uagents_core.contrib.protocols.chat import ChatAcknowledgement, ChatMessage, TextContent, chat_protocol_spec
+from helpers import greeting
+from . import helpers
+`,
+      'helpers.py': 'def greeting(name):\n    return "hello " + name\n',
+    });
+    expect(response.status, await response.clone().text()).toBe(200);
+  });
+
+  it('is refused when it mixes Python with TypeScript files', async () => {
+    const key = await accountKey();
+    const agent = await createAgent(key, 'mixed');
+    const code = JSON.stringify([
+      { name: 'agent.py', value: 'from uagents import Agent\n', language: 'python' },
+      { name: 'helper.ts', value: 'export const x = 1;\n', language: 'typescript' },
+    ]);
+    expect((await detail(await call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code }))).msg).toBe(
+      'Python files and TypeScript/JavaScript files cannot run as one agent',
+    );
+  });
+});

@@ -1,0 +1,72 @@
+import './shims.ts';
+import 'pyodide/pyodide.asm.js';
+import { loadPyodide, type PyodideInterface } from 'pyodide';
+import ASM_WASM from 'pyodide.asm.wasm';
+import STDLIB from 'python_stdlib.zip';
+import TRAMPOLINES from 'pyodide-trampolines.js';
+import PYTHON_SITE from 'python-site.json';
+import { PYODIDE_LOCK_INFO } from '../pyodide-recorded.ts';
+import { INDEX_URL } from './shims.ts';
+
+const SITE_PACKAGES = '/lib/python3.13/site-packages';
+
+const hex = (bytes: Uint8Array) => Array.from(bytes, (byte) => byte.toString(16).padStart(2, '0')).join('');
+
+/**
+ * Workers may not compile WebAssembly at run time; the modules Emscripten builds while Pyodide starts were
+ * recorded (record-pyodide.mjs) and come precompiled, looked up by their bytes. Any other bytes reach the
+ * runtime's own constructor, which refuses them ("Wasm code generation disallowed by embedder").
+ */
+function usePrecompiledModules(): void {
+  const precompiled = new Map(TRAMPOLINES);
+  const NativeModule = WebAssembly.Module;
+  function PrecompiledModule(bytes: BufferSource): WebAssembly.Module {
+    const view = ArrayBuffer.isView(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : new Uint8Array(bytes);
+    return precompiled.get(hex(view)) ?? (Reflect.construct(NativeModule, [bytes]) as WebAssembly.Module);
+  }
+  PrecompiledModule.prototype = NativeModule.prototype;
+  Object.setPrototypeOf(PrecompiledModule, NativeModule);
+  WebAssembly.Module = PrecompiledModule as unknown as typeof WebAssembly.Module;
+  // Pyodide streams its main module from a fetch: it is the bundled, compiled one.
+  Object.assign(WebAssembly, {
+    instantiateStreaming: async (_source: unknown, imports: WebAssembly.Imports) => ({
+      module: ASM_WASM,
+      instance: await WebAssembly.instantiate(ASM_WASM, imports),
+    }),
+  });
+}
+
+/** Pyodide fetches its standard library while it starts: served from the bundled zip, nothing leaves the isolate. */
+async function withBundledFiles<T>(run: () => Promise<T>): Promise<T> {
+  const nativeFetch = globalThis.fetch;
+  globalThis.fetch = async (input, init) => {
+    const url = input instanceof Request ? input.url : String(input);
+    if (url === `${INDEX_URL}python_stdlib.zip`) return new Response(STDLIB);
+    if (url === `${INDEX_URL}pyodide.asm.wasm`) return new Response(null);
+    return nativeFetch(input, init);
+  };
+  try {
+    return await run();
+  } finally {
+    globalThis.fetch = nativeFetch;
+  }
+}
+
+/** Pyodide, started once per isolate, with the platform's `uagents` package in site-packages. */
+export async function startPython(print: (level: 'info' | 'erro', line: string) => void): Promise<PyodideInterface> {
+  usePrecompiledModules();
+  const pyodide = await withBundledFiles(() =>
+    loadPyodide({
+      indexURL: INDEX_URL,
+      lockFileContents: { info: PYODIDE_LOCK_INFO, packages: {} },
+      stdout: (line) => print('info', line),
+      stderr: (line) => print('erro', line),
+    }),
+  );
+  for (const [path, source] of Object.entries(PYTHON_SITE)) {
+    const file = `${SITE_PACKAGES}/${path}`;
+    pyodide.FS.mkdirTree(file.slice(0, file.lastIndexOf('/')));
+    pyodide.FS.writeFile(file, source);
+  }
+  return pyodide;
+}
