@@ -66,7 +66,7 @@ describe('search, detail and the almanac show an agent alike', () => {
         { url: 'https://agents.example.com/b', weight: 1 },
       ],
     });
-    expect(response.status).toBe(201);
+    expect(response.status).toBe(200);
     const seen = await views(identity.address, word, token);
     expect(seen.detail).toMatchObject({
       status: 'active',
@@ -98,7 +98,7 @@ describe('search, detail and the almanac show an agent alike', () => {
       url: local,
       endpoints: [{ url: local, weight: 1 }],
     });
-    expect(response.status).toBe(201);
+    expect(response.status).toBe(200);
     // A hand-edited row: each column reads as what it can hold, the same way for every view.
     await env.DB.prepare(`UPDATE agents SET tags = ?, geo_location = ?, protocols = ?, metadata = ? WHERE address = ?`)
       .bind(JSON.stringify([word, 7, null]), '[1, 2]', 'not json', '"text"', identity.address)

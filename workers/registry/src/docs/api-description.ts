@@ -97,8 +97,7 @@ function agentRoutes(prefix: '/v2/agents' | '/v1/agents', tag: string): RouteDes
       body: registrationRequestSchema,
       example: { address: 'agent1q…', name: 'Weather agent', url: 'https://weather.example.com/webhook', readme: sampleReadme },
       responses: {
-        200: { description: 'Registration updated', schema: registrationResponseSchema },
-        201: { description: 'Agent registered', schema: registrationResponseSchema },
+        200: { description: 'Agent registered (`created: true`) or its registration updated', schema: registrationResponseSchema },
         ...sdkAuth,
         409: detail('The address or handle belongs to another account'),
       },
