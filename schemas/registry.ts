@@ -231,6 +231,7 @@ export const almanacRecordSchema = z
     type: z.enum(AGENT_TYPES),
     url: z.string().nullable(),
     endpoints: z.array(endpointRecordSchema),
+    /** Protocol digests as bare hex (no `proto:`), as uAgents' almanac lists them. */
     protocols: z.array(z.string()),
     metadata: z.record(z.string(), z.unknown()).nullable(),
     domain_name: z.string().nullable(),

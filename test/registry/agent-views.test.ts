@@ -34,10 +34,11 @@ function expectAgreement({ lexical, browse, detail, almanac }: Awaited<ReturnTyp
   const fromDetail = Object.fromEntries(recordFields.map((field) => [field, detail[field]]));
   expect(lexical).toEqual(fromDetail);
   expect(browse).toEqual(fromDetail);
-  const almanacFields = ['address', 'name', 'url', 'endpoints', 'protocols', 'metadata', 'last_updated'] as const;
+  const almanacFields = ['address', 'name', 'url', 'endpoints', 'metadata', 'last_updated'] as const;
   expect(Object.fromEntries(almanacFields.map((field) => [field, almanac[field]]))).toEqual(
     Object.fromEntries(almanacFields.map((field) => [field, detail[field]])),
   );
+  expect(almanac.protocols).toEqual(detail.protocols.map((digest) => digest.replace(/^proto:/, '')));
   // The almanac's status is uAgents' (active, inactive, offline): a local agent is not reachable, so offline there.
   expect(almanac.status).toBe(!detail.is_active ? 'inactive' : detail.status === 'active' ? 'active' : 'offline');
 }

@@ -75,7 +75,8 @@ export function toAlmanacRecord(row: AgentRow, now = new Date()): AlmanacRecord 
     type: almanacTypeOf({ url: row.url, endpoints }, row.agent_type),
     url: expired ? null : row.url,
     endpoints: expired ? [] : endpoints,
-    protocols: agentColumns.protocols(row.protocols),
+    // The almanac's digests are bare hex, as the Agentverse CLI compares them (registration takes `proto:…`).
+    protocols: agentColumns.protocols(row.protocols).map((digest) => digest.replace(/^proto:/, '')),
     metadata: agentColumns.metadata(row.metadata),
     domain_name: null,
     expiry,
