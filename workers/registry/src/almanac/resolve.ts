@@ -33,7 +33,8 @@ export function almanacResolveRoutes() {
   const app = new Hono<RegistryApp>();
   app.use('*', speaksDetail);
 
-  app.get('/resolve/*', async (c) => {
+  // `{.+}`: an identifier may hold slashes (`agent://domain/agent1…`); it is read from the raw path below.
+  app.get('/resolve/:identifier{.+}', async (c) => {
     const encoded = c.req.path.slice(c.req.path.indexOf('/resolve/') + '/resolve/'.length);
     let raw = '';
     try {
