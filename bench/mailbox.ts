@@ -48,7 +48,9 @@ async function main() {
   const base = stack.urls.registry;
   const endpoint = `${base}/v2/agents/mailbox/submit`;
   try {
-    console.log(`bench:mailbox — ${INBOXES} inboxes × ${ENVELOPES} envelopes on the Workers runtime (workerd via Miniflare), load ${loadavg()[0]!.toFixed(2)}`);
+    console.log(
+      `bench:mailbox — ${INBOXES} inboxes × ${ENVELOPES} envelopes on the Workers runtime (workerd via Miniflare), load ${loadavg()[0]!.toFixed(2)}`,
+    );
     const agents = Array.from({ length: INBOXES }, (_, i) => Identity.fromSeed(`bench mailbox agent ${i}`, 0));
     const senders = Array.from({ length: SENDERS }, (_, i) => Identity.fromSeed(`bench mailbox sender ${i}`, 0));
     // Mailbox agents, as uAgents' batch registration policy announces them.
@@ -146,11 +148,17 @@ async function main() {
 
     const lost = total - refused - received;
     console.log(`submitted ${total} envelopes with ${SUBMITTERS} concurrent senders, drained by ${DRAINERS} pollers concurrently`);
-    console.log(`submit        p50 ${ms(percentile(submitLatency, 50))}  p99 ${ms(percentile(submitLatency, 99))}  (${(total / submitSeconds).toFixed(0)} envelopes/s accepted)`);
+    console.log(
+      `submit        p50 ${ms(percentile(submitLatency, 50))}  p99 ${ms(percentile(submitLatency, 99))}  (${(total / submitSeconds).toFixed(0)} envelopes/s accepted)`,
+    );
     console.log(`round trip    p50 ${ms(percentile(roundTrip, 50))}  p99 ${ms(percentile(roundTrip, 99))}  (submit → poll → delete)`);
     console.log(`sustained     ${(received / seconds).toFixed(0)} envelopes/s submitted and drained (${seconds.toFixed(1)} s)`);
     console.log(`lost ${lost}, delivered to the wrong inbox ${misdelivered}, delivered twice ${duplicates}, refused ${refused}`);
-    console.log(`load after: ${loadavg().map((value) => value.toFixed(2)).join(' ')}`);
+    console.log(
+      `load after: ${loadavg()
+        .map((value) => value.toFixed(2))
+        .join(' ')}`,
+    );
     if (lost || misdelivered || refused) process.exitCode = 1;
   } catch (error) {
     console.error(`bench:mailbox failed; the runtime's log ends:\n${tail(join(work, 'workerd.log'), 30)}`);

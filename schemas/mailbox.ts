@@ -11,7 +11,7 @@ export const MAILBOX_SUBMIT_PATH = '/v2/agents/mailbox/submit';
 /** uagents-core's `AgentverseConfig.proxy_endpoint`: the registry relays to the agent's webhook. */
 export const PROXY_SUBMIT_PATH = '/v2/agents/proxy/submit';
 
-export const MAILBOX_PAGE_MAX = 100;
+const MAILBOX_PAGE_MAX = 100;
 
 export const mailboxPageQuerySchema = z
   .object({
@@ -38,8 +38,13 @@ export const mailboxSubmitResponseSchema = z
   .meta({ title: 'MailboxSubmitResponse' });
 export type MailboxSubmitResponse = z.infer<typeof mailboxSubmitResponseSchema>;
 
-export const mailboxLimitsSchema = z
-  .object({ max_envelopes: z.number().int(), max_bytes: z.number().int(), max_envelope_bytes: z.number().int(), retention_seconds: z.number().int() })
+const mailboxLimitsSchema = z
+  .object({
+    max_envelopes: z.number().int(),
+    max_bytes: z.number().int(),
+    max_envelope_bytes: z.number().int(),
+    retention_seconds: z.number().int(),
+  })
   .meta({ title: 'MailboxLimits' });
 export type MailboxLimits = z.infer<typeof mailboxLimitsSchema>;
 

@@ -217,7 +217,7 @@ export const registrationResponseSchema = z
 export type RegistrationResponse = z.infer<typeof registrationResponseSchema>;
 
 /** An almanac record's status, in the set uAgents' models allow (docs/decisions/0111). */
-export const ALMANAC_STATUSES = ['active', 'inactive', 'offline'] as const;
+const ALMANAC_STATUSES = ['active', 'inactive', 'offline'] as const;
 
 /**
  * GET /v1/almanac/agents/{address}: where to send messages (the SDKs read `endpoints`), in the shape uAgents'
@@ -245,12 +245,12 @@ export const almanacRecordSchema = z
 export type AlmanacRecord = z.infer<typeof almanacRecordSchema>;
 
 /** POST /v1/almanac/agents/batch: uAgents' `AgentRegistrationAttestationBatch`; each attestation is checked on its own. */
-export const ALMANAC_BATCH_MAX = 100;
+const ALMANAC_BATCH_MAX = 100;
 export const almanacBatchSchema = z
   .object({ attestations: z.array(z.unknown()).min(1).max(ALMANAC_BATCH_MAX) })
   .meta({ title: 'AgentRegistrationAttestationBatch' });
 
-export const almanacBatchResultSchema = z
+const almanacBatchResultSchema = z
   .object({
     index: z.number().int(),
     address: z.string().nullable(),

@@ -210,7 +210,12 @@ describe('the OpenAPI documents, checked against the running Workers', () => {
       'get /v2/almanac/resolve/{identifier}': async () => ({ path: { identifier: main }, status: 200 }),
       'post /v2/agents/mailbox/submit': async () => {
         await register('mailbox', `${registry}/v2/agents/mailbox/submit`);
-        const envelope = buildEnvelope({ sender: agent('source'), target: agent('mailbox').address, schemaDigest: 'model:sample', payload: { n: 1 } });
+        const envelope = buildEnvelope({
+          sender: agent('source'),
+          target: agent('mailbox').address,
+          schemaDigest: 'model:sample',
+          payload: { n: 1 },
+        });
         return { text: serializeEnvelope(envelope), status: 200 };
       },
       'get /v2/agents/mailbox/submit': async () => ({ status: 200 }),

@@ -64,18 +64,22 @@ describe.skipIf(!python)('a uAgents agent connects by mailbox with uAgents’ ow
   it('connects, is read and resolved by the Agentverse CLI, receives two messages through its inbox and leaves it empty', async () => {
     const seed = `uagents mailbox agent ${crypto.randomUUID()}`;
     const handle = `mailbox${crypto.randomUUID().slice(0, 8)}`;
-    const agent = spawn(python!, [join(DIR, 'agent.py'), '--base', base, '--key', key, '--seed', seed, '--handle', handle, '--expect', '2'], {
-      env: pythonEnv,
-    });
+    const agent = spawn(
+      python!,
+      [join(DIR, 'agent.py'), '--base', base, '--key', key, '--seed', seed, '--handle', handle, '--expect', '2'],
+      {
+        env: pythonEnv,
+      },
+    );
     let stderr = '';
     agent.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     const events: unknown[] = [];
     const waiting: (() => void)[] = [];
     // uAgents' own logger writes to stdout too: the agent's reports are the lines that are JSON objects.
     createInterface({ input: agent.stdout }).on('line', (line) => {
-      if (!line.startsWith('{')) return void (stderr += `${line}\n`);
-      events.push(JSON.parse(line));
-      waiting.splice(0).forEach((wake) => wake());
+      if (line.startsWith('{')) events.push(JSON.parse(line));
+      else stderr += `${line}\n`;
+      for (const wake of waiting.splice(0)) wake();
     });
     const next = async (index: number) => {
       const deadline = Date.now() + 60_000;
@@ -96,7 +100,11 @@ describe.skipIf(!python)('a uAgents agent connects by mailbox with uAgents’ ow
       expect(ready.connected, stderr).toEqual({ success: true, detail: null });
       expect(ready.mailbox_endpoint).toBe(`${base}/v2/agents/mailbox/submit`);
       expect(ready.almanac.status).toBe(200);
-      expect(ready.almanac.body).toMatchObject({ type: 'mailbox', status: 'active', endpoints: [{ url: ready.mailbox_endpoint, weight: 1 }] });
+      expect(ready.almanac.body).toMatchObject({
+        type: 'mailbox',
+        status: 'active',
+        endpoints: [{ url: ready.mailbox_endpoint, weight: 1 }],
+      });
       expect(ready.batch).toMatchObject({ status: 200, body: { accepted: 1, refused: 0 } });
       expect(ready.status).toMatchObject({ status: 200, body: { is_active: true, status: 'active' } });
 

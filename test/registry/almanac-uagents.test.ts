@@ -20,10 +20,15 @@ function attestation(identity: Identity, url: string, timestamp = Math.floor(Dat
 describe('POST /v1/almanac/agents/batch (uAgents BatchAlmanacApiRegistrationPolicy)', () => {
   it('checks each attestation on its own and answers a result per item', async () => {
     const [a, b, c] = [freshIdentity(), freshIdentity(), freshIdentity()];
-    const forged = { ...attestation(c, 'https://c.example.com/submit'), endpoints: [{ url: 'https://evil.example.com/submit', weight: 1 }] };
+    const forged = {
+      ...attestation(c, 'https://c.example.com/submit'),
+      endpoints: [{ url: 'https://evil.example.com/submit', weight: 1 }],
+    };
     const response = await api('/v1/almanac/agents/batch', {
       method: 'POST',
-      json: { attestations: [attestation(a, 'https://a.example.com/submit'), forged, attestation(b, 'https://b.example.com/submit'), { nope: 1 }] },
+      json: {
+        attestations: [attestation(a, 'https://a.example.com/submit'), forged, attestation(b, 'https://b.example.com/submit'), { nope: 1 }],
+      },
     });
     expect(response.status).toBe(200);
     const body = await json<AlmanacBatchResponse>(response);

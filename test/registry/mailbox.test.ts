@@ -90,7 +90,11 @@ describe('the mailbox: submit, poll oldest first, delete (as uAgents MailboxClie
     const forged = JSON.parse(envelopeText(sender, agent.address)) as Record<string, unknown>;
     forged.payload = btoa('{"text":"changed"}');
     await expectRefused(await submit(JSON.stringify(forged)), 401, /signature/);
-    await expectRefused(await submit(envelopeText(sender, agent.address, {}, { expires: Math.floor(Date.now() / 1000) - 5 })), 401, /expired/);
+    await expectRefused(
+      await submit(envelopeText(sender, agent.address, {}, { expires: Math.floor(Date.now() / 1000) - 5 })),
+      401,
+      /expired/,
+    );
     await expectRefused(await submit('{"version":1}'), 406, /malformed envelope/);
     await expectRefused(await submit(envelopeText(sender, agent.address, { blob: 'x'.repeat(1024 * 1024) })), 413, /larger than/);
     expect(await json(await inbox(agent.address, asAgent(agent)))).toEqual([]);
@@ -147,9 +151,13 @@ describe('who may open an inbox', { timeout: 60_000 }, () => {
     // A uuid of another inbox: not in this one (the same answer as a uuid that never was), and it stays where it is.
     const cross = await api(`/v2/agents/${agent.address}/mailbox/${theirs.uuid}`, { method: 'DELETE', headers: asAgent(agent) });
     expect(cross.status).toBe(404);
-    expect((await json<StoredEnvelope[]>(await inbox(neighbour.address, asAgent(neighbour)))).map((item) => item.uuid)).toEqual([theirs.uuid]);
+    expect((await json<StoredEnvelope[]>(await inbox(neighbour.address, asAgent(neighbour)))).map((item) => item.uuid)).toEqual([
+      theirs.uuid,
+    ]);
     // The stranger cannot delete from this inbox either.
-    expect((await api(`/v2/agents/${agent.address}/mailbox/${mine.uuid}`, { method: 'DELETE', headers: asAgent(neighbour) })).status).toBe(403);
+    expect((await api(`/v2/agents/${agent.address}/mailbox/${mine.uuid}`, { method: 'DELETE', headers: asAgent(neighbour) })).status).toBe(
+      403,
+    );
 
     // The owner's key reads the inbox and its status, and empties it (the explorer).
     const ownerHeaders = { authorization: `Bearer ${owner}` };
@@ -179,7 +187,12 @@ describe('the almanac record of a mailbox agent', () => {
   it('carries type mailbox, status in uAgents’ set, expiry and domain_name; an expired one resolves to no endpoint', async () => {
     const { agent } = await mailboxAgent();
     const record = await json<AlmanacRecord>(await api(`/v1/almanac/agents/${agent.address}`));
-    expect(record).toMatchObject({ type: 'mailbox', status: 'active', domain_name: null, endpoints: [{ url: MAILBOX_ENDPOINT, weight: 1 }] });
+    expect(record).toMatchObject({
+      type: 'mailbox',
+      status: 'active',
+      domain_name: null,
+      endpoints: [{ url: MAILBOX_ENDPOINT, weight: 1 }],
+    });
     const remaining = Date.parse(record.expiry) - Date.now();
     expect(remaining).toBeGreaterThan(47 * 3600 * 1000);
     expect(remaining).toBeLessThanOrEqual(48 * 3600 * 1000);

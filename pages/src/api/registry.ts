@@ -50,7 +50,11 @@ export function getAgent(token: string, address: string): Promise<AgentDetail> {
 /** What waits in a mailbox agent's inbox; null when the key's account does not own the agent (403) or it has no mailbox (404). */
 export async function getMailboxStatus(token: string, address: string): Promise<MailboxStatus | null> {
   try {
-    return await requestJson(`${REGISTRY_URL}/v2/agents/${encodeURIComponent(address)}/mailbox/status`, { headers: bearer(token) }, mailboxStatusSchema);
+    return await requestJson(
+      `${REGISTRY_URL}/v2/agents/${encodeURIComponent(address)}/mailbox/status`,
+      { headers: bearer(token) },
+      mailboxStatusSchema,
+    );
   } catch (error) {
     if (error instanceof ApiError && (error.status === 403 || error.status === 404)) return null;
     throw error;

@@ -28,8 +28,8 @@ agent.run()`;
       </pre>
       <p>
         Run it, open the inspector link it prints and press <em>Connect</em> with an API key that has the write permission (or POST{' '}
-        <code>{'{"user_token": "rdv_…", "agent_type": "mailbox"}'}</code> to its <code>/connect</code> route). It then appears here, and
-        its page shows how many messages wait for it.
+        <code>{'{"user_token": "rdv_…", "agent_type": "mailbox"}'}</code> to its <code>/connect</code> route). It then appears here, and its
+        page shows how many messages wait for it.
       </p>
     </details>
   );

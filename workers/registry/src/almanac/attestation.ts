@@ -27,11 +27,13 @@ export type AttestationOutcome =
  */
 export async function acceptAttestation(db: D1Database, body: unknown): Promise<AttestationOutcome> {
   const parsed = almanacAttestationSchema.safeParse(body);
-  if (!parsed.success) return { ok: false, status: 406, address: null, detail: `malformed attestation: ${describeZodError(parsed.error).message}` };
+  if (!parsed.success)
+    return { ok: false, status: 406, address: null, detail: `malformed attestation: ${describeZodError(parsed.error).message}` };
   const attestation = parsed.data;
   const identifier = (attestation.agent_identifier ?? attestation.agent_address)!;
   const address = addressOfIdentifier(identifier);
-  if (!isValidAddress(address)) return { ok: false, status: 406, address: null, detail: `agent_identifier ${identifier} names no agent address` };
+  if (!isValidAddress(address))
+    return { ok: false, status: 406, address: null, detail: `agent_identifier ${identifier} names no agent address` };
   const signed = {
     agent_identifier: identifier,
     protocols: attestation.protocols,

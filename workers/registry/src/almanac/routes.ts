@@ -81,7 +81,8 @@ export function almanacRoutes() {
     const accepted = results.filter((result) => result.accepted).length;
     const body: AlmanacBatchResponse = { accepted, refused: results.length - accepted, results };
     // Nothing accepted is a failure uAgents must log (it reads only the status), with each reason in the body.
-    if (!accepted) return c.json({ detail: `no attestation accepted: ${results[0]!.detail}`, ...body }, results[0]!.status === 401 ? 401 : 406);
+    if (!accepted)
+      return c.json({ detail: `no attestation accepted: ${results[0]!.detail}`, ...body }, results[0]!.status === 401 ? 401 : 406);
     return c.json(body);
   });
 

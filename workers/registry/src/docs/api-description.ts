@@ -492,7 +492,8 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
     tag: 'Mailbox',
     auth: 'agent',
     summary: 'The envelopes waiting in an inbox, oldest first (uAgents MailboxClient polls this)',
-    description: 'Opens to the agent’s own attestation (`Authorization: Agent attr:…`) or to a Bearer key of the account that owns the address.',
+    description:
+      'Opens to the agent’s own attestation (`Authorization: Agent attr:…`) or to a Bearer key of the account that owns the address.',
     params: addressParamSchema,
     query: mailboxPageQuerySchema,
     responses: {

@@ -9,11 +9,9 @@ export interface InboxEntry {
   expiresAt: number;
 }
 
-export type InboxSubmit =
-  | { ok: true; entry: InboxEntry }
-  | { ok: false; full: 'envelopes' | 'bytes'; pending: number; bytes: number };
+type InboxSubmit = { ok: true; entry: InboxEntry } | { ok: false; full: 'envelopes' | 'bytes'; pending: number; bytes: number };
 
-export interface InboxSummary {
+interface InboxSummary {
   pending: number;
   bytes: number;
   oldestReceivedAt: number | null;
@@ -45,7 +43,9 @@ export class Inbox extends DurableObject<RegistryEnv> {
   /** Stores an envelope unless the inbox is full. The same signed envelope twice is stored once (its first uuid answers). */
   async submit(envelope: string, digest: string, expiresAt: number, now = Date.now()): Promise<InboxSubmit> {
     this.sweep(now);
-    const existing = this.sql.exec<EntryRow>('SELECT uuid, envelope, received_at, expires_at FROM envelopes WHERE digest = ?', digest).toArray()[0];
+    const existing = this.sql
+      .exec<EntryRow>('SELECT uuid, envelope, received_at, expires_at FROM envelopes WHERE digest = ?', digest)
+      .toArray()[0];
     if (existing) return { ok: true, entry: toEntry(existing) };
     const bytes = new TextEncoder().encode(envelope).length;
     const totals = this.totals();
@@ -91,7 +91,9 @@ export class Inbox extends DurableObject<RegistryEnv> {
   }
 
   private totals(): { pending: number; bytes: number } {
-    const row = this.sql.exec<{ pending: number; bytes: number }>('SELECT count(*) AS pending, coalesce(sum(bytes), 0) AS bytes FROM envelopes').one();
+    const row = this.sql
+      .exec<{ pending: number; bytes: number }>('SELECT count(*) AS pending, coalesce(sum(bytes), 0) AS bytes FROM envelopes')
+      .one();
     return { pending: row.pending, bytes: row.bytes };
   }
 

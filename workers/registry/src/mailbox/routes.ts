@@ -111,18 +111,14 @@ export function mailboxRoutes() {
     return c.json(body);
   });
 
-  app.delete(
-    '/:address/mailbox/:uuid',
-    validateDetail('param', addressParamSchema.extend(mailboxEnvelopeParamSchema.shape)),
-    async (c) => {
-      const { address, uuid } = c.req.valid('param');
-      await openInbox(c.env.DB, c.req.header('authorization'), address, 'write');
-      if (!(await inboxOf(c.env, address).remove(uuid)))
-        throw new ApiError({ status: 404, message: `no envelope ${uuid} in this inbox (already deleted, expired, or never here)` });
-      const body: MailboxDeleted = { uuid, deleted: true };
-      return c.json(body);
-    },
-  );
+  app.delete('/:address/mailbox/:uuid', validateDetail('param', addressParamSchema.extend(mailboxEnvelopeParamSchema.shape)), async (c) => {
+    const { address, uuid } = c.req.valid('param');
+    await openInbox(c.env.DB, c.req.header('authorization'), address, 'write');
+    if (!(await inboxOf(c.env, address).remove(uuid)))
+      throw new ApiError({ status: 404, message: `no envelope ${uuid} in this inbox (already deleted, expired, or never here)` });
+    const body: MailboxDeleted = { uuid, deleted: true };
+    return c.json(body);
+  });
 
   return app;
 }
