@@ -33,7 +33,8 @@ async function call(url: string, init?: RequestInit): Promise<Response> {
     try {
       return await fetch(url, init);
     } catch (error) {
-      if (attempt === 3) throw error;
+      if (attempt === 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
     }
   }
 }
