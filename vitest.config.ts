@@ -45,6 +45,9 @@ export class KeyRevocations extends WorkerEntrypoint {
 export default { fetch: () => new Response('chat stand-in') };`,
 };
 
+/** The registry's mailbox (one Durable Object per inbox) where it runs as an auxiliary Worker, as its wrangler.toml binds it. */
+const REGISTRY_DURABLE_OBJECTS = { MAILBOX: { className: 'Inbox', useSQLite: true } };
+
 /** The registry's rate limit bindings where it runs as an auxiliary Worker (the tests' callers are all one client). */
 const REGISTRY_RATE_LIMITS = {
   KEY_RATE_LIMIT: { simple: { limit: 1_000_000, period: 60 } },
@@ -107,6 +110,7 @@ function chatProject() {
               d1Databases: { DB: registryDb },
               bindings: { ADMIN_TOKEN: 'test-admin-token', ALLOW_PRIVATE_URLS: 'true' },
               ratelimits: REGISTRY_RATE_LIMITS,
+              durableObjects: REGISTRY_DURABLE_OBJECTS,
               // Key deletions reach the chat Worker under test (the pool names it after the project).
               serviceBindings: { CHAT_KEYS: { name: 'vitest-pool-workers-runner-chat', entrypoint: 'KeyRevocations' } },
             },
@@ -149,6 +153,7 @@ function agentRuntimeProject() {
               d1Databases: { DB: registryDb },
               bindings: { ADMIN_TOKEN: 'test-admin-token', ALLOW_PRIVATE_URLS: 'true' },
               ratelimits: REGISTRY_RATE_LIMITS,
+              durableObjects: REGISTRY_DURABLE_OBJECTS,
             },
           ],
         },
@@ -196,6 +201,7 @@ function hostingProject() {
               d1Databases: { DB: registryDb },
               bindings: { ADMIN_TOKEN: 'test-admin-token', ALLOW_PRIVATE_URLS: 'true' },
               ratelimits: REGISTRY_RATE_LIMITS,
+              durableObjects: REGISTRY_DURABLE_OBJECTS,
               serviceBindings: { HOSTING: 'vitest-pool-workers-runner-hosting' },
             },
           ],

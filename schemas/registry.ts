@@ -216,23 +216,58 @@ export const registrationResponseSchema = z
   .meta({ title: 'RegistrationResponse' });
 export type RegistrationResponse = z.infer<typeof registrationResponseSchema>;
 
-/** GET /v1/almanac/agents/{address}: where to send messages (the SDKs read `endpoints`). */
+/** An almanac record's status, in the set uAgents' models allow (docs/decisions/0111). */
+const ALMANAC_STATUSES = ['active', 'inactive', 'offline'] as const;
+
+/**
+ * GET /v1/almanac/agents/{address}: where to send messages (the SDKs read `endpoints`), in the shape uAgents'
+ * `AlmanacRegistration` reads (the Agentverse CLI). An expired registration keeps its record, with no endpoints.
+ */
 export const almanacRecordSchema = z
   .object({
     address: z.string(),
     name: z.string(),
-    status: agentStatusSchema,
+    status: z.enum(ALMANAC_STATUSES),
+    type: z.enum(AGENT_TYPES),
     url: z.string().nullable(),
     endpoints: z.array(endpointRecordSchema),
+    /** Protocol digests as bare hex (no `proto:`), as uAgents' almanac lists them. */
     protocols: z.array(z.string()),
     metadata: z.record(z.string(), z.unknown()).nullable(),
-    expiry: z.string().nullable(),
+    domain_name: z.string().nullable(),
+    /** When the registration lapses unless renewed (ISO 8601 UTC); past it, the record resolves to no endpoint. */
+    expiry: z.string(),
     last_updated: z.string(),
     /** True once an account registered the address (POST /v2/agents); false for an attestation-only agent. */
     registered: z.boolean(),
   })
   .meta({ title: 'AlmanacRecord' });
 export type AlmanacRecord = z.infer<typeof almanacRecordSchema>;
+
+/** POST /v1/almanac/agents/batch: uAgents' `AgentRegistrationAttestationBatch`; each attestation is checked on its own. */
+const ALMANAC_BATCH_MAX = 100;
+export const almanacBatchSchema = z
+  .object({ attestations: z.array(z.unknown()).min(1).max(ALMANAC_BATCH_MAX) })
+  .meta({ title: 'AgentRegistrationAttestationBatch' });
+
+const almanacBatchResultSchema = z
+  .object({
+    index: z.number().int(),
+    address: z.string().nullable(),
+    accepted: z.boolean(),
+    status: z.number().int(),
+    detail: z.string(),
+  })
+  .meta({ title: 'AlmanacBatchResult' });
+export type AlmanacBatchResult = z.infer<typeof almanacBatchResultSchema>;
+
+export const almanacBatchResponseSchema = z
+  .object({ accepted: z.number().int(), refused: z.number().int(), results: z.array(almanacBatchResultSchema) })
+  .meta({ title: 'AlmanacBatchResponse' });
+export type AlmanacBatchResponse = z.infer<typeof almanacBatchResponseSchema>;
+
+/** GET /v2/almanac/resolve/{identifier}: an address (optionally `prefix://`), a handle (`@` optional) or a domain. */
+export const resolveParamSchema = z.object({ identifier: z.string().trim().min(1).max(300) });
 
 export const statusUpdateResponseSchema = z
   .object({ address: z.string(), is_active: z.boolean(), status: agentStatusSchema })

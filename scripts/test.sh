@@ -8,9 +8,10 @@ export WRANGLER_SEND_METRICS=false
 if ! command -v chromium >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
   apt-get update && apt-get install -y chromium
 fi
-# The chat-protocol interop test's Python peer needs pydantic v1 and ecdsa (Debian's; PyPI is not needed).
-if ! /usr/bin/python3 -c 'import ecdsa, pydantic' >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
-  apt-get update && apt-get install -y python3-pydantic python3-ecdsa
+# The Python interop tests (the chat peer; uAgents' own mailbox and CLI code, test/interop/mailbox) run on Debian's
+# packages: pydantic v1, ecdsa, aiohttp, uvicorn, requests, httpx (PyPI is not needed).
+if ! /usr/bin/python3 -c 'import ecdsa, pydantic, aiohttp, uvicorn, requests, httpx' >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
+  apt-get update && apt-get install -y python3-pydantic python3-ecdsa python3-aiohttp python3-uvicorn python3-requests python3-httpx
 fi
 bash scripts/gen-types.sh --check
 bash scripts/typecheck.sh

@@ -46,7 +46,8 @@ describe('AgentChatProtocol digests', () => {
     const record = (await (await env.REGISTRY.fetch(`http://registry.test/v1/almanac/agents/${await addressOf('bob')}`)).json()) as {
       protocols: string[];
     };
-    expect(record.protocols).toContain(CHAT_PROTOCOL_DIGEST);
+    // The almanac lists digests as bare hex, as uAgents' almanac does.
+    expect(record.protocols).toContain(CHAT_PROTOCOL_DIGEST.replace(/^proto:/, ''));
   });
 });
 

@@ -196,6 +196,44 @@ describe('the OpenAPI documents, checked against the running Workers', () => {
         };
         return { body: signVerifiableModel(identity, fields), status: 200 };
       },
+      'post /v1/almanac/agents/batch': async () => {
+        const identity = agent('almanac batch');
+        const fields = {
+          agent_identifier: `agent://${identity.address}`,
+          protocols: [],
+          endpoints: [{ url: 'https://almanac.openapi.example/webhook', weight: 1 }],
+          metadata: null,
+          timestamp: Math.floor(Date.now() / 1000),
+        };
+        return { body: { attestations: [signVerifiableModel(identity, fields)] }, status: 200 };
+      },
+      'get /v2/almanac/resolve/{identifier}': async () => ({ path: { identifier: main }, status: 200 }),
+      'post /v2/agents/mailbox/submit': async () => {
+        await register('mailbox', `${registry}/v2/agents/mailbox/submit`);
+        const envelope = buildEnvelope({
+          sender: agent('source'),
+          target: agent('mailbox').address,
+          schemaDigest: 'model:sample',
+          payload: { n: 1 },
+        });
+        return { text: serializeEnvelope(envelope), status: 200 };
+      },
+      'get /v2/agents/mailbox/submit': async () => ({ status: 200 }),
+      'get /v2/agents/{address}/mailbox': async () => ({
+        headers: { Authorization: `Agent ${createAttestation(agent('mailbox'))}` },
+        path: { address: agent('mailbox').address },
+        status: 200,
+      }),
+      'get /v2/agents/{address}/mailbox/status': async () => ({
+        headers: { Authorization: `Agent ${createAttestation(agent('mailbox'))}` },
+        path: { address: agent('mailbox').address },
+        status: 200,
+      }),
+      'delete /v2/agents/{address}/mailbox/{uuid}': async () => ({
+        headers: { Authorization: `Agent ${createAttestation(agent('mailbox'))}` },
+        path: { address: agent('mailbox').address, uuid: crypto.randomUUID() },
+        status: 404,
+      }),
       'get /v2/identity/{address}/challenge': async () => ({ path: { address: agent('v2 identity').address }, status: 200 }),
       'post /v2/identity': async () => {
         const identity = agent('v2 proof');

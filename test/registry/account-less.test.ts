@@ -55,7 +55,7 @@ describe('agents no account registered (almanac attestation only)', () => {
     const attested = freshIdentity();
     await attestedOnly(attested, 'https://never-embed.example.com/submit');
     const owned = freshIdentity();
-    expect((await registered(owned, (await newKey(['read', 'write'])).key, { url: 'https://owned.example.com/submit' })).status).toBe(201);
+    expect((await registered(owned, (await newKey(['read', 'write'])).key, { url: 'https://owned.example.com/submit' })).status).toBe(200);
     // Stand-ins for Workers AI and Vectorize, which the test pool does not bind.
     const ai = { run: async (_model: string, input: { text: string[] }) => ({ data: input.text.map(() => [1, 0, 0]) }) };
     const index = { upsert: async () => ({}), deleteByIds: async () => ({}), query: async () => ({ matches: [] }) };

@@ -127,7 +127,7 @@ describe('older SDK forms', () => {
         agent_type: 'mailbox',
       },
     });
-    expect(created.status).toBe(201);
+    expect(created.status).toBe(200);
     const put = await api(`/v1/agents/${identity.address}`, {
       method: 'PUT',
       token: key.key,

@@ -9,7 +9,7 @@ describe('GET /v2/agents/handles/{handle}: the agent `@handle` names in a chat',
     const owner = await newKey(['read', 'write']);
     const reader = await newKey(['read']);
     const identity = freshIdentity();
-    expect((await registered(identity, owner.key, { handle: 'weather-desk' })).status).toBe(201);
+    expect((await registered(identity, owner.key, { handle: 'weather-desk' })).status).toBe(200);
     const found = await api('/v2/agents/handles/weather-desk', { token: reader.key });
     expect(found.status).toBe(200);
     expect(await json<AgentDetail>(found)).toMatchObject({ address: identity.address, handle: 'weather-desk' });

@@ -24,8 +24,8 @@ describe('GET /v2/agents (the key’s own agents)', () => {
           profile: { description: 'x', readme: README_WITH_PAYLOAD, avatar_url: '', starter_prompts: [] },
         })
       ).status,
-    ).toBe(201);
-    expect((await registered(theirs, tenant.key)).status).toBe(201);
+    ).toBe(200);
+    expect((await registered(theirs, tenant.key)).status).toBe(200);
 
     const response = await api('/v2/agents', { token: operator.key });
     expect(response.status).toBe(200);

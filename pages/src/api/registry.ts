@@ -10,6 +10,7 @@ import {
   type RevokedKey,
   type UpdateKeyRequest,
 } from '../../../schemas/keys.ts';
+import { mailboxStatusSchema, type MailboxStatus } from '../../../schemas/mailbox.ts';
 import { agentDetailSchema, type AgentDetail } from '../../../schemas/registry.ts';
 import {
   type agentSearchRequestSchema,
@@ -20,7 +21,7 @@ import {
   type SearchClickResponse,
 } from '../../../schemas/search.ts';
 import { REGISTRY_URL } from './config.ts';
-import { bearer, requestJson } from './http.ts';
+import { ApiError, bearer, requestJson } from './http.ts';
 
 /** The registry's public API, typed by its wire schemas. */
 
@@ -44,6 +45,20 @@ export function sendClick(token: string, click: SearchClickRequest): Promise<Sea
 
 export function getAgent(token: string, address: string): Promise<AgentDetail> {
   return requestJson(`${REGISTRY_URL}/v2/agents/${encodeURIComponent(address)}`, { headers: bearer(token) }, agentDetailSchema);
+}
+
+/** What waits in a mailbox agent's inbox; null when the key's account does not own the agent (403) or it has no mailbox (404). */
+export async function getMailboxStatus(token: string, address: string): Promise<MailboxStatus | null> {
+  try {
+    return await requestJson(
+      `${REGISTRY_URL}/v2/agents/${encodeURIComponent(address)}/mailbox/status`,
+      { headers: bearer(token) },
+      mailboxStatusSchema,
+    );
+  } catch (error) {
+    if (error instanceof ApiError && (error.status === 403 || error.status === 404)) return null;
+    throw error;
+  }
 }
 
 export async function listKeys(token: string): Promise<ApiKey[]> {

@@ -1,6 +1,7 @@
 import { createResource, For, Show } from 'solid-js';
 import type { AgentRecord } from '../../../schemas/search.ts';
-import { getAgent } from '../api/registry.ts';
+import { getAgent, getMailboxStatus } from '../api/registry.ts';
+import { DELIVERY_LABELS, deliveryOf } from './delivery.ts';
 import { formatDate } from './format.ts';
 import { Readme } from './Readme.tsx';
 
@@ -15,6 +16,14 @@ export function AgentView(props: { agent: AgentRecord; token: string; onBack: ()
   );
   const record = () => (detail.state === 'ready' ? detail() : props.agent);
   const full = () => (detail.state === 'ready' ? detail() : undefined);
+  // The inbox of a mailbox agent, for its owner's key (any other key gets null: not its business).
+  const [mailbox] = createResource(
+    () => {
+      const agent = full();
+      return agent && deliveryOf(agent) === 'mailbox' ? { token: props.token, address: agent.address } : null;
+    },
+    ({ token, address }) => getMailboxStatus(token, address),
+  );
 
   return (
     <article class="agent-view">
@@ -57,6 +66,20 @@ export function AgentView(props: { agent: AgentRecord; token: string; onBack: ()
         <Show when={full()}>
           {(agent) => (
             <>
+              <dt>Receives messages</dt>
+              <dd data-testid="delivery">{DELIVERY_LABELS[deliveryOf(agent())]}</dd>
+              <Show when={mailbox.state === 'ready' && mailbox()}>
+                {(inbox) => (
+                  <>
+                    <dt>Mailbox</dt>
+                    <dd data-testid="mailbox-pending">
+                      {inbox().pending} waiting
+                      {inbox().oldest_received_at ? `, oldest ${formatDate(inbox().oldest_received_at!)}` : ''} (keeps{' '}
+                      {inbox().limits.max_envelopes} for {inbox().limits.retention_seconds / 86_400} days)
+                    </dd>
+                  </>
+                )}
+              </Show>
               <dt>Webhook</dt>
               <dd class="ui-mono">{agent().url ?? '—'}</dd>
               <dt>Last probe</dt>

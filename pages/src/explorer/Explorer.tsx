@@ -7,6 +7,7 @@ import { AgentCard } from './AgentCard.tsx';
 import { linkedAgentAddress } from './agent-link.ts';
 import { createAgentSearch } from './agent-search.ts';
 import { AgentView } from './AgentView.tsx';
+import { ConnectGuide } from './ConnectGuide.tsx';
 import { Pager } from './Pager.tsx';
 import { SearchControls } from './SearchControls.tsx';
 import '../styles/controls.css';
@@ -73,6 +74,7 @@ export function Explorer() {
           )}
         </Match>
         <Match when={true}>
+          <ConnectGuide />
           <SearchControls search={search} />
           <Show when={search.error()}>
             <p class="ui-notice error">Search failed: {search.error()}</p>

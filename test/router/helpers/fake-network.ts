@@ -102,12 +102,14 @@ export function installFakeNetwork(specialistAddress: string): FakeNetwork {
       const record: AlmanacRecord = {
         address,
         name: 'Specialist',
-        status: status(address),
+        status: status(address) === 'active' ? 'active' : 'offline',
         url: webhook,
         endpoints: [{ url: webhook, weight: 1 }],
         protocols: [],
         metadata: null,
-        expiry: null,
+        domain_name: null,
+        type: 'custom',
+        expiry: new Date(Date.now() + 86_400_000).toISOString(),
         last_updated: new Date().toISOString(),
         registered: true,
       };

@@ -45,7 +45,9 @@ export function almanacRecord(address: string, registered = true): AlmanacRecord
     endpoints: [{ url: ROUTER_WEBHOOK, weight: 1 }],
     protocols: [],
     metadata: null,
-    expiry: null,
+    domain_name: null,
+    type: 'custom',
+    expiry: new Date(Date.now() + 86_400_000).toISOString(),
     last_updated: new Date().toISOString(),
     registered,
   };

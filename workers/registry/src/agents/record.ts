@@ -2,6 +2,8 @@ import type { AgentDetail, AlmanacRecord } from '../../../../schemas/registry.ts
 import type { AgentRecord } from '../../../../schemas/search.ts';
 import { agentColumns } from './columns.ts';
 import type { AgentRecordRow, AgentRow } from './row.ts';
+import { almanacTypeOf } from './status.ts';
+import { REGISTRATION_TTL_MS } from './store.ts';
 
 /**
  * The one mapping from a stored agent to its wire forms: search's agent record, the detail that extends it,
@@ -54,16 +56,30 @@ export function toAgentDetail(row: AgentRow): AgentDetail {
   };
 }
 
-export function toAlmanacRecord(row: AgentRow): AlmanacRecord {
+/** The almanac's status in uAgents' set: signed inactive, not reachable (expired, failed probe, loopback), or active. */
+function almanacStatus(row: AgentRow, expired: boolean): AlmanacRecord['status'] {
+  if (row.is_active !== 1) return 'inactive';
+  return !expired && agentColumns.status(row.status) === 'active' ? 'active' : 'offline';
+}
+
+/** An expired registration keeps its record (the CLI shows how long ago it lapsed) and resolves to no endpoint. */
+export function toAlmanacRecord(row: AgentRow, now = new Date()): AlmanacRecord {
+  // A row written without the column (a seed, a bench) counts from its last update.
+  const expiry = row.registration_expires_at ?? new Date(Date.parse(row.last_updated) + REGISTRATION_TTL_MS).toISOString();
+  const expired = expiry <= now.toISOString();
+  const endpoints = endpointsOf(row);
   return {
     address: row.address,
     name: row.name,
-    status: agentColumns.status(row.status),
-    url: row.url,
-    endpoints: endpointsOf(row),
-    protocols: agentColumns.protocols(row.protocols),
+    status: almanacStatus(row, expired),
+    type: almanacTypeOf({ url: row.url, endpoints }, row.agent_type),
+    url: expired ? null : row.url,
+    endpoints: expired ? [] : endpoints,
+    // The almanac's digests are bare hex, as the Agentverse CLI compares them (registration takes `proto:…`).
+    protocols: agentColumns.protocols(row.protocols).map((digest) => digest.replace(/^proto:/, '')),
     metadata: agentColumns.metadata(row.metadata),
-    expiry: null,
+    domain_name: null,
+    expiry,
     last_updated: row.last_updated,
     registered: row.account_id !== null,
   };

@@ -45,7 +45,8 @@ export function agentRoutes() {
   app.post('/', writeKey, validateDetail('json', registrationRequestSchema), async (c) => {
     const outcome = await register(c.env.DB, c.get('key').accountId, c.req.valid('json'));
     if (!outcome.ok) throw new ApiError({ status: outcome.status, message: outcome.detail });
-    return c.json(outcome.body, outcome.created ? 201 : 200);
+    // 200 for a creation too: uAgents' register_in_agentverse accepts nothing else (docs/decisions/0110); `created` tells them apart.
+    return c.json(outcome.body);
   });
 
   for (const method of ['put', 'patch'] as const) {

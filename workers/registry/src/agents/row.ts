@@ -28,6 +28,8 @@ export interface AgentRow {
   last_status_update: string | null;
   status_timestamp: number | null;
   attestation_timestamp: number | null;
+  /** ISO 8601; the almanac registration lapses then unless renewed (migrations/0011_almanac_expiry.sql). */
+  registration_expires_at: string | null;
   last_probe_at: string | null;
   last_probe_ok: number | null;
   last_probe_detail: string | null;

@@ -6,6 +6,12 @@ import { deriveStatus, webhookOf } from './status.ts';
 
 /** Reads and writes of the agents table (row.ts); its wire forms are made in record.ts. */
 
+/**
+ * How long a registration stays in the almanac without renewal: uAgents re-attests hourly and our agents
+ * re-register every 30 minutes, so two days outlive any restart (docs/decisions/0112).
+ */
+export const REGISTRATION_TTL_MS = 48 * 60 * 60 * 1000;
+
 /** Everything an owner or a signed attestation can set on an agent. */
 export interface AgentState {
   name: string;
@@ -98,8 +104,8 @@ export async function saveAgent(
     .prepare(
       `INSERT INTO agents (address, account_id, name, handle, url, endpoints, readme, description, use_cases, functions, tags, domain_tags,
          protocols, profile, metadata, agent_type, geo_location, status, is_active, is_public, attestation_timestamp, last_probe_ok, last_probe_at,
-         created_at, last_updated)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?23, ?24, ?22, ?22)
+         created_at, last_updated, registration_expires_at)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?23, ?24, ?22, ?22, ?25)
        ON CONFLICT (address) DO UPDATE SET
          account_id = coalesce(excluded.account_id, agents.account_id), name = excluded.name, handle = excluded.handle, url = excluded.url,
          endpoints = excluded.endpoints, readme = excluded.readme, description = excluded.description, use_cases = excluded.use_cases,
@@ -107,7 +113,8 @@ export async function saveAgent(
          profile = excluded.profile, metadata = excluded.metadata, agent_type = excluded.agent_type, geo_location = excluded.geo_location,
          status = excluded.status, is_active = excluded.is_active, is_public = excluded.is_public,
          last_probe_ok = excluded.last_probe_ok, last_probe_at = excluded.last_probe_at,
-         attestation_timestamp = coalesce(excluded.attestation_timestamp, agents.attestation_timestamp), last_updated = excluded.last_updated`,
+         attestation_timestamp = coalesce(excluded.attestation_timestamp, agents.attestation_timestamp), last_updated = excluded.last_updated,
+         registration_expires_at = excluded.registration_expires_at`,
     )
     .bind(
       address,
@@ -134,6 +141,7 @@ export async function saveAgent(
       now,
       probeOk,
       probeAt,
+      new Date(Date.parse(now) + REGISTRATION_TTL_MS).toISOString(),
     )
     .run();
 }

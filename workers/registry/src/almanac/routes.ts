@@ -1,33 +1,25 @@
 import { Hono } from 'hono';
+import { z } from 'zod';
 import { ApiError } from '../../../../lib/http/api-error.ts';
 import { addressOfIdentifier, verifyVerifiableModel } from '../../../../lib/registry-client/signed-model.ts';
 import {
+  type AlmanacBatchResponse,
+  type AlmanacBatchResult,
   addressParamSchema,
   agentStatusUpdateSchema,
-  almanacAttestationSchema,
+  almanacBatchSchema,
   type StatusUpdateResponse,
 } from '../../../../schemas/registry.ts';
 import { toAlmanacRecord } from '../agents/record.ts';
-import { emptyState, findAgent, saveActivity, saveAgent, stateOf } from '../agents/store.ts';
+import { findAgent, saveActivity } from '../agents/store.ts';
 import type { RegistryApp } from '../app.ts';
 import { speaksDetail, validateDetail } from '../http/detail.ts';
-
-/** How far a signed timestamp may be from our clock: uAgents sign with `int(time.time())` just before sending. */
-const SIGNED_TIMESTAMP_SKEW_SECONDS = 600;
-
-/** Why a signed message cannot be accepted, or null when its timestamp is current and not older than the last one. */
-function staleness(timestamp: number, lastAccepted: number | null): string | null {
-  const now = Math.floor(Date.now() / 1000);
-  if (Math.abs(now - timestamp) > SIGNED_TIMESTAMP_SKEW_SECONDS)
-    return `timestamp ${timestamp} is more than ${SIGNED_TIMESTAMP_SKEW_SECONDS} s from the registry's clock (${now})`;
-  if (lastAccepted !== null && timestamp < lastAccepted) return 'a newer signed message was already accepted (replay?)';
-  return null;
-}
+import { acceptAttestation, staleness } from './attestation.ts';
 
 /**
  * `/v1/almanac`: where to reach an agent. Lookup is public (the SDKs resolve without a key); changes are
- * signed by the agent's own key instead of an API key: the signed status update, and the older SDKs'
- * signed registration attestation.
+ * signed by the agent's own key instead of an API key: the signed status update, and uAgents' signed
+ * registration attestation, one at a time or in a batch.
  */
 export function almanacRoutes() {
   const app = new Hono<RegistryApp>();
@@ -68,36 +60,30 @@ export function almanacRoutes() {
     },
   );
 
-  app.post('/agents', validateDetail('json', almanacAttestationSchema), async (c) => {
-    const attestation = c.req.valid('json');
-    const identifier = (attestation.agent_identifier ?? attestation.agent_address)!;
-    const address = addressOfIdentifier(identifier);
-    const signed = {
-      agent_identifier: identifier,
-      protocols: attestation.protocols,
-      endpoints: attestation.endpoints,
-      metadata: attestation.metadata ?? null,
-      timestamp: attestation.timestamp,
-    };
-    if (!verifyVerifiableModel(address, signed, attestation.signature))
-      throw new ApiError({
-        status: 401,
-        message: `signature is not ${address}'s signature of this attestation`,
-      });
-    const previous = await findAgent(c.env.DB, address);
-    const stale = staleness(attestation.timestamp, previous?.attestation_timestamp ?? null);
-    if (stale) throw new ApiError({ status: 401, message: stale });
-    const state = previous ? stateOf(previous) : emptyState();
-    state.endpoints = attestation.endpoints;
-    state.protocols = attestation.protocols;
-    state.metadata = attestation.metadata ?? state.metadata;
-    // Nobody's agent is in nobody's listing: unlisted until an account registers it (POST /v2/agents).
-    if (!previous?.account_id) state.isPublic = false;
-    await saveAgent(c.env.DB, address, previous?.account_id ?? null, state, previous, new Date().toISOString(), {
-      attestationTimestamp: attestation.timestamp,
-    });
-    const row = await findAgent(c.env.DB, address);
-    return c.json(toAlmanacRecord(row!));
+  // The body is checked by acceptAttestation (a batch checks each of its attestations the same way).
+  app.post('/agents', validateDetail('json', z.looseObject({})), async (c) => {
+    const outcome = await acceptAttestation(c.env.DB, c.req.valid('json'));
+    if (!outcome.ok) throw new ApiError({ status: outcome.status, message: outcome.detail });
+    return c.json(outcome.record);
+  });
+
+  // uAgents' BatchAlmanacApiRegistrationPolicy: one agent's bad attestation refuses that agent, not the batch.
+  app.post('/agents/batch', validateDetail('json', almanacBatchSchema), async (c) => {
+    const results: AlmanacBatchResult[] = [];
+    for (const [index, attestation] of c.req.valid('json').attestations.entries()) {
+      const outcome = await acceptAttestation(c.env.DB, attestation);
+      results.push(
+        outcome.ok
+          ? { index, address: outcome.record.address, accepted: true, status: 200, detail: 'registered' }
+          : { index, address: outcome.address, accepted: false, status: outcome.status, detail: outcome.detail },
+      );
+    }
+    const accepted = results.filter((result) => result.accepted).length;
+    const body: AlmanacBatchResponse = { accepted, refused: results.length - accepted, results };
+    // Nothing accepted is a failure uAgents must log (it reads only the status), with each reason in the body.
+    if (!accepted)
+      return c.json({ detail: `no attestation accepted: ${results[0]!.detail}`, ...body }, results[0]!.status === 401 ? 401 : 406);
+    return c.json(body);
   });
 
   return app;

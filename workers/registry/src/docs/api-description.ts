@@ -6,6 +6,14 @@ import { errorBodySchema } from '../../../../schemas/http.ts';
 import { ownAgentsResponseSchema } from '../../../../schemas/own-agents.ts';
 import { featuredAgentListSchema, featuredAgentSchema } from '../../../../schemas/featured.ts';
 import {
+  mailboxDeletedSchema,
+  mailboxEnvelopeParamSchema,
+  mailboxPageQuerySchema,
+  mailboxStatusSchema,
+  mailboxSubmitResponseSchema,
+  storedEnvelopeSchema,
+} from '../../../../schemas/mailbox.ts';
+import {
   apiKeySchema,
   createdKeySchema,
   createKeyRequestSchema,
@@ -22,6 +30,8 @@ import {
   agentStatusUpdateSchema,
   agentUpdateSchema,
   almanacAttestationSchema,
+  almanacBatchResponseSchema,
+  almanacBatchSchema,
   almanacRecordSchema,
   challengeRequestSchema,
   challengeResponseSchema,
@@ -34,6 +44,7 @@ import {
   proxySubmitResponseSchema,
   registrationRequestSchema,
   registrationResponseSchema,
+  resolveParamSchema,
   statusUpdateResponseSchema,
 } from '../../../../schemas/registry.ts';
 import {
@@ -97,8 +108,7 @@ function agentRoutes(prefix: '/v2/agents' | '/v1/agents', tag: string): RouteDes
       body: registrationRequestSchema,
       example: { address: 'agent1q…', name: 'Weather agent', url: 'https://weather.example.com/webhook', readme: sampleReadme },
       responses: {
-        200: { description: 'Registration updated', schema: registrationResponseSchema },
-        201: { description: 'Agent registered', schema: registrationResponseSchema },
+        200: { description: 'Agent registered (`created: true`) or its registration updated', schema: registrationResponseSchema },
         ...sdkAuth,
         409: detail('The address or handle belongs to another account'),
       },
@@ -340,6 +350,33 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
     },
   },
   {
+    method: 'post',
+    path: '/v1/almanac/agents/batch',
+    tag: 'Almanac',
+    auth: 'none',
+    summary: 'Signed registration attestations in a batch (uAgents’ batch registration policy)',
+    description: 'uagents-core AgentRegistrationAttestationBatch: each attestation is checked on its own and gets its own result.',
+    body: almanacBatchSchema,
+    responses: {
+      200: { description: 'At least one accepted; a result per attestation', schema: almanacBatchResponseSchema },
+      401: detail('None accepted: the first refusal was a bad signature or a stale timestamp (each result in the body)'),
+      406: detail('Malformed body, or none accepted and the first was malformed'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/v2/almanac/resolve/{identifier}',
+    tag: 'Almanac',
+    auth: 'none',
+    summary: 'Resolve an address, a handle or a domain to its almanac record (the Agentverse CLI’s resolve)',
+    params: resolveParamSchema,
+    responses: {
+      200: { description: 'The almanac record of the agent the identifier names', schema: almanacRecordSchema },
+      400: detail('Not an address, a handle or a domain'),
+      404: detail('Nothing holds this identifier'),
+    },
+  },
+  {
     method: 'get',
     path: '/v2/identity/{address}/challenge',
     tag: 'Registration',
@@ -421,6 +458,80 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
       404: detail('Target not registered'),
       406: detail('Malformed body'),
       409: detail('The attestation was already used'),
+    },
+  },
+  {
+    method: 'post',
+    path: '/v2/agents/mailbox/submit',
+    tag: 'Mailbox',
+    auth: 'none',
+    summary: 'Deliver a signed envelope to a mailbox agent’s inbox (store and forward)',
+    description:
+      'The endpoint of agents connected by mailbox (uAgents `Agent(mailbox=True)`). The envelope is verified (signature, target, expiry, size) and stored durably before the answer; the same envelope twice is stored once.',
+    body: envelopeSchema.meta({ title: 'Envelope' }),
+    responses: {
+      200: { description: 'Stored', schema: mailboxSubmitResponseSchema },
+      401: detail('The envelope’s signature or expiry does not verify'),
+      404: detail('The target has no mailbox here'),
+      406: detail('Malformed envelope'),
+      413: detail('Envelope larger than 1 MiB'),
+      507: detail('The target’s inbox is full (envelopes or bytes): nothing was stored'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/v2/agents/mailbox/submit',
+    tag: 'Mailbox',
+    auth: 'none',
+    summary: 'The mailbox endpoint answers (HEAD too: the Agentverse CLI’s connectivity check)',
+    responses: { 200: detail('Says where to POST') },
+  },
+  {
+    method: 'get',
+    path: '/v2/agents/{address}/mailbox',
+    tag: 'Mailbox',
+    auth: 'agent',
+    summary: 'The envelopes waiting in an inbox, oldest first (uAgents MailboxClient polls this)',
+    description:
+      'Opens to the agent’s own attestation (`Authorization: Agent attr:…`) or to a Bearer key of the account that owns the address.',
+    params: addressParamSchema,
+    query: mailboxPageQuerySchema,
+    responses: {
+      200: { description: 'One page of stored envelopes', schema: z.array(storedEnvelopeSchema) },
+      401: detail('Missing, forged or expired attestation, or an invalid key'),
+      403: detail('Another agent’s attestation, or a key of another account'),
+      404: detail('The agent has no mailbox here'),
+      406: detail('Not an agent address, or a bad page'),
+    },
+  },
+  {
+    method: 'get',
+    path: '/v2/agents/{address}/mailbox/status',
+    tag: 'Mailbox',
+    auth: 'agent',
+    summary: 'How many envelopes wait, their bytes, the oldest, and the inbox’s limits',
+    params: addressParamSchema,
+    responses: {
+      200: { description: 'The inbox’s state', schema: mailboxStatusSchema },
+      401: detail('Missing, forged or expired attestation, or an invalid key'),
+      403: detail('Another agent’s attestation, or a key of another account'),
+      404: detail('The agent has no mailbox here'),
+      406: detail('Not an agent address'),
+    },
+  },
+  {
+    method: 'delete',
+    path: '/v2/agents/{address}/mailbox/{uuid}',
+    tag: 'Mailbox',
+    auth: 'agent',
+    summary: 'Delete one handled envelope by uuid',
+    params: addressParamSchema.extend(mailboxEnvelopeParamSchema.shape),
+    responses: {
+      200: { description: 'Deleted', schema: mailboxDeletedSchema },
+      401: detail('Missing, forged or expired attestation, or an invalid key'),
+      403: detail('Another agent’s attestation, or a key of another account'),
+      404: detail('No envelope with this uuid in this inbox'),
+      406: detail('Not an agent address or not a uuid'),
     },
   },
   {
