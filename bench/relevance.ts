@@ -4,7 +4,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { readD1Migrations } from '@cloudflare/vitest-pool-workers';
-import { newKeyToken } from '../lib/auth/tokens.ts';
+import { newKeyToken } from '../lib/api-keys/key-token.ts';
 import type { AgentSearchRequest } from '../schemas/search.ts';
 import { AGENT_COLUMNS, registrationColumns } from '../test/registry/fixtures/corpus/registration-columns.ts';
 import { evaluate, formatEvaluation, type Evaluation, type Ranker } from '../test/registry/fixtures/judged/evaluate.ts';

@@ -1,6 +1,6 @@
 import { WorkerEntrypoint } from 'cloudflare:workers';
-import type { KeyRevocationsContract } from '../../../../lib/auth/index.ts';
-import { isKeyId } from '../../../../lib/auth/tokens.ts';
+import type { KeyRevocationsContract } from '../../../../lib/rpc-contracts/index.ts';
+import { isKeyId } from '../../../../lib/api-keys/key-token.ts';
 import { meterFor } from '../limits/meter.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { createMiddleware } from 'hono/factory';
-import { parseKeyToken } from '../../../../lib/auth/tokens.ts';
+import { parseKeyToken } from '../../../../lib/api-keys/key-token.ts';
 import { ApiError } from '../../../../lib/http/api-error.ts';
 import { type KeyLimits, resolveLimits } from '../config/limits.ts';
 import type { ChatBindings } from '../env.ts';
