@@ -10,7 +10,7 @@ import { toProviderMessages } from '../completion/messages.ts';
 import { admitParameters } from '../completion/parameters.ts';
 import { streamCompletion } from '../completion/stream-response.ts';
 import type { CompletionTally } from '../completion/tally.ts';
-import { countPrompt } from '../completion/tokens.ts';
+import { countPrompt } from '../completion/token-count.ts';
 import { readModelMap } from '../config/models.ts';
 import { discoverAgents, discoveryContext } from '../discovery/discover.ts';
 import { rateLimitHeaders } from '../limits/headers.ts';
