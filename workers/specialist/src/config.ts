@@ -1,4 +1,4 @@
-import { ChatClient } from './chat/chat-client.ts';
+import { ChatClient } from './language-model/chat-client.ts';
 import { EdgarClient } from './edgar/client.ts';
 import { edgarRateLimiter, edgarRatePerSecond } from './edgar/rate-limiter.ts';
 import type { Team } from './team/supervisor.ts';
