@@ -21,7 +21,7 @@ import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { analysisResultMessageSchema } from '../schemas/messages.ts';
 import { requestSentSchema, requestStatusSchema } from '../schemas/router-api.ts';
-import { createPoller, POLL_LIMITS, type Poll, type PollEnd } from '../pages/src/reference/poller.ts';
+import { createPoller, POLL_LIMITS, type Poll, type PollEnd } from '../pages/src/ask/poller.ts';
 import type { ServiceName } from '../scripts/stack/ports.ts';
 import { startStack } from '../scripts/stack/stack.ts';
 import { startWorkersStack } from './e2e-workers-stack.ts';
@@ -32,7 +32,7 @@ import { readTimings } from './timing-log.ts';
 const { values } = parseArgs({
   options: {
     levels: { type: 'string', default: '1,20,100' },
-    // As the browser client polls (its poller, pages/src/reference/poller.ts): polls are load the stack
+    // As the browser client polls (its poller, pages/src/ask/poller.ts): polls are load the stack
     // carries beside the work. `--wait 0` polls without holding, once per `--poll-ms`, as clients before long polls did.
     'poll-ms': { type: 'string', default: String(POLL_LIMITS.intervalMs) },
     wait: { type: 'string', default: String(POLL_LIMITS.waitSeconds) },

@@ -14,7 +14,7 @@ export const ROUTES: readonly Route[] = [
     id: 'ask',
     title: 'Ask an agent',
     screen: screen(
-      () => import('./reference/ReferenceClient.tsx'),
+      () => import('./ask/AskScreen.tsx'),
       (m) => m.ReferenceClient,
     ),
   },

@@ -3,7 +3,7 @@ import { createStore } from 'solid-js/store';
 import type { Turn, TurnUpdate } from './conversation.ts';
 import { createPoller, POLL_LIMITS } from './poller.ts';
 import { ROUTER_URL } from './router-config.ts';
-import './reference.css';
+import './ask.css';
 
 /** The router's API with its wire schemas (zod): loaded when the question box gets focus, not with the screen. */
 const routerApi = () => import('./router-api.ts');
