@@ -15,7 +15,7 @@ export const ROUTES: readonly Route[] = [
     title: 'Ask an agent',
     screen: screen(
       () => import('./ask/AskScreen.tsx'),
-      (m) => m.ReferenceClient,
+      (m) => m.AskScreen,
     ),
   },
   {

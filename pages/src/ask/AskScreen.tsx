@@ -13,7 +13,7 @@ const AnalysisView = lazy(async () => ({ default: (await import('./AnalysisView.
 const EXAMPLES = ['What was Apple’s revenue in its latest annual report?', 'Summarise the risk factors in Tesla’s latest 10-K.'];
 
 /** The reference application: ask the router a question, poll for the specialist's analysis. */
-export function ReferenceClient() {
+export function AskScreen() {
   const [turns, setTurns] = createStore<Turn[]>([]);
   const [question, setQuestion] = createSignal('');
   const [now, setNow] = createSignal(Date.now());
