@@ -11,7 +11,7 @@ import { secretRoutes } from './secrets/routes.ts';
 import { storageRoutes } from './storage/routes.ts';
 import { submitRoutes } from './submit/routes.ts';
 
-export { ReplayLedger } from '../../../lib/envelope/replay-ledger.ts';
+export { ReplayLedger } from '../../../lib/agent/index.ts';
 export { GuestOutbound, HostApi } from './runtime/host-api.ts';
 export { HostedAgent } from './runtime/hosted-agent.ts';
 
