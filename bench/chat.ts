@@ -21,7 +21,7 @@ import { startFakeUpstream } from './chat-upstream.ts';
  * Miniflare's API, each on its own socket (bench/miniflare-stack.ts); service bindings are in-process, as on the
  * edge. `wrangler-dev` runs each in its own `wrangler dev` process, as `npm start` does: that adds wrangler
  * dev's local proxy in front of every Worker and a cross-process hop to every service binding, which the edge
- * does not have (docs/decisions.md, "bench:chat measures the Worker, not wrangler dev").
+ * does not have (docs/decisions/0006).
  */
 const ROOT = resolve(import.meta.dirname, '..');
 const PORTS = {

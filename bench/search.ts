@@ -19,7 +19,7 @@ import { sqliteRunner } from './sqlite-runner.ts';
  * Runtime (BENCH_SEARCH_RUNTIME): `miniflare` (default) runs the registry Worker in workerd through
  * Miniflare's API on its own socket (bench/miniflare-stack.ts), over the D1 files wrangler seeded;
  * `wrangler-dev` runs it under `wrangler dev`, which adds its local proxy (~3 ms a request here) that the
- * edge does not have (docs/decisions.md, "bench:chat measures the Worker, not wrangler dev").
+ * edge does not have (docs/decisions/0006).
  *
  * Run: npm run bench:search   (SIZES=10000 to run one size; PORT to move the Worker off 9787)
  */
