@@ -10,6 +10,7 @@ import { AGENT_COLUMNS, registrationColumns } from '../test/registry/fixtures/co
 import { searchAgents } from '../workers/registry/src/search/agent-search.ts';
 import { startMiniflareStack } from './miniflare-stack.ts';
 import { sqliteRunner } from './sqlite-runner.ts';
+import { lineChartSvg, writeChart } from './svg-chart.ts';
 
 /**
  * Search latency at 10,000 and 100,000 agents, through the running Worker (local D1) and the same search
@@ -230,6 +231,7 @@ function report(size: number, figures: Figures[]): boolean {
   const p50 = percentile(worker, 50);
   const p99 = percentile(worker, 99);
   const ratio = p50 / percentile(raw, 50);
+  bySize.push({ size, worker: [p50, p99], raw: [percentile(raw, 50), percentile(raw, 99)] });
   const checks = [
     [`Worker p50 ${p50.toFixed(1)} ms < ${TARGET.p50} ms`, p50 < TARGET.p50],
     [`Worker p99 ${p99.toFixed(1)} ms < ${TARGET.p99} ms`, p99 < TARGET.p99],
@@ -241,7 +243,30 @@ function report(size: number, figures: Figures[]): boolean {
   return !judged || checks.every(([, ok]) => ok);
 }
 
+/** Each size's percentiles (ms): worker and raw, p50 and p99, for the chart. */
+const bySize: { size: number; worker: [number, number]; raw: [number, number] }[] = [];
+
 let passed = true;
 for (const size of SIZES) passed = (await measure(size)) && passed;
-console.log(`\nsearch bench: ${passed ? 'PASS' : 'FAIL'}`);
+const line = (name: string, pick: (entry: (typeof bySize)[number]) => number) => ({
+  name,
+  points: bySize.map((entry) => [entry.size, pick(entry)] as const),
+});
+const chart = writeChart(
+  path.join(import.meta.dirname, 'charts/search-latency.svg'),
+  lineChartSvg({
+    title: `Search latency against registry size (${RUNTIME})`,
+    xLabel: 'agents in the registry',
+    yLabel: 'ms',
+    logX: true,
+    series: [
+      line('Worker p50', (entry) => entry.worker[0]),
+      line('Worker p99', (entry) => entry.worker[1]),
+      line('raw SQLite p50', (entry) => entry.raw[0]),
+      line('raw SQLite p99', (entry) => entry.raw[1]),
+    ],
+  }),
+);
+console.log(`\nchart: ${path.relative(process.cwd(), chart)}`);
+console.log(`search bench: ${passed ? 'PASS' : 'FAIL'}`);
 process.exitCode = passed ? 0 : 1;
