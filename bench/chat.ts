@@ -7,7 +7,7 @@ import { waitForHttp } from '../scripts/stack/process.ts';
 import { wranglerDev } from '../scripts/stack/wrangler-dev.ts';
 import { startMiniflareStack, type Stack } from './miniflare-stack.ts';
 import { startFakeUpstream } from './chat-upstream.ts';
-import { barChartSvg, writeChart } from './svg-chart.ts';
+import { barChartSvg, measuredUnder, writeChart } from './svg-chart.ts';
 
 /**
  * bench:chat — what the chat Worker adds to a stream. A local OpenAI-compatible upstream (Node) streams
@@ -249,7 +249,8 @@ async function main() {
     const chart = writeChart(
       join(import.meta.dirname, 'charts/chat-ttft-added.svg'),
       barChartSvg({
-        title: `Time to first token added over the upstream (${RUNTIME})`,
+        title: `Time to first token added over the upstream`,
+        note: measuredUnder(RUNTIME),
         yLabel: 'ms added',
         groups: ['p50', 'p90'],
         series: [

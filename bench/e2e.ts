@@ -27,7 +27,7 @@ import { startStack } from '../scripts/stack/stack.ts';
 import { startWorkersStack } from './e2e-workers-stack.ts';
 import { HOPS, summarise, type Sample } from './e2e-stats.ts';
 import { cpuSnapshot, cpuSpent } from './process-cpu.ts';
-import { lineChartSvg, writeChart } from './svg-chart.ts';
+import { lineChartSvg, measuredUnder, writeChart } from './svg-chart.ts';
 import { readTimings } from './timing-log.ts';
 
 const { values } = parseArgs({
@@ -296,7 +296,8 @@ try {
   const chart = writeChart(
     resolve(import.meta.dirname, `charts/e2e-latency-${RUNTIME}.svg`),
     lineChartSvg({
-      title: `Reference app: latency against concurrent users (${RUNTIME})`,
+      title: `Reference app: latency against concurrent users`,
+      note: measuredUnder(RUNTIME),
       xLabel: 'users asking at once (warm)',
       yLabel: 'ms, send → answer',
       logX: true,

@@ -10,7 +10,7 @@ import { AGENT_COLUMNS, registrationColumns } from '../test/registry/fixtures/co
 import { searchAgents } from '../workers/registry/src/search/agent-search.ts';
 import { startMiniflareStack } from './miniflare-stack.ts';
 import { sqliteRunner } from './sqlite-runner.ts';
-import { lineChartSvg, writeChart } from './svg-chart.ts';
+import { lineChartSvg, measuredUnder, writeChart } from './svg-chart.ts';
 
 /**
  * Search latency at 10,000 and 100,000 agents, through the running Worker (local D1) and the same search
@@ -255,7 +255,8 @@ const line = (name: string, pick: (entry: (typeof bySize)[number]) => number) =>
 const chart = writeChart(
   path.join(import.meta.dirname, 'charts/search-latency.svg'),
   lineChartSvg({
-    title: `Search latency against registry size (${RUNTIME})`,
+    title: `Search latency against registry size`,
+    note: measuredUnder(RUNTIME),
     xLabel: 'agents in the registry',
     yLabel: 'ms',
     logX: true,

@@ -1,4 +1,5 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
 import { dirname } from 'node:path';
 
 /**
@@ -14,6 +15,8 @@ export interface LineSeries {
 
 export interface LineChart {
   title: string;
+  /** A line under the title: where and when it was measured (`measuredUnder()`). */
+  note?: string;
   xLabel: string;
   yLabel: string;
   series: readonly LineSeries[];
@@ -23,6 +26,7 @@ export interface LineChart {
 
 export interface BarChart {
   title: string;
+  note?: string;
   yLabel: string;
   /** The groups along the x axis (query kinds, say). */
   groups: readonly string[];
@@ -34,7 +38,7 @@ export interface BarChart {
 
 const WIDTH = 640;
 const HEIGHT = 360;
-const MARGIN = { top: 40, right: 150, bottom: 50, left: 64 };
+const MARGIN = { top: 48, right: 150, bottom: 50, left: 64 };
 const PLOT = { width: WIDTH - MARGIN.left - MARGIN.right, height: HEIGHT - MARGIN.top - MARGIN.bottom };
 /** Colour-blind-safe (Okabe–Ito). */
 const COLOURS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#000000'];
@@ -56,11 +60,18 @@ export function niceCeiling(value: number): number {
   return [1, 2, 5, 10].map((step) => step * power).find((candidate) => candidate >= value)!;
 }
 
-function frame(title: string, body: string[]): string {
+/** The machine's load when a bench ran (timings on a shared machine are noisy): shown under a chart's title. */
+export function measuredUnder(runtime: string): string {
+  return `${runtime}; ${new Date().toISOString().slice(0, 10)}, load ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`;
+}
+
+function frame(title: string, note: string | undefined, body: string[]): string {
   return [
-    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" font-family="sans-serif" font-size="12">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" font-family="sans-serif" font-size="12" role="img">`,
+    `<title>${escapeXml(title)}</title>`,
     `<rect width="${WIDTH}" height="${HEIGHT}" fill="#ffffff"/>`,
     `<text x="${WIDTH / 2}" y="22" text-anchor="middle" font-size="15" font-weight="bold">${escapeXml(title)}</text>`,
+    ...(note ? [`<text x="${WIDTH / 2}" y="36" text-anchor="middle" font-size="11" fill="#555555">${escapeXml(note)}</text>`] : []),
     ...body,
     '</svg>',
     '',
@@ -120,7 +131,7 @@ export function lineChartSvg(chart: LineChart): string {
     for (const [x, y] of points)
       body.push(`<circle cx="${px(x)}" cy="${py(y)}" r="3.5" fill="${colour}"><title>${tickLabel(y)}</title></circle>`);
   });
-  return frame(chart.title, [...body, ...legend(chart.series.map((series) => series.name))]);
+  return frame(chart.title, chart.note, [...body, ...legend(chart.series.map((series) => series.name))]);
 }
 
 /** Grouped bars: for each group, one bar per series, its value written above it. */
@@ -146,7 +157,7 @@ export function barChartSvg(chart: BarChart): string {
       );
     });
   });
-  return frame(chart.title, [...body, ...legend(chart.series.map((series) => series.name))]);
+  return frame(chart.title, chart.note, [...body, ...legend(chart.series.map((series) => series.name))]);
 }
 
 /** Writes a chart where bench/README.md shows it; answers the path, for the bench to print. */

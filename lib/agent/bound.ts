@@ -47,11 +47,7 @@ function identityOf(seed: string, index: number): Identity {
   return identity;
 }
 
-export function bindAgent<Env>(
-  definition: AgentDefinition<Env>,
-  env: Env,
-  executionCtx: AgentExecutionContext,
-): BoundAgent<Env> {
+export function bindAgent<Env>(definition: AgentDefinition<Env>, env: Env, executionCtx: AgentExecutionContext): BoundAgent<Env> {
   const settings = definition.settings(env, executionCtx);
   if (!settings.seed) throw new Error(`agent ${definition.name}: no identity seed configured`);
   const doFetch = settings.fetch ?? ((input: RequestInfo | URL, init?: RequestInit) => fetch(input, init));

@@ -12,7 +12,7 @@ import { emptyHandlerTable, type HandlerTable } from './handlers.ts';
 import { ensureStarted, shutDown } from './lifecycle.ts';
 import type { Model } from './model.ts';
 import { answerWith } from './rest-routes.ts';
-import type { AgentContext, AgentSettings, DeadLetterHandler, LifecycleHandler, MessageHandler } from './types.ts';
+import type { AgentContext, DeadLetterHandler, LifecycleHandler, MessageHandler } from './types.ts';
 import { handleWebhook } from './webhook.ts';
 
 type Bindings<Env extends object> = { Bindings: Env };
