@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { parse } from 'smol-toml';
 
 /** Every wrangler config of the platform: the registry's at the root, each Worker's, the client's Pages project. */
-export const WRANGLER_CONFIGS = [
+const WRANGLER_CONFIGS = [
   'wrangler.toml',
   'workers/chat/wrangler.toml',
   'workers/hosting/wrangler.toml',
