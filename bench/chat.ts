@@ -7,6 +7,7 @@ import { waitForHttp } from '../scripts/stack/process.ts';
 import { wranglerDev } from '../scripts/stack/wrangler-dev.ts';
 import { startMiniflareStack, type Stack } from './miniflare-stack.ts';
 import { startFakeUpstream } from './chat-upstream.ts';
+import { barChartSvg, measuredUnder, writeChart } from './svg-chart.ts';
 
 /**
  * bench:chat — what the chat Worker adds to a stream. A local OpenAI-compatible upstream (Node) streams
@@ -22,7 +23,7 @@ import { startFakeUpstream } from './chat-upstream.ts';
  * Miniflare's API, each on its own socket (bench/miniflare-stack.ts); service bindings are in-process, as on the
  * edge. `wrangler-dev` runs each in its own `wrangler dev` process, as `npm start` does: that adds wrangler
  * dev's local proxy in front of every Worker and a cross-process hop to every service binding, which the edge
- * does not have (docs/decisions.md, "bench:chat measures the Worker, not wrangler dev").
+ * does not have (docs/decisions/0006).
  */
 const ROOT = resolve(import.meta.dirname, '..');
 const PORTS = {
@@ -255,6 +256,22 @@ async function main() {
     console.log(
       `upstream streams opened ${upstream.stats.opened}, finished ${upstream.stats.finished}, cut by a client ${upstream.stats.aborted}`,
     );
+    const added = (peer: number[], at: number) => percentile(peer, at) - percentile(ttft.direct, at);
+    const chart = writeChart(
+      join(import.meta.dirname, 'charts/chat-ttft-added.svg'),
+      barChartSvg({
+        title: `Time to first token added over the upstream`,
+        note: measuredUnder(RUNTIME),
+        yLabel: 'ms added',
+        groups: ['p50', 'p90'],
+        series: [
+          { name: 'bare relay Worker', values: [added(ttft.relayed, 50), added(ttft.relayed, 90)] },
+          { name: 'chat Worker', values: [added50, added90] },
+          { name: 'runtime floor', values: [floor50, percentile(floor.worker, 90) - percentile(floor.direct, 90)] },
+        ],
+      }),
+    );
+    console.log(`chart: ${chart}`);
     process.exitCode = added50 < 2 && share >= 0.95 ? 0 : 1;
   } finally {
     await stack?.stop();

@@ -21,18 +21,19 @@ import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { analysisResultMessageSchema } from '../schemas/messages.ts';
 import { requestSentSchema, requestStatusSchema } from '../schemas/router-api.ts';
-import { createPoller, POLL_LIMITS, type Poll, type PollEnd } from '../pages/src/reference/poller.ts';
+import { createPoller, POLL_LIMITS, type Poll, type PollEnd } from '../pages/src/ask/poller.ts';
 import type { ServiceName } from '../scripts/stack/ports.ts';
 import { startStack } from '../scripts/stack/stack.ts';
 import { startWorkersStack } from './e2e-workers-stack.ts';
 import { HOPS, summarise, type Sample } from './e2e-stats.ts';
 import { cpuSnapshot, cpuSpent } from './process-cpu.ts';
+import { lineChartSvg, measuredUnder, writeChart } from './svg-chart.ts';
 import { readTimings } from './timing-log.ts';
 
 const { values } = parseArgs({
   options: {
     levels: { type: 'string', default: '1,20,100' },
-    // As the browser client polls (its poller, pages/src/reference/poller.ts): polls are load the stack
+    // As the browser client polls (its poller, pages/src/ask/poller.ts): polls are load the stack
     // carries beside the work. `--wait 0` polls without holding, once per `--poll-ms`, as clients before long polls did.
     'poll-ms': { type: 'string', default: String(POLL_LIMITS.intervalMs) },
     wait: { type: 'string', default: String(POLL_LIMITS.waitSeconds) },
@@ -266,7 +267,7 @@ try {
     started = runtime.started;
     routerUrl = runtime.routerUrl;
   }
-  const results = [];
+  const results: Awaited<ReturnType<typeof round>>[] = [];
   const cold = await round(routerUrl, QUESTIONS.length, 0);
   report(`cold caches, ${QUESTIONS.length} users at once (one per company)`, cold);
   let offset = QUESTIONS.length;
@@ -284,6 +285,30 @@ try {
     JSON.stringify({ at: new Date().toISOString(), runtime: RUNTIME, pollMs, waitSeconds, cold, results }, null, 2),
   );
   console.log(`\n(figures also in bench/results/${file})`);
+  const measured = levels.flatMap((users, index) => {
+    const summary = results[index]?.summary;
+    return summary ? [{ users, summary }] : [];
+  });
+  const line = (name: string, pick: (entry: (typeof measured)[number]) => number) => ({
+    name,
+    points: measured.map((entry) => [entry.users, pick(entry)] as const),
+  });
+  const chart = writeChart(
+    resolve(import.meta.dirname, `charts/e2e-latency-${RUNTIME}.svg`),
+    lineChartSvg({
+      title: `Reference app: latency against concurrent users`,
+      note: measuredUnder(RUNTIME),
+      xLabel: 'users asking at once (warm)',
+      yLabel: 'ms, send → answer',
+      logX: true,
+      series: [
+        line('at the router p50', (entry) => entry.summary.available.p50),
+        line('at the router p99', (entry) => entry.summary.available.p99),
+        line('seen by the client p50', (entry) => entry.summary.total.p50),
+      ],
+    }),
+  );
+  console.log(`chart: bench/charts/${chart.split('/').at(-1)}`);
 } finally {
   await started?.stop();
   if (dir) rmSync(dir, { recursive: true, force: true });

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync 
 import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { newKeyToken } from '../lib/auth/tokens.ts';
+import { newKeyToken } from '../lib/api-keys/key-token.ts';
 import type { AgentSearchRequest } from '../schemas/search.ts';
 import { searchAgents } from '../workers/registry/src/search/agent-search.ts';
 import { startMiniflareStack } from './miniflare-stack.ts';

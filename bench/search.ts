@@ -3,12 +3,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { newKeyToken } from '../lib/auth/tokens.ts';
+import { newKeyToken } from '../lib/api-keys/key-token.ts';
 import type { AgentSearchRequest } from '../schemas/search.ts';
 import { searchAgents } from '../workers/registry/src/search/agent-search.ts';
 import { startMiniflareStack } from './miniflare-stack.ts';
 import { ownerId, streamSeed } from './scale/seed-stream.ts';
 import { sqliteRunner } from './sqlite-runner.ts';
+import { lineChartSvg, measuredUnder, writeChart } from './svg-chart.ts';
 
 /**
  * Search latency at 10,000 and 100,000 agents, through the running Worker (local D1) and the same search
@@ -18,7 +19,7 @@ import { sqliteRunner } from './sqlite-runner.ts';
  * Runtime (BENCH_SEARCH_RUNTIME): `miniflare` (default) runs the registry Worker in workerd through
  * Miniflare's API on its own socket (bench/miniflare-stack.ts), over the D1 files wrangler seeded;
  * `wrangler-dev` runs it under `wrangler dev`, which adds its local proxy (~3 ms a request here) that the
- * edge does not have (docs/decisions.md, "bench:chat measures the Worker, not wrangler dev").
+ * edge does not have (docs/decisions/0006).
  *
  * Run: npm run bench:search   (-- --agents 1000000 or SIZES=10000 for other sizes; PORT to move the Worker off 9787)
  */
@@ -217,6 +218,7 @@ function report(size: number, figures: Figures[]): boolean {
   const p50 = percentile(worker, 50);
   const p99 = percentile(worker, 99);
   const ratio = p50 / percentile(raw, 50);
+  bySize.push({ size, worker: [p50, p99], raw: [percentile(raw, 50), percentile(raw, 99)] });
   const checks = [
     [`Worker p50 ${p50.toFixed(1)} ms < ${TARGET.p50} ms`, p50 < TARGET.p50],
     [`Worker p99 ${p99.toFixed(1)} ms < ${TARGET.p99} ms`, p99 < TARGET.p99],
@@ -228,7 +230,31 @@ function report(size: number, figures: Figures[]): boolean {
   return !judged || checks.every(([, ok]) => ok);
 }
 
+/** Each size's percentiles (ms): worker and raw, p50 and p99, for the chart. */
+const bySize: { size: number; worker: [number, number]; raw: [number, number] }[] = [];
+
 let passed = true;
 for (const size of SIZES) passed = (await measure(size)) && passed;
-console.log(`\nsearch bench: ${passed ? 'PASS' : 'FAIL'}`);
+const line = (name: string, pick: (entry: (typeof bySize)[number]) => number) => ({
+  name,
+  points: bySize.map((entry) => [entry.size, pick(entry)] as const),
+});
+const chart = writeChart(
+  path.join(import.meta.dirname, 'charts/search-latency.svg'),
+  lineChartSvg({
+    title: `Search latency against registry size`,
+    note: measuredUnder(RUNTIME),
+    xLabel: 'agents in the registry',
+    yLabel: 'ms',
+    logX: true,
+    series: [
+      line('Worker p50', (entry) => entry.worker[0]),
+      line('Worker p99', (entry) => entry.worker[1]),
+      line('raw SQLite p50', (entry) => entry.raw[0]),
+      line('raw SQLite p99', (entry) => entry.raw[1]),
+    ],
+  }),
+);
+console.log(`\nchart: ${path.relative(process.cwd(), chart)}`);
+console.log(`search bench: ${passed ? 'PASS' : 'FAIL'}`);
 process.exitCode = passed ? 0 : 1;

@@ -4,17 +4,23 @@ import type { AgentExecutionContext } from './execution.ts';
 import { AlmanacResolver, type EndpointResolver } from './resolver.ts';
 import type { AgentSettings } from './types.ts';
 
-/** What defineAgent was given, minus the handlers. */
-export interface AgentDefinition<Env> {
+export interface AgentConfig<Env> {
+  /** Names the agent in the outbox queue and in logs; unique within a Worker. */
   name: string;
+  /** Registered title and README (stored byte for byte by the registry). */
   title: string;
   readme: string;
   description?: string;
   protocols?: string[];
+  /** A short name users address the agent by (`@handle` in a chat); registered with the agent. */
   handle?: string;
-  webhookPath: string;
+  /** Path of the message endpoint within `agent.app` (default `/webhook`). */
+  webhookPath?: string;
   settings: (env: Env, ctx: AgentExecutionContext) => AgentSettings;
 }
+
+/** What defineAgent was given, minus the handlers, with its defaults filled in. */
+export type AgentDefinition<Env> = AgentConfig<Env> & { webhookPath: string };
 
 /** An agent with its settings read from one env: what every operation works with. */
 export interface BoundAgent<Env> {

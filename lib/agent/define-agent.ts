@@ -2,7 +2,7 @@ import { Hono, type MiddlewareHandler } from 'hono';
 import type { z } from 'zod';
 import { notFound, onError } from '../http/errors.ts';
 import { validPart } from '../http/validate.ts';
-import { bindAgent, type AgentDefinition, type BoundAgent } from './bound.ts';
+import { type AgentConfig, bindAgent, type AgentDefinition, type BoundAgent } from './bound.ts';
 import { acknowledging, ignoreAcknowledgement, type ChatAcknowledgementHandler, type ChatHandler } from './chat-handler.ts';
 import { CHAT_PROTOCOL_DIGEST, ChatAcknowledgement, ChatMessage } from './chat-protocol.ts';
 import { agentContext } from './context.ts';
@@ -12,23 +12,8 @@ import { emptyHandlerTable, type HandlerTable } from './handlers.ts';
 import { ensureStarted, shutDown } from './lifecycle.ts';
 import type { Model } from './model.ts';
 import { answerWith } from './rest-routes.ts';
-import type { AgentContext, AgentSettings, DeadLetterHandler, LifecycleHandler, MessageHandler } from './types.ts';
+import type { AgentContext, DeadLetterHandler, LifecycleHandler, MessageHandler } from './types.ts';
 import { handleWebhook } from './webhook.ts';
-
-export interface AgentConfig<Env extends object> {
-  /** Names the agent in the outbox queue and in logs; unique within a Worker. */
-  name: string;
-  /** Registered title and README (stored byte for byte by the registry). */
-  title: string;
-  readme: string;
-  description?: string;
-  protocols?: string[];
-  /** A short name users address the agent by (`@handle` in a chat); registered with the agent. */
-  handle?: string;
-  /** Path of the message endpoint within `agent.app` (default `/webhook`). */
-  webhookPath?: string;
-  settings: (env: Env, ctx: AgentExecutionContext) => AgentSettings;
-}
 
 type Bindings<Env extends object> = { Bindings: Env };
 type Awaitable<T> = T | Promise<T>;

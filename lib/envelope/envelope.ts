@@ -3,7 +3,7 @@ import type { Identity } from '../identity/index.ts';
 import { encodePayload } from './base64.ts';
 import { envelopeDigest } from './digest.ts';
 import { parseJsonExact, stringifyJsonExact } from './json.ts';
-import { compactAsciiJson } from './python-json.ts';
+import { pythonJsonDumps } from './python-json.ts';
 
 const ENVELOPE_VERSION = 1;
 
@@ -31,7 +31,7 @@ export function buildEnvelope(input: EnvelopeInput): Envelope {
     session: (input.session ?? crypto.randomUUID()).toLowerCase(),
     schema_digest: input.schemaDigest,
     protocol_digest: input.protocolDigest ?? null,
-    payload: encodePayload(compactAsciiJson(input.payload)),
+    payload: encodePayload(pythonJsonDumps(input.payload)),
     expires: input.expires == null ? null : BigInt(input.expires),
     nonce: input.nonce == null ? null : BigInt(input.nonce),
   };

@@ -1,7 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import type { z } from 'zod';
-import { sortedPythonJson } from './python-json.ts';
+import { pythonJsonDumps } from './python-json.ts';
 import { modelSchema, schemaDigest } from './schema-digest.ts';
 
 /** A message model as a protocol names it: the title (the pydantic class name) and its fields. */
@@ -44,5 +44,5 @@ export function protocolDigest(interactions: ProtocolInteraction[]): string {
     models: [...models].map(([digest, model]) => ({ digest, schema: modelSchema(model.title, model.schema) })).sort(byKey((m) => m.digest)),
     interactions: rules.sort(byKey((rule) => rule.request)),
   };
-  return `proto:${bytesToHex(sha256(utf8ToBytes(sortedPythonJson(manifest))))}`;
+  return `proto:${bytesToHex(sha256(utf8ToBytes(pythonJsonDumps(manifest, { sortKeys: true, compact: false }))))}`;
 }

@@ -1,7 +1,7 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import { z } from 'zod';
-import { sortedPythonJson } from './python-json.ts';
+import { pythonJsonDumps } from './python-json.ts';
 
 type JsonSchema = {
   type?: string | string[];
@@ -94,7 +94,7 @@ export function modelSchema(title: string, schema: z.ZodObject): PydanticSchema 
 
 /** The pydantic-v1 JSON schema text uAgents hashes for a model (`schema_json(indent=None, sort_keys=True)`). */
 export function modelSchemaJson(title: string, schema: z.ZodObject): string {
-  return sortedPythonJson(modelSchema(title, schema));
+  return pythonJsonDumps(modelSchema(title, schema), { sortKeys: true, compact: false });
 }
 
 /** The uAgents schema digest of a message model: `model:` + sha256 hex of its schema JSON. */

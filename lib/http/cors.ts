@@ -13,7 +13,7 @@ const EXPOSED = [
   'x-ratelimit-reset-tokens',
 ];
 
-/** `ALLOWED_ORIGINS`: comma-separated origins, or `*` for any. */
+/** The allowed origins: comma-separated, or `*` for any. */
 function allowedOrigin(origin: string, allowed: string | undefined): string | null {
   const list = (allowed ?? '')
     .split(',')
@@ -23,14 +23,18 @@ function allowedOrigin(origin: string, allowed: string | undefined): string | nu
   return list.includes(origin) ? origin : null;
 }
 
+const allowedOriginsVar = (env: { ALLOWED_ORIGINS?: string }) => env.ALLOWED_ORIGINS;
+
 /**
- * CORS for the browser client on a Worker's public API: only the origins in the Worker's `ALLOWED_ORIGINS`
- * var may call it from a page (keys travel in the Authorization header, never cookies). Preflights are
- * answered here, before any key check.
+ * The platform's one CORS policy, for the browser client on a Worker's public API: only the origins in the
+ * Worker's `ALLOWED_ORIGINS` var (the router's: `CLIENT_ORIGIN`) may call it from a page (keys travel in the
+ * Authorization header, never cookies). Preflights are answered here, before any key check.
  */
-export function clientCors() {
+export function clientCors<Bindings extends object = { ALLOWED_ORIGINS?: string }>(
+  originsOf: (env: Bindings) => string | undefined = allowedOriginsVar as (env: Bindings) => string | undefined,
+) {
   return cors({
-    origin: (origin, c: Context<{ Bindings: { ALLOWED_ORIGINS?: string } }>) => allowedOrigin(origin, c.env.ALLOWED_ORIGINS),
+    origin: (origin, c: Context<{ Bindings: Bindings }>) => allowedOrigin(origin, originsOf(c.env)),
     allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     // X-Session-Id: a chat conversation with an agent continues across requests (llm1-agentic).
     allowHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Session-Id'],

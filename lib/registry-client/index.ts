@@ -1,5 +1,4 @@
 export { type Attestation, createAttestation, verifyAttestation } from './attestation.ts';
 export { isRegistryChallenge, newChallenge } from './challenge.ts';
-export { pythonJsonDumps } from './python-json.ts';
 export { type RegisterAgentOptions, type RegisteredAgent, registerAgent, RegistryError, updateAgentStatus } from './register.ts';
 export { addressOfIdentifier, signVerifiableModel, verifiableModelDigest, verifyVerifiableModel } from './signed-model.ts';

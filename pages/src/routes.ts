@@ -14,8 +14,8 @@ export const ROUTES: readonly Route[] = [
     id: 'ask',
     title: 'Ask an agent',
     screen: screen(
-      () => import('./reference/ReferenceClient.tsx'),
-      (m) => m.ReferenceClient,
+      () => import('./ask/AskScreen.tsx'),
+      (m) => m.AskScreen,
     ),
   },
   {

@@ -1,5 +1,5 @@
 import { applyD1Migrations, env } from 'cloudflare:test';
-import { hashSecret, parseKeyToken } from '../../lib/auth/tokens.ts';
+import { hashSecret, parseKeyToken } from '../../lib/api-keys/key-token.ts';
 
 /**
  * The registry beside the fixture needs its schema and the key the fixture's agents register with

@@ -97,7 +97,7 @@ describe('the client’s production build under its own headers', () => {
     await page.locator('textarea[name="question"]').waitFor();
     const names = () => scripts.map((path) => path.replace(/^\/assets\/|-[\w-]{8}\.js$/g, ''));
     expect(names()).not.toEqual(expect.arrayContaining([expect.stringMatching(/SafeMarkdown|schemas|router-api/)]));
-    expect(names()).toContain('ReferenceClient');
+    expect(names()).toContain('AskScreen');
     await page.locator('textarea[name="question"]').focus();
     await expect.poll(names).toContain('router-api');
     expect(names()).not.toContain('SafeMarkdown');

@@ -4,7 +4,7 @@ import { launchBrowser } from './helpers/browser.ts';
 import { registerCrowd, type Crowd } from './helpers/crowd.ts';
 import { screenshotPath } from './helpers/screenshots.ts';
 import { getFromService, startTempStack, type TempStack } from './helpers/temp-stack.ts';
-import { POLL_LIMITS } from '../../pages/src/reference/poller.ts';
+import { POLL_LIMITS } from '../../pages/src/ask/poller.ts';
 
 describe('the reference application, end to end', () => {
   let temp: TempStack;

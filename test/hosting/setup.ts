@@ -1,5 +1,5 @@
 import { applyD1Migrations, env } from 'cloudflare:test';
-import { hashSecret, parseKeyToken } from '../../lib/auth/tokens.ts';
+import { hashSecret, parseKeyToken } from '../../lib/api-keys/key-token.ts';
 
 /**
  * Both schemas, and the platform key the hosting Worker registers hosted agents with (REGISTRY_API_KEY,

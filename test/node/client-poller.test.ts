@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createPoller, POLL_LIMITS, type Poll, type PollEnd, type PollOutcome } from '../../pages/src/reference/poller.ts';
+import { createPoller, POLL_LIMITS, type Poll, type PollEnd, type PollOutcome } from '../../pages/src/ask/poller.ts';
 import { MAX_POLL_WAIT_SECONDS } from '../../schemas/router-api.ts';
 
 /** A router that takes every poll and never answers: each poll settles only when the client aborts it. */

@@ -26,7 +26,7 @@ describe('the reference client’s send-request', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       vi.stubEnv('VITE_ROUTER_URL', `http://127.0.0.1:${(server.address() as AddressInfo).port}`);
-      const { sendRequest } = await import('../../pages/src/reference/router-api.ts');
+      const { sendRequest } = await import('../../pages/src/ask/router-api.ts');
       const [first, second] = [await sendRequest('Apple revenue?'), await sendRequest('Apple revenue?')];
       const ids = bodies.map((body) => sendRequestBodySchema.parse(body).request_id);
       expect(ids[0]).toEqual(expect.any(String));

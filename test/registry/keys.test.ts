@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:test';
 import { exports } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { KeyCheck } from '../../lib/auth/index.ts';
+import type { KeyCheck } from '../../lib/rpc-contracts/index.ts';
 import { ADMIN_TOKEN, api, json, migrate, newKey } from './helpers.ts';
 
 beforeAll(migrate);

@@ -1,6 +1,6 @@
 import { applyD1Migrations, env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseKeyToken } from '../../lib/auth/tokens.ts';
+import { parseKeyToken } from '../../lib/api-keys/key-token.ts';
 import type { AgentSearchRequest } from '../../schemas/search.ts';
 import { BatchedKeyCheck } from '../../workers/registry/src/keys/batched-key.ts';
 import { searchAgents } from '../../workers/registry/src/search/agent-search.ts';

@@ -1,6 +1,7 @@
 import { createSignal, For, Show } from 'solid-js';
 import { PERMISSIONS, type CreatedKey, type CreateKeyRequest, type Permission } from '../../../schemas/keys.ts';
 import { createKey } from '../api/registry.ts';
+import { NumberField } from '../styles/NumberField.tsx';
 
 const PERMISSION_HELP: Record<Permission, string> = {
   read: 'search agents and read their records',
@@ -63,29 +64,15 @@ export function CreateKeyForm(props: { token: string; onCreated: (key: CreatedKe
             onInput={(event) => setName(event.currentTarget.value)}
           />
         </label>
-        <label class="ui-field">
-          Expires after (days)
-          <input
-            class="ui-input keys-number"
-            type="number"
-            min="1"
-            max="3650"
-            placeholder="never"
-            value={expiresInDays()}
-            onInput={(event) => setExpiresInDays(event.currentTarget.value)}
-          />
-        </label>
-        <label class="ui-field">
-          Requests / minute
-          <input
-            class="ui-input keys-number"
-            type="number"
-            min="1"
-            placeholder="default"
-            value={rpm()}
-            onInput={(event) => setRpm(event.currentTarget.value)}
-          />
-        </label>
+        <NumberField
+          label="Expires after (days)"
+          class="keys-number"
+          max="3650"
+          placeholder="never"
+          value={expiresInDays()}
+          onInput={setExpiresInDays}
+        />
+        <NumberField label="Requests / minute" class="keys-number" placeholder="default" value={rpm()} onInput={setRpm} />
       </div>
       <fieldset class="keys-permissions">
         <legend>Permissions</legend>

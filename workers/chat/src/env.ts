@@ -1,4 +1,4 @@
-import type { KeyServiceContract } from '../../../lib/auth/index.ts';
+import type { KeyServiceContract } from '../../../lib/rpc-contracts/index.ts';
 
 /**
  * The chat Worker's bindings: ChatEnv as `wrangler types` generates it, with the registry's KeyService

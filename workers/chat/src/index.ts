@@ -6,7 +6,7 @@ import { healthBody } from '../../../lib/http/health.ts';
 import { apiDocs } from '../../../lib/openapi/index.ts';
 import { chatAgent } from './agentic/chat-agent.ts';
 import { type ChatApp, requireKey } from './auth/require-key.ts';
-import { CHAT_API_INFO, CHAT_ROUTES } from './docs/api-description.ts';
+import { CHAT_API_INFO, CHAT_ROUTES } from './openapi/api-description.ts';
 import { completions } from './routes/completions.ts';
 import { embeddings } from './routes/embeddings.ts';
 import { models } from './routes/models.ts';

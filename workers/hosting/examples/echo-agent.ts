@@ -1,4 +1,4 @@
-// A complete hosted agent (README "Hosted agents"): `npm start` creates and starts it as "Echo (example)".
+// A complete hosted agent (docs/agents.md, "Hosted agents"): `npm start` creates and starts it as "Echo (example)".
 import { defineAgent, model, z } from 'rendezvous/agent';
 
 const Greeting = model('Greeting', z.object({ text: z.string() }));

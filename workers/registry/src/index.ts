@@ -11,7 +11,7 @@ import { featuredRoutes } from './featured/routes.ts';
 import { forwardToHosting } from './hosting/forward.ts';
 import { speaksDetail } from './http/detail.ts';
 import type { RegistryApp } from './app.ts';
-import { REGISTRY_API_INFO, REGISTRY_ROUTES } from './docs/api-description.ts';
+import { REGISTRY_API_INFO, REGISTRY_ROUTES } from './openapi/api-description.ts';
 import { identityRoutes } from './identity/routes.ts';
 import { interactionRoutes } from './interactions/routes.ts';
 import { keyRoutes } from './keys/routes.ts';

@@ -1,3 +1,4 @@
+import { envNumber } from '../../../lib/config/env-number.ts';
 import { z } from 'zod';
 import { agentRecordSchema, SEARCH_LIMIT_MAX, type agentSearchRequestSchema } from '../../../schemas/search.ts';
 import { failedRecently } from './failing-agents.ts';
@@ -46,8 +47,7 @@ const views = new Map<string, { view: Promise<RegistryView>; until: number }>();
 
 /** The registry's answer, reused while fresh unless `fresh` asks for a new one. */
 function registryView(env: RouterEnv, fresh: boolean): Promise<RegistryView> {
-  const seconds = Number(env.DISCOVERY_CACHE_SECONDS);
-  const ttlMs = Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 0;
+  const ttlMs = envNumber(env.DISCOVERY_CACHE_SECONDS, 0) * 1000;
   const key = `${env.REGISTRY_URL} ${env.REGISTRY_API_KEY} ${env.SPECIALIST_QUERY} ${env.TRUSTED_AGENTS}`;
   const cached = views.get(key);
   if (!fresh && cached && cached.until > Date.now()) return cached.view;

@@ -3,7 +3,7 @@ import { serveAgents } from '../../../lib/agent/index.ts';
 import { notFound, onError } from '../../../lib/http/errors.ts';
 import { healthBody } from '../../../lib/http/health.ts';
 import { routerAgent, routerIn } from './agent.ts';
-import { clientCors } from './cors.ts';
+import { clientCors } from '../../../lib/http/cors.ts';
 import { speaksSpec } from './error-dialect.ts';
 import { getResponseRoute } from './routes/get-response.ts';
 import { requestStatusRoute } from './routes/request-status.ts';
@@ -19,7 +19,10 @@ const agents = serveAgents([routerAgent]);
 const app = new Hono<{ Bindings: RouterEnv }>();
 app.use('*', agents.start);
 app.get('/health', (c) => c.json(healthBody('router', { address: routerIn(c).address })));
-app.use('/api/*', clientCors);
+app.use(
+  '/api/*',
+  clientCors<RouterEnv>((env) => env.CLIENT_ORIGIN),
+);
 app.use('/api/*', speaksSpec);
 app.use('/webhook', speaksSpec);
 app.route('/api/send-request', sendRequestRoute);

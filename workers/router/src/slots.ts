@@ -1,3 +1,4 @@
+import { envNumber } from '../../../lib/config/env-number.ts';
 /**
  * Answer slots live in this many Durable Objects, each holding the slots of the request ids that fall in it.
  * Not one object per request: locally every new object is a new SQLite file, which cost the router's one
@@ -32,6 +33,5 @@ export function globalSlot(env: RouterEnv) {
 
 /** How long a request's slot (and its answer) is kept; ANSWER_TTL_SECONDS, one hour by default. */
 export function answerTtlMs(env: RouterEnv): number {
-  const seconds = Number(env.ANSWER_TTL_SECONDS);
-  return (Number.isFinite(seconds) && seconds > 0 ? seconds : 3600) * 1000;
+  return envNumber(env.ANSWER_TTL_SECONDS, 3600) * 1000;
 }

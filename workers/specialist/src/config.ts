@@ -1,4 +1,5 @@
-import { ChatClient } from './chat/chat-client.ts';
+import { envNumber } from '../../../lib/config/env-number.ts';
+import { ChatClient } from './language-model/chat-client.ts';
 import { EdgarClient } from './edgar/client.ts';
 import { edgarRateLimiter, edgarRatePerSecond } from './edgar/rate-limiter.ts';
 import type { Team } from './team/supervisor.ts';
@@ -7,11 +8,6 @@ const DEFAULT_EDGAR_BASE_URL = 'https://data.sec.gov';
 const DEFAULT_TICKERS_URL = 'https://www.sec.gov/files/company_tickers.json';
 const DEFAULT_SEARCH_URL = 'https://efts.sec.gov/LATEST/search-index';
 const DEFAULT_USER_AGENT = 'Rendezvous demo admin@example.com';
-
-const positive = (text: string | undefined, fallback: number) => {
-  const value = Number(text);
-  return Number.isFinite(value) && value > 0 ? value : fallback;
-};
 
 /** The supervisor's team as the Worker's configuration makes it (wrangler.toml [vars] and secrets). */
 export function teamFromEnv(env: SpecialistEnv): Team {
@@ -25,7 +21,7 @@ export function teamFromEnv(env: SpecialistEnv): Team {
     searchUrl: env.EDGAR_SEARCH_URL || (baseUrl === DEFAULT_EDGAR_BASE_URL ? DEFAULT_SEARCH_URL : `${baseUrl}/LATEST/search-index`),
     userAgent: env.EDGAR_USER_AGENT || DEFAULT_USER_AGENT,
     maxRequestsPerSecond: edgarRatePerSecond(env.EDGAR_MAX_REQUESTS_PER_SECOND),
-    cacheSeconds: env.EDGAR_CACHE_SECONDS !== '' && Number(env.EDGAR_CACHE_SECONDS) >= 0 ? Number(env.EDGAR_CACHE_SECONDS) : 3600,
+    cacheSeconds: envNumber(env.EDGAR_CACHE_SECONDS, 3600, { min: 0 }),
     limiter: edgarRateLimiter(env.EDGAR_RATE_LIMITER),
     fetch: doFetch,
   });
@@ -34,7 +30,7 @@ export function teamFromEnv(env: SpecialistEnv): Team {
         baseUrl: env.CHAT_URL,
         apiKey: env.CHAT_API_KEY ?? '',
         model: env.CHAT_MODEL || 'llm1',
-        timeoutMs: positive(env.CHAT_TIMEOUT_MS, 20_000),
+        timeoutMs: envNumber(env.CHAT_TIMEOUT_MS, 20_000),
         fetch: doFetch,
       })
     : null;

@@ -1,13 +1,12 @@
 import { WorkerEntrypoint } from 'cloudflare:workers';
-import type { KeyRevocationsContract } from '../../../../lib/auth/index.ts';
-import { isKeyId } from '../../../../lib/auth/tokens.ts';
+import type { KeyRevocationsContract } from '../../../../lib/rpc-contracts/index.ts';
+import { isKeyId } from '../../../../lib/api-keys/key-token.ts';
 import { meterFor } from '../limits/meter.ts';
 
 /**
  * What the registry calls (service binding, RPC) when a key changes. Before it revokes a key: the key's meter
  * forgets the verified record and refuses the key from then on. The registry revokes only after this
- * returned, so a deletion the registry confirmed is already in force here (docs/decisions.md, "Verified keys
- * cached"). After it changes a key's limits: the meter forgets the record, so the next request reads them.
+ * returned, so a deletion the registry confirmed is already in force here (docs/decisions/0003). After it changes a key's limits: the meter forgets the record, so the next request reads them.
  */
 export class KeyRevocations extends WorkerEntrypoint<ChatEnv> implements KeyRevocationsContract {
   /** True once the key's meter has stored the revocation; false for what is not a key id (nothing thrown across RPC). */

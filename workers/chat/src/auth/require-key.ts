@@ -1,6 +1,7 @@
 import { createMiddleware } from 'hono/factory';
-import { parseKeyToken } from '../../../../lib/auth/tokens.ts';
+import { bearerToken, parseKeyToken } from '../../../../lib/api-keys/key-token.ts';
 import { ApiError } from '../../../../lib/http/api-error.ts';
+import { keyServiceUnreachable } from '../../../../lib/rpc-contracts/key-service-unreachable.ts';
 import { type KeyLimits, resolveLimits } from '../config/limits.ts';
 import type { ChatBindings } from '../env.ts';
 import type { MeterKeyCheck } from '../limits/key-meter.ts';
@@ -20,7 +21,7 @@ export type ChatApp = { Bindings: ChatBindings; Variables: { key: CallerKey } };
  * own meter answers: it asks the registry once and remembers the verdict until the key is revoked.
  */
 export const requireKey = createMiddleware<ChatApp>(async (c, next) => {
-  const token = /^Bearer\s+(\S+)\s*$/i.exec(c.req.header('authorization') ?? '')?.[1];
+  const token = bearerToken(c.req.header('authorization'));
   if (!token) {
     throw new ApiError({ status: 401, message: 'missing API key: send Authorization: Bearer <API_KEY>', code: 'missing_api_key' });
   }
@@ -30,13 +31,10 @@ export const requireKey = createMiddleware<ChatApp>(async (c, next) => {
   const check: MeterKeyCheck = await meterFor(c.env, parsed.id)
     .authenticate(token)
     .catch((error: unknown) => {
-      console.error('key meter unreachable', error);
-      return { ok: false, status: 503, message: 'the key meter is unreachable' } as const;
+      throw keyServiceUnreachable(error);
     });
   if (!check.ok) {
-    if (check.status === 503) {
-      throw new ApiError({ status: 500, message: 'the key service is unreachable; try again shortly', code: 'auth_unavailable' });
-    }
+    if (check.status === 503) throw keyServiceUnreachable(check.message);
     throw check.status === 403
       ? new ApiError({ status: 403, message: check.message, code: 'insufficient_permission' })
       : new ApiError({ status: 401, message: check.message, code: 'invalid_api_key' });

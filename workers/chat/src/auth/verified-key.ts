@@ -1,4 +1,4 @@
-import type { KeyCheck } from '../../../../lib/auth/index.ts';
+import type { KeyCheck } from '../../../../lib/rpc-contracts/index.ts';
 
 /**
  * How long a key the registry verified is trusted without asking again. Revocation through the registry

@@ -25,7 +25,7 @@ const NO_AUDIO = 'the gateway serves text only';
 
 /**
  * Every OpenAI parameter beyond model, messages, temperature, top_p, max_tokens, stream and tools, with what each
- * provider does with it (docs/decisions.md, "The OpenAI surface"). A parameter is honoured or refused, never
+ * provider does with it (docs/decisions/0027). A parameter is honoured or refused, never
  * accepted and dropped: a value a provider cannot honour is a 400 naming the parameter.
  */
 const RULES: { [K in keyof ChatCompletionRequest]?: Rule } = {

@@ -18,7 +18,7 @@ import { type CompletionContext, completionContext } from './frame.ts';
 import { checkContentParts, toProviderMessages } from './messages.ts';
 import { admitParameters } from './parameters.ts';
 import type { CompletionTally } from './tally.ts';
-import { countPrompt } from './tokens.ts';
+import { countPrompt } from './token-count.ts';
 
 /** What a route asks for: the completion request (chat's own, or Responses' translated), as the caller sent it. */
 export interface CompletionInput {

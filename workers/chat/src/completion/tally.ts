@@ -1,6 +1,6 @@
 import type { FinishReason, ToolCall, Usage } from '../../../../schemas/chat.ts';
 import type { CompletionEvent } from './events.ts';
-import { countText } from './tokens.ts';
+import { countText } from './token-count.ts';
 
 /** Everything a completion produced, gathered from its events (for the JSON answer and for usage). */
 export class CompletionTally {

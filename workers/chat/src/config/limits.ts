@@ -1,3 +1,4 @@
+import { envNumber } from '../../../../lib/config/env-number.ts';
 import type { KeyLimits as RegistryLimits } from '../../../../schemas/keys.ts';
 
 /** Per-key limits: the key's own (from the registry) or the deployment's defaults (vars). */
@@ -6,10 +7,7 @@ export interface KeyLimits {
   tokensPerMinute: number;
 }
 
-function positive(value: unknown, fallback: number): number {
-  const n = Number(value);
-  return Number.isFinite(n) && n > 0 ? Math.floor(n) : fallback;
-}
+const positive = (value: unknown, fallback: number) => envNumber(value, fallback, { integer: true });
 
 export function resolveLimits(env: { DEFAULT_RPM?: string; DEFAULT_TPM?: string }, own?: RegistryLimits | null): KeyLimits {
   const defaults = { requestsPerMinute: positive(env.DEFAULT_RPM, 60), tokensPerMinute: positive(env.DEFAULT_TPM, 100_000) };

@@ -1,7 +1,7 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { UsageReport } from '../../../../schemas/chat.ts';
-import type { KeyCheck } from '../../../../lib/auth/index.ts';
-import { hashSecret } from '../../../../lib/auth/tokens.ts';
+import type { KeyCheck } from '../../../../lib/rpc-contracts/index.ts';
+import { hashSecret } from '../../../../lib/api-keys/key-token.ts';
 import { stillTrusted, type VerifiedKey } from '../auth/verified-key.ts';
 import type { ChatBindings } from '../env.ts';
 import type { KeyLimits } from '../config/limits.ts';

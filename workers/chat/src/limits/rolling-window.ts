@@ -25,7 +25,7 @@ interface Entry {
 /**
  * One key's requests of the last minute with their tokens, in memory. Its owner (the key's Durable Object)
  * runs one call at a time, so admissions are exact under any concurrency; keeping it out of storage spares
- * each admission a durable write (docs/decisions.md, "The rate-limit window lives in memory").
+ * each admission a durable write (docs/decisions/0004).
  */
 export class RollingWindow {
   /** Oldest first: entries are added at `Date.now()`, which does not go back within an object's life. */

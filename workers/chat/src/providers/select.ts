@@ -1,3 +1,4 @@
+import { envNumber } from '../../../../lib/config/env-number.ts';
 import type { AgentManifest } from '../../../../schemas/chat.ts';
 import type { ServedModel } from '../config/models.ts';
 import { providerError } from './errors.ts';
@@ -26,10 +27,10 @@ export function selectProvider(model: ServedModel, env: ChatEnv, agents: () => A
     return openAiCompatibleProvider(model, {
       baseUrl: model.base_url,
       apiKey: model.api_key_var ? secretNamed(env, model.api_key_var) : undefined,
-      timeoutMs: Number(env.UPSTREAM_TIMEOUT_MS) || 60_000,
+      timeoutMs: envNumber(env.UPSTREAM_TIMEOUT_MS, 60_000),
     });
   }
-  if (model.provider === 'offline') return offlineProvider({ tokenDelayMs: Number(env.OFFLINE_TOKEN_DELAY_MS) || 0, agents });
+  if (model.provider === 'offline') return offlineProvider({ tokenDelayMs: envNumber(env.OFFLINE_TOKEN_DELAY_MS, 0), agents });
   const message = `model ${model.alias} is unavailable here: its ${model.provider} provider is not configured`;
   throw providerError(422, message, 'model_unavailable');
 }

@@ -5,7 +5,7 @@ import { validate } from '../../../../lib/http/validate.ts';
 import { CHAT_MAX_BODY_BYTES } from '../../../../schemas/chat.ts';
 import { EMBEDDING_MAX_INPUT_TOKENS, type EmbeddingList, EmbeddingRequest } from '../../../../schemas/embeddings.ts';
 import type { ChatApp } from '../auth/require-key.ts';
-import { countText } from '../completion/tokens.ts';
+import { countText } from '../completion/token-count.ts';
 import { type EmbeddingModel, readEmbeddingModels } from '../config/embedding-models.ts';
 import { embedderFor } from '../embeddings/embedders.ts';
 import { base64Floats, shorten } from '../embeddings/encode.ts';

@@ -1,6 +1,7 @@
 import { createMiddleware } from 'hono/factory';
-import { bearerToken } from '../../../../lib/auth/tokens.ts';
+import { bearerToken } from '../../../../lib/api-keys/key-token.ts';
 import { ApiError } from '../../../../lib/http/api-error.ts';
+import { keyServiceUnreachable } from '../../../../lib/rpc-contracts/key-service-unreachable.ts';
 import type { HostingApp } from '../app.ts';
 
 /**
@@ -11,10 +12,8 @@ export const requireHostingKey = createMiddleware<HostingApp>(async (c, next) =>
   const token = bearerToken(c.req.header('authorization'));
   if (!token) throw new ApiError({ status: 401, message: 'missing API key: send Authorization: Bearer <API_KEY>' });
   const check = await c.env.REGISTRY.authenticate(token, 'hosting').catch((error: unknown) => {
-    console.error('key service unreachable', error);
-    return null;
+    throw keyServiceUnreachable(error);
   });
-  if (!check) throw new ApiError({ status: 503, message: 'the key service is unreachable; try again shortly' });
   if (!check.ok) throw new ApiError({ status: check.status, message: check.message });
   c.set('accountId', check.accountId);
   await next();

@@ -5,7 +5,7 @@ export type Compiled = { ok: true; modules: Record<string, string> } | { ok: fal
 
 /**
  * TypeScript to JavaScript with sucrase (types stripped, imports kept as ES modules): it runs inside
- * workerd, fast, with no WebAssembly to compile at runtime (docs/decisions.md, "Hosting"). Types are not
+ * workerd, fast, with no WebAssembly to compile at runtime (docs/decisions/0024). Types are not
  * checked: a syntax error fails the compilation, a type error does not.
  */
 export function compile(files: SourceFile[]): Compiled {

@@ -1,4 +1,5 @@
 import { createMiddleware } from 'hono/factory';
+import { bearerToken, parseKeyToken } from '../../../../lib/api-keys/key-token.ts';
 import { ApiError } from '../../../../lib/http/api-error.ts';
 import type { RegistryApp } from '../app.ts';
 import { detailDialect } from './detail.ts';
@@ -8,18 +9,14 @@ const SDK_PATHS = /^\/(v1\/almanac|v2\/agents|v1\/agents|v2\/identity|v1\/auth)(
 /** The binding's period (Cloudflare allows 10 or 60 seconds): the wait a refused caller is told. */
 const PERIOD_SECONDS = '60';
 
-/** The key id of a well-formed `rdv_<id>_<secret>` bearer token (whether it is valid is the route's business). */
-function keyIdOf(authorization: string | undefined): string | null {
-  return /^Bearer\s+rdv_([0-9a-f]{16})_\S+$/i.exec(authorization ?? '')?.[1]?.toLowerCase() ?? null;
-}
-
 /**
  * In front of every registry route (Cloudflare's Rate Limiting binding, generous limits): a keyed request
  * counts against its key, an anonymous one against its client IP. A request without either (a service
  * binding from another Worker of the platform) is not counted here.
  */
 export const rateLimit = createMiddleware<RegistryApp>(async (c, next) => {
-  const keyId = keyIdOf(c.req.header('authorization'));
+  // Whether the key is valid is the route's business: a token shaped like a key counts against that key.
+  const keyId = parseKeyToken(bearerToken(c.req.header('authorization')) ?? '')?.id;
   const ip = c.req.header('cf-connecting-ip');
   const outcome = keyId
     ? await c.env.KEY_RATE_LIMIT.limit({ key: `key:${keyId}` })

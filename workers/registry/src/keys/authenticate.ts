@@ -1,5 +1,5 @@
 import { type KeyLimits, keyLimitsSchema, type Permission, permissionSchema } from '../../../../schemas/keys.ts';
-import { parseKeyToken, secretMatches } from '../../../../lib/auth/tokens.ts';
+import { parseKeyToken, secretMatches } from '../../../../lib/api-keys/key-token.ts';
 
 export interface AuthenticatedKey {
   keyId: string;

@@ -1,5 +1,5 @@
 import { createMiddleware } from 'hono/factory';
-import { bearerToken, hashSecret } from '../../../../lib/auth/tokens.ts';
+import { bearerToken, hashSecret } from '../../../../lib/api-keys/key-token.ts';
 import type { Permission } from '../../../../schemas/keys.ts';
 import {
   type AuthenticatedKey,

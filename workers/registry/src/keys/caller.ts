@@ -1,5 +1,5 @@
 import { createMiddleware } from 'hono/factory';
-import { bearerToken, sameSecret } from '../../../../lib/auth/index.ts';
+import { bearerToken, sameSecret } from '../../../../lib/api-keys/key-token.ts';
 import { ApiError } from '../../../../lib/http/api-error.ts';
 import type { RegistryBindings } from '../app.ts';
 import { type AuthenticatedKey, authenticate } from './authenticate.ts';

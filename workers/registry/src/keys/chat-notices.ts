@@ -1,4 +1,4 @@
-import type { KeyRevocationsContract } from '../../../../lib/auth/index.ts';
+import type { KeyRevocationsContract } from '../../../../lib/rpc-contracts/index.ts';
 import type { RegistryBindings } from '../app.ts';
 
 /**

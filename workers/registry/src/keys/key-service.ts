@@ -1,5 +1,5 @@
 import { WorkerEntrypoint } from 'cloudflare:workers';
-import type { KeyCheck, KeyServiceContract } from '../../../../lib/auth/index.ts';
+import type { KeyCheck, KeyServiceContract } from '../../../../lib/rpc-contracts/index.ts';
 import { permissionSchema } from '../../../../schemas/keys.ts';
 import { authenticate } from './authenticate.ts';
 

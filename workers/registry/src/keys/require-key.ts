@@ -1,5 +1,5 @@
 import { createMiddleware } from 'hono/factory';
-import { bearerToken } from '../../../../lib/auth/tokens.ts';
+import { bearerToken } from '../../../../lib/api-keys/key-token.ts';
 import { ApiError } from '../../../../lib/http/api-error.ts';
 import type { Permission } from '../../../../schemas/keys.ts';
 import { type AuthenticatedKey, authenticate } from './authenticate.ts';

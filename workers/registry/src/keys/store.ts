@@ -1,6 +1,6 @@
 import type { ApiKey, CreatedKey, KeyLimits, Permission } from '../../../../schemas/keys.ts';
 import { parseLimits, parsePermissions } from './authenticate.ts';
-import { keyPrefix, newKeyToken } from '../../../../lib/auth/tokens.ts';
+import { keyPrefix, newKeyToken } from '../../../../lib/api-keys/key-token.ts';
 
 /** Accounts and API keys in the registry's D1: create, list (never the secret), update, revoke. */
 

@@ -1,4 +1,4 @@
-import { bearerToken } from '../../../../lib/auth/tokens.ts';
+import { bearerToken } from '../../../../lib/api-keys/key-token.ts';
 import { ApiError } from '../../../../lib/http/api-error.ts';
 import { verifyAttestation } from '../../../../lib/registry-client/attestation.ts';
 import { ownerOf } from '../identity/ownership.ts';

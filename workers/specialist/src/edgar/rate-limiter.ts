@@ -1,3 +1,4 @@
+import { envNumber } from '../../../../lib/config/env-number.ts';
 import { DurableObject } from 'cloudflare:workers';
 
 /**
@@ -31,9 +32,7 @@ const SEC_MAX_REQUESTS_PER_SECOND = 10;
 
 /** The configured rate, kept within (0, 10]: a typo in the config cannot break the SEC's fair-access rule. */
 export function edgarRatePerSecond(configured: string | undefined, fallback = 9): number {
-  const value = Number(configured);
-  const rate = configured && Number.isFinite(value) && value > 0 ? value : fallback;
-  return Math.min(rate, SEC_MAX_REQUESTS_PER_SECOND);
+  return Math.min(envNumber(configured, fallback), SEC_MAX_REQUESTS_PER_SECOND);
 }
 
 /** The one bucket all instances share. */

@@ -45,7 +45,7 @@ export class PhaseClock {
 /**
  * One log line per queue batch, not per analysis: `specialist timing [{"session":…,"queued_ms":…,…},…]`
  * (bench:e2e reads it). Under `wrangler dev` each console.log also crosses the inspector to wrangler's node
- * (docs/decisions.md, "Long polls, and what wrangler dev costs per answer").
+ * (docs/decisions/0023).
  */
 export function logBatchTimes(times: PhaseTimes[]): void {
   if (times.length) console.log(`specialist timing ${JSON.stringify(times)}`);

@@ -1,3 +1,4 @@
+import { envNumber } from '../../../../lib/config/env-number.ts';
 import { DurableObject } from 'cloudflare:workers';
 
 /**
@@ -30,9 +31,8 @@ const DEFAULT_PER_MINUTE = 120;
  * default, rather than to no limit.
  */
 export function senderRatePerMinute(configured: string | undefined, fallback?: string): number {
-  const value = Number(configured);
-  if (configured && Number.isFinite(value) && value >= 1) return Math.floor(value);
-  return fallback === undefined ? DEFAULT_PER_MINUTE : senderRatePerMinute(fallback);
+  const otherwise = fallback === undefined ? DEFAULT_PER_MINUTE : senderRatePerMinute(fallback);
+  return envNumber(configured, otherwise, { min: 1, integer: true });
 }
 
 export function senderRateLimiter(

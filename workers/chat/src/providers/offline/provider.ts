@@ -1,6 +1,6 @@
 import { decodeGenerator } from 'gpt-tokenizer';
 import type { AgentManifest } from '../../../../../schemas/chat.ts';
-import { encodeText } from '../../completion/tokens.ts';
+import { encodeText } from '../../completion/token-count.ts';
 import type { Provider, ProviderEvent, ProviderRequest } from '../types.ts';
 import { lastTurn, type OfflinePlan, planReply } from './engine.ts';
 import { jsonReply } from './json-reply.ts';

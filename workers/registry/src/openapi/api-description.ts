@@ -92,6 +92,14 @@ const sdkAuth = {
   406: detail('Malformed body or path'),
 };
 
+/** The answers of both challenge routes (/v2/identity/{address}/challenge and the older SDKs' /v1/auth/challenge). */
+const challengeResponses = {
+  200: { description: 'The challenge', schema: challengeResponseSchema },
+  ...sdkAuth,
+  409: detail('The address is owned by another account'),
+  429: detail('The account already holds 50 unused, unexpired challenges (`retry-after` says when one expires)'),
+};
+
 const sampleReadme = '# Weather agent\n\nCurrent weather by city.\n\n![tag:weather](https://example.com/badge)';
 
 function agentRoutes(prefix: '/v2/agents' | '/v1/agents', tag: string): RouteDescriptor[] {
@@ -383,12 +391,7 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
     auth: 'bearer',
     summary: 'Ask for an ownership challenge to sign',
     params: addressParamSchema,
-    responses: {
-      200: { description: 'The challenge', schema: challengeResponseSchema },
-      ...sdkAuth,
-      409: detail('The address is owned by another account'),
-      429: detail('The account already holds 50 unused, unexpired challenges (`retry-after` says when one expires)'),
-    },
+    responses: challengeResponses,
   },
   {
     method: 'post',
@@ -411,12 +414,7 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
     auth: 'bearer',
     summary: 'Ask for an ownership challenge (older SDKs: address in the body)',
     body: challengeRequestSchema,
-    responses: {
-      200: { description: 'The challenge', schema: challengeResponseSchema },
-      ...sdkAuth,
-      409: detail('The address is owned by another account'),
-      429: detail('The account already holds 50 unused, unexpired challenges (`retry-after` says when one expires)'),
-    },
+    responses: challengeResponses,
   },
   {
     method: 'post',

@@ -3,7 +3,7 @@ import { createStore } from 'solid-js/store';
 import type { Turn, TurnUpdate } from './conversation.ts';
 import { createPoller, POLL_LIMITS } from './poller.ts';
 import { ROUTER_URL } from './router-config.ts';
-import './reference.css';
+import './ask.css';
 
 /** The router's API with its wire schemas (zod): loaded when the question box gets focus, not with the screen. */
 const routerApi = () => import('./router-api.ts');
@@ -13,7 +13,7 @@ const AnalysisView = lazy(async () => ({ default: (await import('./AnalysisView.
 const EXAMPLES = ['What was Apple’s revenue in its latest annual report?', 'Summarise the risk factors in Tesla’s latest 10-K.'];
 
 /** The reference application: ask the router a question, poll for the specialist's analysis. */
-export function ReferenceClient() {
+export function AskScreen() {
   const [turns, setTurns] = createStore<Turn[]>([]);
   const [question, setQuestion] = createSignal('');
   const [now, setNow] = createSignal(Date.now());

@@ -24,7 +24,8 @@ const authErrors = {
   401: error('Missing, unknown, expired or revoked key'),
   403: error('The key lacks the `chat` permission'),
   429: error('Rate limit of the key exceeded (see `retry-after`)'),
-  500: error('Internal error, or the key service is unreachable'),
+  500: error('Internal error'),
+  503: error('The key service is unreachable (`auth_unavailable`; see `retry-after`)'),
 };
 
 const model = ModelList.shape.data.element.meta({ title: 'Model' });

@@ -1,2 +1,0 @@
-export type { KeyCheck, KeyRevocationsContract, KeyServiceContract } from './key-rpc.ts';
-export { bearerToken, sameSecret } from './tokens.ts';

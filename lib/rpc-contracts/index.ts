@@ -1,0 +1,1 @@
+export type { KeyCheck, KeyRevocationsContract, KeyServiceContract } from './key-service.ts';
