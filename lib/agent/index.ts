@@ -2,6 +2,7 @@ export { ReplayLedger } from '../envelope/replay-ledger.ts';
 export type { ChatAcknowledgementHandler, ChatHandler } from './chat-handler.ts';
 export { CHAT_PROTOCOL_DIGEST, ChatAcknowledgement, ChatMessage, chatMessage, chatText } from './chat-protocol.ts';
 export { defineAgent, serveAgents, type Agent, type AgentConfig } from './define-agent.ts';
+export { MAX_EARLIER_TURNS, readEarlierTurns, withEarlierTurns } from './earlier-turns.ts';
 export type { AgentExecutionContext } from './execution.ts';
 export type { DeliveryFailureCode } from './delivery-failure.ts';
 export { model, rawMessage, type Message, type Model } from './model.ts';
