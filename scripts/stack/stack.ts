@@ -6,6 +6,7 @@ import { viteDev } from './client.ts';
 import { readDevVars } from './dev-vars.ts';
 import { createAgentKeys } from './agent-keys.ts';
 import { localVars } from './local-vars.ts';
+import { featureAgent } from './feature-agent.ts';
 import { registeredWithin } from './registered.ts';
 import { ensureExampleHostedAgent } from './hosting-example.ts';
 import { DEFAULT_PORTS, INSPECTOR_PORTS, type Ports, type ServiceName } from './ports.ts';
@@ -128,9 +129,11 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
     },
     specialist: {
       spawn: () => worker('specialist', 'workers/specialist/wrangler.toml', {}),
+      // Registered, then verified by the operator (featured): the agent llm1-agentic trusts first for its questions.
       ready: async (service) => {
         await waitForHttp(service, '/health');
         await waitRegistered(service, specialistAddress);
+        await featureAgent(urls.registry, secrets.registry.ADMIN_TOKEN!, specialistAddress);
       },
     },
     router: {
