@@ -12,7 +12,8 @@ async function complete(token: string, messages: Turn[], model = 'llm1-agentic',
   return (await response.json()) as ChatCompletion;
 }
 
-const received = (agent: FakeAgent) => agent.inbox.map(({ message }) => message.content.map((item) => (item.type === 'text' ? item.text : '')).join(''));
+const received = (agent: FakeAgent) =>
+  agent.inbox.map(({ message }) => message.content.map((item) => (item.type === 'text' ? item.text : '')).join(''));
 
 let token: string;
 let agent: FakeAgent;
@@ -40,7 +41,10 @@ describe('an agent new to the conversation gets the user’s earlier questions',
     expect(received(agent).at(-1)).toBe(expected);
     expect(received(agent).at(-1)).not.toContain('millimetre');
     // The user sees exactly what the agent was sent, and to whom.
-    expect(body.intermediate_steps.find((step) => step.step === 'sent')).toMatchObject({ text: expected, agent: { address: agent.address } });
+    expect(body.intermediate_steps.find((step) => step.step === 'sent')).toMatchObject({
+      text: expected,
+      agent: { address: agent.address },
+    });
   });
 
   it('with x-session-id, the agent that has the conversation gets the question alone; the session remembers the questions', async () => {

@@ -55,7 +55,9 @@ describe('llm1-agentic for every chat user: the chat agent searches as itself', 
       accountKey: theirs.key,
       behaviour: { kind: 'answer', reply: () => 'theirs' },
     });
-    await env.REGISTRY_DB.prepare('UPDATE agents SET is_public = 0 WHERE address IN (?, ?)').bind(own.address, other.address).run();
+    // Unlisted, as `public: false` at registration makes an agent (the registry's triggers unlist it from search).
+    const registryDb = (env as unknown as { REGISTRY_DB: D1Database }).REGISTRY_DB;
+    await registryDb.prepare('UPDATE agents SET is_public = 0 WHERE address IN (?, ?)').bind(own.address, other.address).run();
 
     const body = await ask(mine.key, 'How does tardigrade cryptobiosis work?');
     expect(stepOf(body, 'choose')).toMatchObject({ agent: { address: own.address }, trust: { tier: 'yours', own: true } });
@@ -103,7 +105,9 @@ describe('agentic chat trusts by evidence, not by words (issue 22, finding 3)', 
     expect(choose.text).toContain('verified by this platform’s operator');
     expect(stepOf(body, 'sent')).toMatchObject({ agent: { address: specialist.address } });
     expect(lookalike.inbox).toHaveLength(0);
-    expect(body.choices[0]!.message.content).toMatch(/^Filings desk \(@filings-desk\), a third-party agent verified by this platform’s operator/);
+    expect(body.choices[0]!.message.content).toMatch(
+      /^Filings desk \(@filings-desk\), a third-party agent verified by this platform’s operator/,
+    );
   });
 
   it('the lookalike’s answer, asked for by name, is labelled third-party and unverified, every line quoted', async () => {

@@ -13,7 +13,11 @@ const key = parseKeyToken(testEnv.CHAT_AGENT_REGISTRY_KEY);
 if (!key) throw new Error('CHAT_AGENT_REGISTRY_KEY of the chat project is not a registry key');
 const now = new Date().toISOString();
 await testEnv.REGISTRY_DB.batch([
-  testEnv.REGISTRY_DB.prepare('INSERT OR IGNORE INTO accounts (id, name, created_at) VALUES (?, ?, ?)').bind('chat-agent', 'chat agent', now),
+  testEnv.REGISTRY_DB.prepare('INSERT OR IGNORE INTO accounts (id, name, created_at) VALUES (?, ?, ?)').bind(
+    'chat-agent',
+    'chat agent',
+    now,
+  ),
   testEnv.REGISTRY_DB.prepare(
     'INSERT OR IGNORE INTO api_keys (id, account_id, name, secret_hash, permissions, created_at) VALUES (?, ?, ?, ?, ?, ?)',
   ).bind(key.id, 'chat-agent', 'chat agent', hashSecret(key.secret), JSON.stringify(['read', 'write']), now),

@@ -5,7 +5,7 @@ import { chatAgent } from './chat-agent.ts';
 import type { Choice } from './choose.ts';
 import type { OpenConversation } from './conversation.ts';
 import { content, lateNote, relayAnswer } from './relay.ts';
-import type { AgenticRequest } from './run.ts';
+import type { AgenticRequest } from './request.ts';
 import { named, stepEvent } from './steps.ts';
 import type { Target } from './target.ts';
 
@@ -42,7 +42,12 @@ async function* awaitAnswer(
       conversation.cursor = Math.max(conversation.cursor, event.seq);
       if (event.kind === 'acknowledged') {
         if (event.msgId === msgId)
-          yield stepEvent({ step: 'acknowledged', text: `${named(target.agent)} acknowledged the message`, agent: target.agent, msg_id: msgId });
+          yield stepEvent({
+            step: 'acknowledged',
+            text: `${named(target.agent)} acknowledged the message`,
+            agent: target.agent,
+            msg_id: msgId,
+          });
         continue;
       }
       const late = event.msgId !== msgId;
@@ -80,7 +85,8 @@ export async function* askInTurn(
     const msgId = crypto.randomUUID();
     const message = messageFor(target, choice.message, question.earlier, conversation.continuing);
     await conversation.stub.expect(target, msgId, question.text);
-    const takeTimeout = index === targets.length - 1 ? LAST_TAKE_TIMEOUT_MS : TAKE_TIMEOUT_MS;
+    // A busy agent is not a dead one: the last candidate, and one the operator verified, get the longer wait.
+    const takeTimeout = index === targets.length - 1 || target.evidence?.verified ? LAST_TAKE_TIMEOUT_MS : TAKE_TIMEOUT_MS;
     const status = await agent.deliver(target.agent.address, chatMessage(message, { msgId }), {
       session: conversation.session,
       timeout: Math.max(1_000, Math.min(takeTimeout, deadline - Date.now())),
@@ -90,7 +96,12 @@ export async function* askInTurn(
       const reason = status.code ?? 'no_answer';
       const next = targets[index + 1];
       const then = next ? `; trying ${named(next.agent)}` : '';
-      yield stepEvent({ step: 'unreachable', text: `${named(target.agent)} could not be reached (${reason})${then}`, agent: target.agent, reason });
+      yield stepEvent({
+        step: 'unreachable',
+        text: `${named(target.agent)} could not be reached (${reason})${then}`,
+        agent: target.agent,
+        reason,
+      });
       missed.push(`${named(target.agent)} (${reason})`);
       continue;
     }
@@ -112,6 +123,9 @@ export async function* askInTurn(
     return;
   }
   yield content(
-    [...notes, `${missed.join(', ')} could not be reached, so the question got no answer. This is often passing: try again in a moment.`].join(''),
+    [
+      ...notes,
+      `${missed.join(', ')} could not be reached, so the question got no answer. This is often passing: try again in a moment.`,
+    ].join(''),
   );
 }

@@ -100,9 +100,15 @@ export async function chooseByModel(
     usage = reported ?? { ...usage, completionTokens: countText(args) };
     const parsed = SendArguments.safeParse(parseJson(args));
     const chosen = parsed.success ? candidates.find((c) => c.agent.address === parsed.data.address) : undefined;
-    if (!parsed.success || !chosen) return { ...chooseByRules(candidates, text, 'the model’s choice was unusable, so the rules chose'), usage };
+    if (!parsed.success || !chosen)
+      return { ...chooseByRules(candidates, text, 'the model’s choice was unusable, so the rules chose'), usage };
     const rest = candidates.filter((c) => c !== chosen);
-    return { targets: [chosen, ...rest], message: parsed.data.message, reason: parsed.data.reason || `${chosen.agent.name} fits best`, usage };
+    return {
+      targets: [chosen, ...rest],
+      message: parsed.data.message,
+      reason: parsed.data.reason || `${chosen.agent.name} fits best`,
+      usage,
+    };
   } catch (error) {
     if (signal.aborted) throw error;
     console.warn('chat: the model could not choose an agent', error);

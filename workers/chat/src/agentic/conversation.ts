@@ -39,9 +39,7 @@ export async function openConversation(env: ChatBindings, keyId: string, callerS
     continuing: callerSession ? peer : null,
     questions: start.questions,
     cursor: start.cursor,
-    lateSteps: late.map((event) =>
-      stepEvent({ step: 'answered', text: event.text, agent: peer!.agent, msg_id: event.msgId, late: true }),
-    ),
+    lateSteps: late.map((event) => stepEvent({ step: 'answered', text: event.text, agent: peer!.agent, msg_id: event.msgId, late: true })),
     lateNotes: late.map((event) => lateNote(peer!, event)),
   };
 }

@@ -7,7 +7,7 @@ import type { OpenConversation } from './conversation.ts';
 import { searchFailureText } from './failure-text.ts';
 import type { RegistryAccess } from './registry-access.ts';
 import { resolveMention } from './resolve.ts';
-import type { AgenticRequest } from './run.ts';
+import type { AgenticRequest } from './request.ts';
 import { named, stepEvent } from './steps.ts';
 import type { Target } from './target.ts';
 import { describeEvidence, stepTrust } from './trust.ts';
@@ -37,7 +37,12 @@ const chooseStep = (target: Target, text: string, reason: string, alone = true) 
   );
 
 /** The agent the user named (@handle or address): no search, no choice of ours. */
-async function* namedByUser(run: AgenticRequest, access: RegistryAccess, mention: Mention, text: string): AsyncGenerator<CompletionEvent, Picked> {
+async function* namedByUser(
+  run: AgenticRequest,
+  access: RegistryAccess,
+  mention: Mention,
+  text: string,
+): AsyncGenerator<CompletionEvent, Picked> {
   const resolved = await resolveMention(run.env, access, mention, run.signal);
   const who = mention.kind === 'handle' ? `@${mention.handle}` : mention.address;
   if (!resolved.ok) {

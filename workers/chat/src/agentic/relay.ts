@@ -1,6 +1,6 @@
 import type { CompletionEvent } from '../completion/events.ts';
 import type { SessionEvent } from './agent-session.ts';
-import type { AgenticRequest } from './run.ts';
+import type { AgenticRequest } from './request.ts';
 import { named } from './steps.ts';
 import type { Target } from './target.ts';
 import { wordAnswer } from './word-answer.ts';
@@ -8,7 +8,10 @@ import { wordAnswer } from './word-answer.ts';
 export const content = (text: string): CompletionEvent => ({ type: 'content', text });
 
 /** The agent's name as a label can show it: one line, without the characters that would make it Markdown. */
-const plainName = (target: Target) => named(target.agent).replace(/[\r\n*_`>#[\]|<]+/g, ' ').trim();
+const plainName = (target: Target) =>
+  named(target.agent)
+    .replace(/[\r\n*_`>#[\]|<]+/g, ' ')
+    .trim();
 
 /** Who is speaking, said before an agent's words: a third party, verified by the operator or not. */
 function speaker(target: Target): string {

@@ -1,35 +1,17 @@
-import type { AgentExecutionContext } from '../../../../lib/agent/index.ts';
-import type { ChatCompletionRequest } from '../../../../schemas/chat.ts';
 import type { CompletionEvent } from '../completion/events.ts';
-import type { ServedModel } from '../config/models.ts';
-import type { ChatBindings } from '../env.ts';
-import type { Provider, ProviderMessage } from '../providers/types.ts';
+import type { ProviderMessage } from '../providers/types.ts';
 import { findMention } from './addressing.ts';
 import { askInTurn } from './ask.ts';
 import { earlierQuestions } from './carry.ts';
 import { openConversation } from './conversation.ts';
 import { pickAgent, type Question } from './pick.ts';
 import { registryAccess } from './registry-access.ts';
+import type { AgenticRequest } from './request.ts';
 import { content } from './relay.ts';
 import { stepEvent } from './steps.ts';
 
 /** Longest question sent to an agent (the earlier questions it may carry are capped apart). */
 const MAX_QUESTION_CHARS = 4000;
-
-export interface AgenticRequest {
-  env: ChatBindings;
-  executionCtx: AgentExecutionContext;
-  keyId: string;
-  token: string;
-  request: ChatCompletionRequest;
-  messages: ProviderMessage[];
-  model: ServedModel;
-  provider: Provider;
-  /** The caller's `x-session-id`, when it continues a conversation. */
-  callerSession: string | undefined;
-  maxTokens: number;
-  signal: AbortSignal;
-}
 
 /** The last user message as the question, without the mention that named its agent; the user's earlier questions. */
 function questionOf(messages: ProviderMessage[], remembered: string[]): Question {

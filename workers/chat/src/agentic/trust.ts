@@ -89,9 +89,14 @@ export function topicWords(text: string): Set<string> {
 
 /** The agent's own description of itself, as far as relevance is read from it (never the README). */
 function selfDescription(found: FoundAgent): string {
-  return [found.name, found.handle ?? '', found.description, ...found.use_cases, ...found.tags, ...found.functions.map((fn) => fn.name)].join(
-    ' ',
-  );
+  return [
+    found.name,
+    found.handle ?? '',
+    found.description,
+    ...found.use_cases,
+    ...found.tags,
+    ...found.functions.map((fn) => fn.name),
+  ].join(' ');
 }
 
 /** A candidate with the registry's order (its relevance) and its evidence. */
@@ -115,7 +120,11 @@ export function rankByEvidence<T>(candidates: Ranked<T>[], question: string): Ra
     for (const word of asked) if (own.has(word)) return 0;
     return 1;
   };
-  const keyed = candidates.map((candidate) => ({ candidate, offTopic: offTopic(candidate), tier: TIERS.indexOf(tierOf(candidate.evidence)) }));
+  const keyed = candidates.map((candidate) => ({
+    candidate,
+    offTopic: offTopic(candidate),
+    tier: TIERS.indexOf(tierOf(candidate.evidence)),
+  }));
   return keyed
     .toSorted((a, b) => a.offTopic - b.offTopic || a.tier - b.tier || a.candidate.rank - b.candidate.rank)
     .map(({ candidate }) => candidate);

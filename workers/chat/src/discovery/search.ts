@@ -76,7 +76,8 @@ export async function searchAgents(
       return failed(`registry search answered ${response.status}`, failureOf(response));
     }
     const page = searchPageSchema.safeParse(await response.json());
-    if (!page.success) return failed('registry search answered a body that is not a search page', { kind: 'malformed', status: 200, retryAfter: null });
+    if (!page.success)
+      return failed('registry search answered a body that is not a search page', { kind: 'malformed', status: 200, retryAfter: null });
     const { agents, total } = page.data;
     return { agents, total, error: null, failure: null };
   } catch (error) {
