@@ -9,7 +9,7 @@ const SEPARATOR = `\n\n---\n${HEADING}\n`;
 
 /** Earlier questions carried at most, and their length each: enough for "and in 2023?" to mean something. */
 export const MAX_EARLIER_TURNS = 4;
-export const MAX_EARLIER_TURN_CHARS = 300;
+const MAX_EARLIER_TURN_CHARS = 300;
 
 const oneLine = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, MAX_EARLIER_TURN_CHARS);
 

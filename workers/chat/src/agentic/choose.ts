@@ -14,7 +14,7 @@ export interface Choice {
   usage: ChoiceUsage | null;
 }
 
-export interface ChoiceUsage {
+interface ChoiceUsage {
   promptTokens: number;
   completionTokens: number;
 }

@@ -5,7 +5,7 @@ import { agentSession, agentSessionFor } from './session-id.ts';
 import { stepEvent } from './steps.ts';
 import type { Target } from './target.ts';
 
-export type SessionStub = ReturnType<typeof agentSession>;
+type SessionStub = ReturnType<typeof agentSession>;
 
 /** The conversation a completion belongs to, as it stands when the request comes. */
 export interface OpenConversation {

@@ -20,14 +20,14 @@ function speaker(target: Target): string {
 }
 
 /** An agent's text as a quotation: every line marked, so nothing in it can pass for this platform's own words. */
-export function quoted(text: string): string {
+function quoted(text: string): string {
   return text
     .split('\n')
     .map((line) => (line ? `> ${line}` : '>'))
     .join('\n');
 }
 
-export function thirdPartyAnswer(target: Target, reply: string): string {
+function thirdPartyAnswer(target: Target, reply: string): string {
   return `${speaker(target)}, answered (its words, not this platform’s):\n\n${quoted(reply)}`;
 }
 

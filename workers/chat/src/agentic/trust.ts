@@ -35,7 +35,7 @@ export function evidenceOf(found: FoundAgent, own: boolean, now = Date.now()): E
   };
 }
 
-export function tierOf(evidence: Evidence): Tier {
+function tierOf(evidence: Evidence): Tier {
   if (!evidence.live) return 'offline';
   if (evidence.verified) return 'verified';
   if (evidence.own) return 'yours';

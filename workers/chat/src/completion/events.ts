@@ -9,7 +9,7 @@ export interface StepEvent {
 }
 
 /** A model call made for the completion besides its answer (llm1-agentic's choice of agent): its tokens count in `usage`. */
-export interface SideCallEvent {
+interface SideCallEvent {
   type: 'side_call';
   promptTokens: number;
   completionTokens: number;

@@ -20,7 +20,7 @@ const analysisJobSchema = z.object({
   // Jobs queued before chat messages were taken have no `reply_as`: they asked with `{request}`.
   reply_as: replyFormSchema.default('analysis_result'),
 });
-export type AnalysisJob = z.infer<typeof analysisJobSchema>;
+type AnalysisJob = z.infer<typeof analysisJobSchema>;
 
 /** Tries of one question while EDGAR fails transiently (429, 5xx, unreachable); then the sender is told. */
 const ANALYSIS_ATTEMPTS = 3;
