@@ -1,5 +1,6 @@
 import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parseKeyToken } from '../../lib/auth/tokens.ts';
 import type { ChatCompletion, IntermediateStep } from '../../schemas/chat.ts';
 import { createKey, feature, post } from './helpers.ts';
 import { fakeAgent } from './helpers/fake-agents.ts';
@@ -70,6 +71,29 @@ describe('llm1-agentic for every chat user: the chat agent searches as itself', 
     const chatOnly = (await createKey({ permissions: ['chat'], accountId: mine.account_id })).key;
     const without = await ask(chatOnly, 'How does tardigrade cryptobiosis work?');
     expect(without.executable_data.map((manifest) => manifest.address)).not.toContain(own.address);
+  });
+});
+
+describe('failures say what happened and whether retrying helps', () => {
+  it('a refusal of the chat agent’s own key is the deployment’s problem, never “try again shortly”', async () => {
+    const registryDb = (env as unknown as { REGISTRY_DB: D1Database }).REGISTRY_DB;
+    const agentKeyId = parseKeyToken(env.CHAT_AGENT_REGISTRY_KEY)!.id;
+    const setPermissions = (permissions: string[]) =>
+      registryDb.prepare('UPDATE api_keys SET permissions = ? WHERE id = ?').bind(JSON.stringify(permissions), agentKeyId).run();
+    const chatOnly = (await createKey({ permissions: ['chat'] })).key;
+    // The operator broke the chat agent's key (it lost `read`): the registry refuses its searches.
+    await setPermissions(['write']);
+    try {
+      const body = await ask(chatOnly, 'How long should quince membrillo cook?');
+      expect(stepOf(body, 'failed')).toMatchObject({ reason: 'search_refused' });
+      const content = body.choices[0]!.message.content!;
+      expect(content).toContain('the registry refused the chat agent’s own key (HTTP 403)');
+      expect(content).toContain('not of your key');
+      expect(content).toContain('trying again will not help');
+      expect(content).not.toMatch(/shortly|in a moment/);
+    } finally {
+      await setPermissions(['read', 'write']);
+    }
   });
 });
 
