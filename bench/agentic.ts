@@ -90,7 +90,12 @@ async function converse(chatUrl: string, key: string, index: number): Promise<Tu
   for (const [turn, { question, expect }] of turns.entries()) {
     history.push({ role: 'user', content: question });
     const messages = session ? [{ role: 'user', content: question }] : history;
-    const { ms, stepsBeforeContent, content } = await streamTurn(chatUrl, key, messages, session);
+    // A turn that failed (a reset connection, an error status) counts as answered wrongly, with what happened.
+    const { ms, stepsBeforeContent, content } = await streamTurn(chatUrl, key, messages, session).catch((error: unknown) => ({
+      ms: NaN,
+      stepsBeforeContent: 0,
+      content: `request failed: ${error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error)}`,
+    }));
     history.push({ role: 'assistant', content });
     const line = expectedLine(ROOT, company.cik, expect.figure, expect.year);
     results.push({ turn: turn + 1, ms, stepsBeforeContent, correct: content.includes(line), content });
@@ -135,13 +140,18 @@ async function main() {
     console.log('|---|---|---|---|---|');
     for (const turn of [1, 2, 3, 0]) {
       const rows = all.filter((result) => turn === 0 || result.turn === turn);
-      const times = rows.map((row) => row.ms).sort((a, b) => a - b);
+      const times = rows
+        .map((row) => row.ms)
+        .filter((ms) => !Number.isNaN(ms))
+        .sort((a, b) => a - b);
       const steps = rows.map((row) => row.stepsBeforeContent);
       const correct = rows.filter((row) => row.correct).length;
       console.log(
         `| ${turn === 0 ? 'all' : turn} | ${percentile(times, 50).toFixed(0)} | ${percentile(times, 99).toFixed(0)} | ${Math.min(...steps)}–${Math.max(...steps)} | ${correct}/${rows.length} |`,
       );
     }
+    const failed = all.filter((row) => Number.isNaN(row.ms)).length;
+    if (failed) console.log(`\n${failed} turn(s) failed as requests (not in the times above)`);
     const wrong = all.find((row) => !row.correct);
     if (wrong) console.log(`\nfirst wrong answer (turn ${wrong.turn}):\n${wrong.content.slice(0, 600)}`);
   } finally {

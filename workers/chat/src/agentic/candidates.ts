@@ -26,7 +26,7 @@ export type Candidates =
  * The caller's own agents that may fit (by name and functions), in detail: private ones are found nowhere
  * else. Nothing when the caller's key has no `read` (or the registry says no): then only public agents count.
  */
-async function ownAgents(access: RegistryAccess, searchText: string, signal: AbortSignal, env: ChatEnv): Promise<FoundAgent[] | null> {
+async function ownAgents(env: ChatEnv, access: RegistryAccess, searchText: string, signal: AbortSignal): Promise<FoundAgent[] | null> {
   try {
     const listed = await registryFetch(env, access.callerKey, '/v2/agents', { method: 'GET', signal });
     if (!listed.ok) {
@@ -92,7 +92,7 @@ export async function findCandidates(
   }
   const [searched, own] = await Promise.all([
     searchAgents(env, access.agentKey, searchText, SEARCHED, signal),
-    ownAgents(access, searchText, signal, env),
+    ownAgents(env, access, searchText, signal),
   ]);
   if (searched.failure) {
     return { ok: false, failure: searched.failure, step: searchStep(`searched the registry: ${searched.error}`, [], 0, searched.error) };
