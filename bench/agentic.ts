@@ -150,8 +150,13 @@ async function main() {
         `| ${turn === 0 ? 'all' : turn} | ${percentile(times, 50).toFixed(0)} | ${percentile(times, 99).toFixed(0)} | ${Math.min(...steps)}–${Math.max(...steps)} | ${correct}/${rows.length} |`,
       );
     }
-    const failed = all.filter((row) => Number.isNaN(row.ms)).length;
-    if (failed) console.log(`\n${failed} turn(s) failed as requests (not in the times above)`);
+    const failed = all.filter((row) => Number.isNaN(row.ms));
+    if (failed.length) {
+      const reasons = new Map<string, number>();
+      for (const row of failed) reasons.set(row.content.slice(0, 160), (reasons.get(row.content.slice(0, 160)) ?? 0) + 1);
+      console.log(`\n${failed.length} turn(s) failed as requests (not in the times above):`);
+      for (const [reason, count] of reasons) console.log(`  ${count} × ${reason}`);
+    }
     const wrong = all.find((row) => !row.correct);
     if (wrong) console.log(`\nfirst wrong answer (turn ${wrong.turn}):\n${wrong.content.slice(0, 600)}`);
   } finally {
