@@ -92,8 +92,10 @@ export async function* askInTurn(
       timeout: Math.max(1_000, Math.min(takeTimeout, deadline - Date.now())),
     });
     if (status.status !== 'delivered') {
-      await conversation.stub.withdraw(msgId);
       const reason = status.code ?? 'no_answer';
+      // A timeout is not a refusal: the agent may have taken the message after all, and its answer must then be
+      // matched to it (shown as late), not to the next message of the session.
+      if (reason !== 'timeout') await conversation.stub.withdraw(msgId);
       const next = targets[index + 1];
       const then = next ? `; trying ${named(next.agent)}` : '';
       yield stepEvent({
