@@ -47,7 +47,7 @@ export function expectedLine(root: string, cik: number, figure: Figure, fiscalYe
       .filter((fact) => fact.fy === fiscalYear && fact.fp === 'FY' && /^10-K/.test(fact.form) && isYear(fact))
       .sort((a, b) => b.end.localeCompare(a.end) || b.filed.localeCompare(a.filed));
     const value = own[0]?.val;
-    if (value !== undefined) return `${figure}: $${(value / 1e9).toFixed(2)}B in FY${fiscalYear}`;
+    if (value !== undefined) return `${figure}: ${value < 0 ? '-' : ''}$${(Math.abs(value) / 1e9).toFixed(2)}B in FY${fiscalYear}`;
   }
   throw new Error(`data/edgar has no ${figure} for CIK ${cik} in fiscal ${fiscalYear}`);
 }

@@ -157,8 +157,10 @@ async function main() {
       console.log(`\n${failed.length} turn(s) failed as requests (not in the times above):`);
       for (const [reason, count] of reasons) console.log(`  ${count} × ${reason}`);
     }
-    const wrong = all.find((row) => !row.correct);
-    if (wrong) console.log(`\nfirst wrong answer (turn ${wrong.turn}):\n${wrong.content.slice(0, 600)}`);
+    for (const turn of [1, 2, 3]) {
+      const wrong = all.find((row) => row.turn === turn && !row.correct && !Number.isNaN(row.ms));
+      if (wrong) console.log(`\nfirst wrong answer of turn ${turn}:\n${wrong.content.slice(0, 400)}`);
+    }
   } finally {
     await stack.stop();
     if (!values.logs) rmSync(work, { recursive: true, force: true });
