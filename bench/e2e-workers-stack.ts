@@ -59,7 +59,7 @@ export async function startWorkersStack(root: string, work: string, logDir: stri
       specialist: url(PORTS.specialist),
       router: url(PORTS.router),
     },
-    routerAddress,
+    { router: routerAddress, chatAgent: Identity.fromSeed(secrets.chat.CHAT_AGENT_SEED!, 0).address },
   );
   const registry = { config: 'wrangler.toml', port: PORTS.registry, vars: { ...secrets.registry, ...local.registry } };
 

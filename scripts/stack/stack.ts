@@ -84,7 +84,7 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
   const running = new Map<ServiceName, ServiceProcess>();
   const order: ServiceName[] = [];
 
-  const local = localVars(urls, routerAddress);
+  const local = localVars(urls, { router: routerAddress, chatAgent: chatAgentAddress });
   const worker = (name: WorkerName, config: string, vars: Record<string, string>) =>
     wranglerDev({
       name,
