@@ -94,6 +94,8 @@ function chatProject() {
             DEFAULT_TPM: '20000',
             // The chat agent (llm1-agentic): its identity, a webhook the fake agents answer at, a short deadline.
             CHAT_AGENT_SEED: 'chat-agent-test-seed',
+            // Its own registry key (an account of its own), which it searches with; test/chat/setup.ts stores it.
+            CHAT_AGENT_REGISTRY_KEY,
             CHAT_AGENT_WEBHOOK_URL: 'http://chat.test/agent/webhook',
             AGENT_ANSWER_TIMEOUT_MS: '3000',
             // The fake agents' webhooks are on .test names, which the URL policy refuses unless private URLs are allowed (as npm start does).
@@ -214,6 +216,9 @@ function hostingProject() {
 
 /** The platform key the hosting Worker registers hosted agents with; test/hosting/setup.ts stores it in the registry. */
 const HOSTING_REGISTRY_KEY = 'rdv_b0b0b0b0b0b0b0b0_hosting-test-secret-00000000000000000000000';
+
+/** The chat agent's own registry key in the chat project; test/chat/setup.ts stores it in the registry. */
+const CHAT_AGENT_REGISTRY_KEY = 'rdv_c4a7c4a7c4a7c4a7_chat-agent-test-secret-00000000000000000000';
 
 /** The registry key the agent-runtime fixture's agents use; test/agent-runtime/setup.ts stores it in the registry. */
 const AGENT_RUNTIME_REGISTRY_KEY = 'rdv_a9e2a9e2a9e2a9e2_agent-runtime-test-secret-00000000000000000';

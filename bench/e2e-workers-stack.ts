@@ -17,7 +17,11 @@ const PORTS = { registry: 9701, chat: 9702, edgar: 9703, specialist: 9704, route
 const run = promisify(execFile);
 
 export interface WorkersStack {
-  urls: { router: string };
+  urls: { router: string; chat: string; registry: string };
+  /** The registry's admin token (the operator's), to mint keys and feature agents. */
+  adminToken: string;
+  /** The specialist's address. */
+  specialistAddress: string;
   /** The specialist's console output (its timing lines). */
   workerdLog: string;
   /** The EDGAR data server's request log. */
@@ -55,7 +59,7 @@ export async function startWorkersStack(root: string, work: string, logDir: stri
       specialist: url(PORTS.specialist),
       router: url(PORTS.router),
     },
-    routerAddress,
+    { router: routerAddress, chatAgent: Identity.fromSeed(secrets.chat.CHAT_AGENT_SEED!, 0).address },
   );
   const registry = { config: 'wrangler.toml', port: PORTS.registry, vars: { ...secrets.registry, ...local.registry } };
 
@@ -121,13 +125,13 @@ export async function startWorkersStack(root: string, work: string, logDir: stri
     await Promise.all([keys.stop(), specialist.stop(), router.stop()]);
     await edgar.stop();
   };
+  // Each agent registers on its Worker's first request; the router then needs the specialist in the registry.
+  const agents = {
+    chat: secrets.chat.CHAT_AGENT_SEED!,
+    specialist: secrets.specialist.FINANCIAL_AGENT_KEY!,
+    router: secrets.router.PRIMARY_AGENT_KEY!,
+  };
   try {
-    // Each agent registers on its Worker's first request; the router then needs the specialist in the registry.
-    const agents = {
-      chat: secrets.chat.CHAT_AGENT_SEED!,
-      specialist: secrets.specialist.FINANCIAL_AGENT_KEY!,
-      router: secrets.router.PRIMARY_AGENT_KEY!,
-    };
     for (const [name, seed] of Object.entries(agents) as [keyof typeof agents, string][]) {
       await fetch(`${urls[name]}/health`);
       const address = Identity.fromSeed(seed, 0).address;
@@ -139,7 +143,9 @@ export async function startWorkersStack(root: string, work: string, logDir: stri
     throw error;
   }
   return {
-    urls: { router: urls.router },
+    urls: { router: urls.router, chat: urls.chat, registry: url(PORTS.registry) },
+    adminToken: secrets.registry.ADMIN_TOKEN!,
+    specialistAddress: Identity.fromSeed(agents.specialist, 0).address,
     workerdLog: join(work, 'specialist', 'workerd.log'),
     edgarLog: edgar.logFile,
     edgarGroup: edgar.child.pid!,

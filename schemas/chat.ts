@@ -174,6 +174,23 @@ export type AgentManifest = z.infer<typeof AgentManifest>;
 const StepAgent = z.object({ address: z.string(), name: z.string(), handle: z.string().nullable() });
 export type StepAgent = z.infer<typeof StepAgent>;
 
+/** llm1-agentic's trust tiers, most trusted first (docs/decisions/0121). */
+export const TRUST_TIERS = ['verified', 'yours', 'established', 'new', 'offline'] as const;
+
+/**
+ * What llm1-agentic knows of an agent beyond its own words: `verified` (featured by the operator), `own` (the
+ * caller's own agent), `live` (the registry's liveness), interactions the registry counted, days registered.
+ */
+const StepTrust = z.object({
+  tier: z.enum(TRUST_TIERS),
+  verified: z.boolean(),
+  own: z.boolean(),
+  live: z.boolean(),
+  interactions: z.int(),
+  age_days: z.int(),
+});
+export type StepTrust = z.infer<typeof StepTrust>;
+
 /** Every step has a line for people (`text`) and the time it happened (`at`, ISO 8601). */
 const stepBase = { text: z.string(), at: z.string() };
 
@@ -192,8 +209,18 @@ export const IntermediateStep = z.discriminatedUnion('step', [
     total: z.int(),
     error: z.string().nullable(),
   }),
-  /** `choice`: the addresses kept (discovery) or the one agent talked to (agentic, also as `agent`). */
-  z.object({ step: z.literal('choose'), ...stepBase, choice: z.array(z.string()), reason: z.string(), agent: StepAgent.nullable() }),
+  /**
+   * `choice`: the addresses kept (discovery) or the one agent talked to (agentic, also as `agent`); `trust`: the
+   * evidence it was ranked by (agentic, when it was chosen from a search).
+   */
+  z.object({
+    step: z.literal('choose'),
+    ...stepBase,
+    choice: z.array(z.string()),
+    reason: z.string(),
+    agent: StepAgent.nullable(),
+    trust: StepTrust.optional(),
+  }),
   z.object({ step: z.literal('sent'), ...stepBase, agent: StepAgent, session: z.string(), msg_id: z.string() }),
   z.object({ step: z.literal('acknowledged'), ...stepBase, agent: StepAgent, msg_id: z.string() }),
   /** `late`: the answer to an earlier message of the session, which came after that request's deadline. */

@@ -12,7 +12,7 @@ interface LocalUrls {
  * private URLs allowed (local development only; the configs keep them off). `npm start` and bench:e2e's
  * Workers runtime start them with these.
  */
-export function localVars(urls: LocalUrls, routerAddress: string) {
+export function localVars(urls: LocalUrls, senders: { router: string; chatAgent: string }) {
   const local = { ALLOW_PRIVATE_URLS: 'true', REGISTRY_URL: urls.registry };
   return {
     registry: { ALLOW_PRIVATE_URLS: 'true' },
@@ -24,8 +24,9 @@ export function localVars(urls: LocalUrls, routerAddress: string) {
       EDGAR_BASE_URL: urls.edgar,
       EDGAR_TICKERS_URL: `${urls.edgar}/files/company_tickers.json`,
       EDGAR_SEARCH_URL: `${urls.edgar}/LATEST/search-index`,
-      // The router asks for all of its users (each limited by the router itself): 100 a second, not 2.
-      SENDER_BUDGETS: `${routerAddress}:6000`,
+      // The router and the chat agent (llm1-agentic) ask for all of their users (each limited by its own key's
+      // rate): 100 a second each, not 2.
+      SENDER_BUDGETS: `${senders.router}:6000,${senders.chatAgent}:6000`,
     },
     router: { ...local, PRIMARY_WEBHOOK_URL: `${urls.router}/webhook` },
     hosting: { ...local, PUBLIC_URL: urls.registry },

@@ -3,6 +3,7 @@ import { createAgentKeys } from './agent-keys.ts';
 import { viteDev } from './client.ts';
 import { readDevVars } from './dev-vars.ts';
 import { ensureExampleHostedAgent } from './hosting-example.ts';
+import { featureAgent } from './feature-agent.ts';
 import { localVars } from './local-vars.ts';
 import { INSPECTOR_PORTS, type Ports, type ServiceName } from './ports.ts';
 import { spawnService, StartError, waitForHttp, type ServiceProcess } from './process.ts';
@@ -34,7 +35,7 @@ export interface ServiceRecipe {
 /** Each service's recipe. URLs follow the chosen ports; ALLOWED_ORIGINS lets the client call the registry, chat and hosting APIs. */
 export function serviceRecipes(plan: StackPlan): Record<ServiceName, ServiceRecipe> {
   const { root, ports, urls, persistDir, logDir, files, secrets } = plan;
-  const local = localVars(urls, plan.routerAddress);
+  const local = localVars(urls, { router: plan.routerAddress, chatAgent: plan.chatAgentAddress });
   const worker = (name: WorkerName, config: string, vars: Record<string, string>) =>
     wranglerDev({
       name,
@@ -79,9 +80,11 @@ export function serviceRecipes(plan: StackPlan): Record<ServiceName, ServiceReci
     },
     specialist: {
       spawn: () => worker('specialist', 'workers/specialist/wrangler.toml', {}),
+      // Registered, then verified by the operator (featured): the agent llm1-agentic trusts first for its questions.
       ready: async (service) => {
         await waitForHttp(service, '/health');
         await registered(service, plan.specialistAddress);
+        await featureAgent(urls.registry, secrets.registry.ADMIN_TOKEN!, plan.specialistAddress);
       },
     },
     router: {

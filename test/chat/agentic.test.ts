@@ -14,6 +14,13 @@ const readme = (topic: string, text: string) => `# ${topic}\n\n<description>${te
 
 const kinds = (steps: IntermediateStep[]) => steps.map((step) => step.step);
 
+/** An agent's answer as the completion shows it: labelled as a third party's, its words quoted line by line. */
+const thirdParty = (who: string, text: string, verified = false) =>
+  `${who}, a third-party agent ${verified ? 'verified' : 'not verified'} by this platform’s operator, answered (its words, not this platform’s):\n\n${text
+    .split('\n')
+    .map((line) => (line ? `> ${line}` : '>'))
+    .join('\n')}`;
+
 async function complete(token: string, body: Record<string, unknown>): Promise<ChatCompletion> {
   const response = await post('/chat/completions', token, body);
   expect(response.status).toBe(200);
@@ -48,14 +55,16 @@ describe('llm1-agentic: the completion asks the agent discovery finds and answer
     const question = 'How hot should a kiln be for annealing heliotrope glassblowing pieces?';
     const body = await complete(token, { model: 'llm1-agentic', messages: [{ role: 'user', content: question }] });
 
-    expect(body.choices[0]!.message.content).toBe(`Anneal heliotrope glass at 480 °C (you asked: ${question})`);
+    expect(body.choices[0]!.message.content).toBe(
+      thirdParty('Glassblowing desk (@glass-desk)', `Anneal heliotrope glass at 480 °C (you asked: ${question})`),
+    );
     expect(body.choices[0]!.finish_reason).toBe('stop');
     expect(kinds(body.intermediate_steps)).toEqual(['search', 'choose', 'sent', 'acknowledged', 'answered']);
     const [search, choose, sent, , answered] = body.intermediate_steps;
     expect(search).toMatchObject({ step: 'search', error: null });
     expect(choose).toMatchObject({ step: 'choose', agent: { address: agent.address, name: 'Glassblowing desk', handle: 'glass-desk' } });
     expect(sent).toMatchObject({ step: 'sent', text: question, agent: { address: agent.address } });
-    expect(answered).toMatchObject({ step: 'answered', late: false, text: body.choices[0]!.message.content });
+    expect(answered).toMatchObject({ step: 'answered', late: false, text: `Anneal heliotrope glass at 480 °C (you asked: ${question})` });
     expect(body.executable_data.map((manifest) => manifest.address)).toContain(agent.address);
 
     // What the agent got: one ChatMessage from the chat agent, signed (verified by the fake), the question as text.
@@ -99,7 +108,9 @@ describe('llm1-agentic: the completion asks the agent discovery finds and answer
       expect(chunks.indexOf(chunk)).toBeLessThan(firstContent);
     }
     expect(stepChunks[0]!.executable_data?.length).toBeGreaterThan(0);
-    expect(chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('')).toBe('Wire juniper bonsai in late winter.');
+    expect(chunks.map((chunk) => chunk.choices[0]?.delta.content ?? '').join('')).toBe(
+      thirdParty('Bonsai desk (@bonsai-desk)', 'Wire juniper bonsai in late winter.'),
+    );
 
     const stream = await openai(token).chat.completions.create({
       model: 'llm1-agentic',
@@ -108,7 +119,7 @@ describe('llm1-agentic: the completion asks the agent discovery finds and answer
     });
     let text = '';
     for await (const chunk of stream) text += chunk.choices[0]?.delta.content ?? '';
-    expect(text).toBe('Wire juniper bonsai in late winter.');
+    expect(text).toBe(thirdParty('Bonsai desk (@bonsai-desk)', 'Wire juniper bonsai in late winter.'));
   });
 
   it('agent_discovery.execute does the same with any model', async () => {
@@ -123,7 +134,9 @@ describe('llm1-agentic: the completion asks the agent discovery finds and answer
       agent_discovery: { execute: true },
       messages: [{ role: 'user', content: 'How often should I feed a rye sourdough starter?' }],
     });
-    expect(body.choices[0]!.message.content).toBe('Feed a rye sourdough starter twice a day.');
+    expect(body.choices[0]!.message.content).toBe(
+      thirdParty('Sourdough desk (@sourdough-desk)', 'Feed a rye sourdough starter twice a day.'),
+    );
     expect(kinds(body.intermediate_steps)).toContain('answered');
   });
 });
@@ -149,13 +162,16 @@ describe('with a model configured, the model chooses the agent and words the ans
     const picked = listed.at(-1)!;
     expect(body.intermediate_steps.find((step) => step.step === 'choose')).toMatchObject({
       agent: { address: picked },
-      reason: 'the fake model prefers the last agent listed',
+      reason: expect.stringMatching(/^the fake model prefers the last agent listed; not verified, and new or little used/),
+      trust: { tier: 'new', verified: false, own: false, live: true, interactions: 0, age_days: 0 },
     });
     expect(body.intermediate_steps.find((step) => step.step === 'sent')).toMatchObject({ text: `Reworded: ${question}` });
     const reply = picked === first.address ? 'one: tune the bridle' : 'two: tune the bridle';
     expect(body.intermediate_steps.at(-1)).toMatchObject({ step: 'answered', text: reply });
     // The answer is the model's (the fake upstream's words); the agent's reply reached it as fenced JSON after our instruction.
-    expect(body.choices[0]!.message.content).toBe('Hello from upstream.');
+    expect(body.choices[0]!.message.content).toMatch(
+      /^Relayed from Kite desk (one|two) \(@kite-desk-(one|two)\), a third-party agent not verified by this platform’s operator, in this assistant’s words:\n\nHello from upstream\.$/,
+    );
     const relayed = (await (await upstream('/last-request')).json()) as { body: { messages: { role: string; content: string }[] } };
     const [instruction, data] = relayed.body.messages.slice(-2);
     expect(instruction).toMatchObject({ role: 'system', content: expect.stringContaining('untrusted data') });
@@ -173,7 +189,7 @@ describe('naming an agent: @handle or its address', () => {
       behaviour: { kind: 'answer', reply: () => 'High tide is at 06:12.' },
     });
     const body = await complete(token, { model: 'llm1-agentic', messages: [{ role: 'user', content: '@tide-desk when is high tide?' }] });
-    expect(body.choices[0]!.message.content).toBe('High tide is at 06:12.');
+    expect(body.choices[0]!.message.content).toBe(thirdParty('Tide desk (@tide-desk)', 'High tide is at 06:12.'));
     expect(kinds(body.intermediate_steps)).toEqual(['choose', 'sent', 'acknowledged', 'answered']);
     expect(body.intermediate_steps[0]).toMatchObject({ agent: { address: agent.address, handle: 'tide-desk' } });
     expect(body.executable_data.map((manifest) => manifest.address)).toEqual([agent.address]);
@@ -191,7 +207,7 @@ describe('naming an agent: @handle or its address', () => {
       model: 'llm1-agentic',
       messages: [{ role: 'user', content: `ask ${agent.address} about the moon phase` }],
     });
-    expect(body.choices[0]!.message.content).toBe('The moon is waxing.');
+    expect(body.choices[0]!.message.content).toBe(thirdParty('Moon desk (@moon-desk)', 'The moon is waxing.'));
     expect(kinds(body.intermediate_steps)[0]).toBe('choose');
     expect(agent.inbox.at(-1)!.message.content).toEqual([{ type: 'text', text: 'ask about the moon phase' }]);
   });
@@ -214,9 +230,11 @@ describe('x-session-id: a conversation continues with the same agent', () => {
     });
     const session = `orchids-${crypto.randomUUID()}`;
     const first = await completeIn(session, token, 'How often should I water a phalaenopsis orchid?');
-    expect(first.choices[0]!.message.content).toBe('orchid answer to: How often should I water a phalaenopsis orchid?');
+    expect(first.choices[0]!.message.content).toBe(
+      thirdParty('Orchid desk (@orchid-desk)', 'orchid answer to: How often should I water a phalaenopsis orchid?'),
+    );
     const second = await completeIn(session, token, 'And how much light?');
-    expect(second.choices[0]!.message.content).toBe('orchid answer to: And how much light?');
+    expect(second.choices[0]!.message.content).toBe(thirdParty('Orchid desk (@orchid-desk)', 'orchid answer to: And how much light?'));
     expect(kinds(second.intermediate_steps)).toEqual(['choose', 'sent', 'acknowledged', 'answered']);
     const [a, b] = agent.inbox.slice(-2);
     expect(a!.envelope.session).toBe(b!.envelope.session);
@@ -325,7 +343,7 @@ describe('failures are answers, not hangs', () => {
       model: 'llm1-agentic',
       messages: [{ role: 'user', content: 'When is the saffron crocus harvest?' }],
     });
-    expect(body.choices[0]!.message.content).toBe('Harvest saffron crocus at dawn.');
+    expect(body.choices[0]!.message.content).toBe(thirdParty('Saffron desk two (@saffron-two)', 'Harvest saffron crocus at dawn.'));
     const unreachable = body.intermediate_steps.filter((step) => step.step === 'unreachable');
     const sent = body.intermediate_steps.filter((step) => step.step === 'sent');
     expect(sent).toEqual([expect.objectContaining({ agent: expect.objectContaining({ address: live.address }) })]);

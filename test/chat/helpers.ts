@@ -7,15 +7,26 @@ const ADMIN = { authorization: 'Bearer test-admin-token', 'content-type': 'appli
 
 /** A fresh registry key (in a new account) made through the registry's public key API with the admin token. */
 export async function createKey(
-  options: { permissions?: string[]; limits?: { requests_per_minute?: number; tokens_per_minute?: number } } = {},
-): Promise<{ id: string; key: string }> {
+  options: { permissions?: string[]; limits?: { requests_per_minute?: number; tokens_per_minute?: number }; accountId?: string } = {},
+): Promise<{ id: string; key: string; account_id: string }> {
   const response = await env.REGISTRY_API.fetch('http://registry.test/v1/keys', {
     method: 'POST',
     headers: ADMIN,
-    body: JSON.stringify({ name: 'chat test', permissions: options.permissions ?? ['chat', 'read'], limits: options.limits }),
+    body: JSON.stringify({
+      name: 'chat test',
+      permissions: options.permissions ?? ['chat', 'read'],
+      limits: options.limits,
+      account_id: options.accountId,
+    }),
   });
   if (response.status !== 201) throw new Error(`creating a key failed: ${response.status} ${await response.text()}`);
-  return (await response.json()) as { id: string; key: string };
+  return (await response.json()) as { id: string; key: string; account_id: string };
+}
+
+/** The operator features (verifies) an agent: PUT /v1/featured-agents/{address} with the admin token. */
+export async function feature(address: string): Promise<void> {
+  const response = await env.REGISTRY_API.fetch(`http://registry.test/v1/featured-agents/${address}`, { method: 'PUT', headers: ADMIN });
+  if (!response.ok) throw new Error(`featuring ${address} failed: ${response.status} ${await response.text()}`);
 }
 
 export async function revokeKey(id: string): Promise<void> {

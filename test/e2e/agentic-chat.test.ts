@@ -13,6 +13,10 @@ type AgenticCompletion = OpenAI.Chat.Completions.ChatCompletion & Pick<ChatCompl
 const QUESTION = 'What was NVIDIA’s revenue in fiscal 2024?';
 /** NVIDIA's fiscal 2024 revenue in the local EDGAR data: $60,922 million, however the answer writes it. */
 const NVIDIA_FY2024_REVENUE = /60[.,]9/;
+/** Figures in data/edgar: NVIDIA revenue FY2023 $26,974M, net income FY2024 $29,760M; Apple net income FY2024 $93,736M. */
+const NVIDIA_FY2023_REVENUE = /Revenue: \$26\.97B in FY2023/;
+const NVIDIA_FY2024_NET_INCOME = /NVIDIA \(NVDA\), fiscal 2024:\n> - Net income: \$29\.76B in FY2024/;
+const APPLE_FY2024_NET_INCOME = /Apple \(AAPL\), fiscal 2024:\n> - Net income: \$93\.74B in FY2024/;
 
 /**
  * The steps' kinds, without the acknowledgement: the specialist's acknowledgement travels through its outbox queue
@@ -25,21 +29,25 @@ function kinds(steps: IntermediateStep[]): string[] {
   return all.filter((kind) => kind !== 'acknowledged');
 }
 
-describe('llm1-agentic through the running stack: the chat endpoint asks the specialist', () => {
+describe('llm1-agentic through the running stack, with a chat-only key: the chat endpoint asks the specialist', () => {
   let temp: TempStack;
   let client: OpenAI;
+  let adminToken: string;
 
   beforeAll(async () => {
     temp = await startTempStack({ client: false });
-    const adminToken = readDevVars(secretsFiles(ROOT, `${temp.dir}/secrets`).registry).ADMIN_TOKEN!;
-    const { key } = await createDevKey({
-      registryUrl: temp.stack.urls.registry,
-      adminToken,
-      name: 'agentic e2e',
-      permissions: ['chat', 'read'],
-    });
+    adminToken = readDevVars(secretsFiles(ROOT, `${temp.dir}/secrets`).registry).ADMIN_TOKEN!;
+    // What a chat user gets: `chat` and nothing else (the registry is searched by the chat agent, as itself).
+    const { key } = await createDevKey({ registryUrl: temp.stack.urls.registry, adminToken, name: 'agentic e2e', permissions: ['chat'] });
     client = new OpenAI({ apiKey: key, baseURL: `${temp.stack.urls.chat}/v1`, maxRetries: 0, timeout: 90_000 });
   });
+
+  type Turn = OpenAI.Chat.Completions.ChatCompletionMessageParam;
+  const converse = async (messages: Turn[], session?: string) =>
+    (await client.chat.completions.create(
+      { model: 'llm1-agentic', messages },
+      session ? { headers: { 'x-session-id': session } } : {},
+    )) as AgenticCompletion;
   afterAll(async () => {
     await temp?.dispose();
   });
@@ -59,6 +67,69 @@ describe('llm1-agentic through the running stack: the chat endpoint asks the spe
     expect(answer.intermediate_steps[1]).toMatchObject({ step: 'choose', agent: { address: specialist, handle: 'financial-analyst' } });
     expect(answer.intermediate_steps[2]).toMatchObject({ step: 'sent', text: QUESTION, agent: { address: specialist } });
     expect(answer.executable_data.map((manifest) => manifest.address)).toContain(specialist);
+  });
+
+  it('streams the steps before the answer, the specialist chosen as operator-verified (the stock SDK, stream: true)', async () => {
+    const stream = await client.chat.completions.create({
+      model: 'llm1-agentic',
+      stream: true,
+      messages: [{ role: 'user', content: QUESTION }],
+    });
+    const steps: IntermediateStep[] = [];
+    let text = '';
+    for await (const chunk of stream) {
+      const extra = chunk as typeof chunk & { intermediate_steps?: IntermediateStep[] };
+      for (const step of extra.intermediate_steps ?? []) steps.push(step);
+      const delta = chunk.choices[0]?.delta.content ?? '';
+      if (delta) expect(kinds(steps)).toEqual(['search', 'choose', 'sent', 'answered']);
+      text += delta;
+    }
+    expect(text).toMatch(NVIDIA_FY2024_REVENUE);
+    expect(text).toMatch(
+      /^Financial Analysis Specialist \(SEC EDGAR filings\) \(@financial-analyst\), a third-party agent verified by this platform’s operator/,
+    );
+    expect(steps.find((step) => step.step === 'choose')).toMatchObject({ trust: { tier: 'verified', verified: true } });
+  });
+
+  it('"And in fiscal 2023?" gets the fiscal 2023 figure, with the same x-session-id and with the history alone', async () => {
+    const session = `e2e-follow-up-${crypto.randomUUID()}`;
+    const first = await converse([{ role: 'user', content: QUESTION }], session);
+    expect(first.choices[0]!.message.content).toMatch(NVIDIA_FY2024_REVENUE);
+    const inSession = await converse([{ role: 'user', content: 'And in fiscal 2023?' }], session);
+    expect(inSession.choices[0]!.message.content).toMatch(NVIDIA_FY2023_REVENUE);
+
+    const history: Turn[] = [
+      { role: 'user', content: QUESTION },
+      { role: 'assistant', content: first.choices[0]!.message.content! },
+      { role: 'user', content: 'And in fiscal 2023?' },
+    ];
+    const fromHistory = await converse(history);
+    expect(fromHistory.choices[0]!.message.content).toMatch(NVIDIA_FY2023_REVENUE);
+    expect(kinds(fromHistory.intermediate_steps)).toEqual(['search', 'choose', 'sent', 'answered']);
+  });
+
+  it('a three-turn conversation that switches the metric, then the company, is answered correctly (history alone)', async () => {
+    const history: Turn[] = [{ role: 'user', content: QUESTION }];
+    const turns = ['What about net income?', 'How does that compare with Apple?'];
+    let answer = await converse(history);
+    expect(answer.choices[0]!.message.content).toMatch(NVIDIA_FY2024_REVENUE);
+    for (const turn of turns) {
+      history.push({ role: 'assistant', content: answer.choices[0]!.message.content! }, { role: 'user', content: turn });
+      answer = await converse(history);
+    }
+    const last = answer.choices[0]!.message.content!;
+    expect(last).toMatch(NVIDIA_FY2024_NET_INCOME);
+    expect(last).toMatch(APPLE_FY2024_NET_INCOME);
+  });
+
+  it('a key without `chat` is refused with 403 and a clear message', async () => {
+    const { key } = await createDevKey({ registryUrl: temp.stack.urls.registry, adminToken, name: 'no chat', permissions: ['read'] });
+    const refused = new OpenAI({ apiKey: key, baseURL: `${temp.stack.urls.chat}/v1`, maxRetries: 0 });
+    const error = await refused.chat.completions
+      .create({ model: 'llm1-agentic', messages: [{ role: 'user', content: QUESTION }] })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(OpenAI.PermissionDeniedError);
+    expect((error as InstanceType<typeof OpenAI.PermissionDeniedError>).message).toMatch(/"chat"/);
   });
 
   it('the same with @handle: no search, straight to the specialist', async () => {

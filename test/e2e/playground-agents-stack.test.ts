@@ -63,4 +63,36 @@ describe('the playground’s Agents mode through the running stack', () => {
     await page.locator('.agent-view-address', { hasText: temp.stack.specialistAddress }).waitFor({ timeout: 30_000 });
     await page.close();
   });
+
+  it('with a chat-only key, a three-turn conversation keeps its subject: the period, then the figure change', async () => {
+    const adminToken = readDevVars(secretsFiles(ROOT, `${temp.dir}/secrets`).registry).ADMIN_TOKEN!;
+    const chatOnly = await createDevKey({
+      registryUrl: temp.stack.urls.registry,
+      adminToken,
+      name: 'playground chat only',
+      permissions: ['chat'],
+    });
+    const page = await browser.newPage();
+    await page.goto(`${temp.stack.urls.client}/#playground`);
+    await page.getByLabel('API key (chat permission)').fill(chatOnly.key);
+    await page.getByLabel('API key (chat permission)').press('Tab');
+    await page.getByRole('radio', { name: 'Agents' }).check();
+    await page.getByText('llm1-agentic finds the agent for your question').waitFor({ timeout: 30_000 });
+
+    const turns: [string, RegExp][] = [
+      ['What was NVIDIA’s revenue in fiscal 2024?', /Revenue: \$60\.92B in FY2024/],
+      ['And in fiscal 2023?', /Revenue: \$26\.97B in FY2023/],
+      ['What about net income?', /Net income: \$4\.37B in FY2023/],
+    ];
+    for (const [index, [question, figure]] of turns.entries()) {
+      await page.getByLabel('Message').fill(question);
+      await page.getByRole('button', { name: 'Send' }).click();
+      const done = page.locator('.playground-reply[data-streaming="false"]');
+      await expect.poll(() => done.count(), { timeout: 90_000 }).toBe(index + 1);
+      const content = await done.last().locator('.playground-content').innerText();
+      expect(content).toMatch(figure);
+      expect(content).toContain('a third-party agent verified by this platform’s operator');
+    }
+    await page.close();
+  });
 });

@@ -78,16 +78,23 @@ function install(): void {
  * A fake agent registered in the real registry beside the chat Worker (listed, with a handle and a README that
  * search finds), answering chat messages at its own webhook in the chat Worker's network.
  */
-export async function fakeAgent(options: { name: string; handle: string; readme: string; behaviour: Behaviour }): Promise<FakeAgent> {
+export async function fakeAgent(options: {
+  name: string;
+  handle: string;
+  readme: string;
+  behaviour: Behaviour;
+  /** The key (read + write) of the account it registers under; a new account's by default. */
+  accountKey?: string;
+}): Promise<FakeAgent> {
   install();
   const seed = `fake-agent-${options.handle}`;
   const identity = Identity.fromSeed(seed, 0);
   const webhook = `http://${options.handle}.agents.test/webhook`;
-  const key = await createKey({ permissions: ['read', 'write'] });
+  const token = options.accountKey ?? (await createKey({ permissions: ['read', 'write'] })).key;
   await registerAgent({
     seed,
     url: webhook,
-    token: key.key,
+    token,
     title: options.name,
     readme: options.readme,
     handle: options.handle,

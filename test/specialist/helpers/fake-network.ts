@@ -144,7 +144,9 @@ export function installFakeNetwork(): FakeNetwork {
     if (request.url === ROUTER_WEBHOOK) {
       const parsed = parseEnvelope(await request.text());
       if (!parsed.ok) return Response.json({ error: { message: parsed.message } }, { status: 400 });
-      const verified = await verifyEnvelope(parsed.envelope, { self: ROUTER.address, replay });
+      // Every sender the almanac knows has its webhook here (a second sender's answers are verified as its own).
+      const self = network.almanac.has(parsed.envelope.target) ? parsed.envelope.target : ROUTER.address;
+      const verified = await verifyEnvelope(parsed.envelope, { self, replay });
       if (!verified.ok) return Response.json({ error: { message: verified.message, code: verified.reason } }, { status: 400 });
       network.delivered.push({ envelope: parsed.envelope, payload: verified.payload });
       return Response.json({ status: 'success' });

@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { serveAgents } from '../../../lib/agent/index.ts';
+import { readEarlierTurns, serveAgents } from '../../../lib/agent/index.ts';
 import { notFound, onError } from '../../../lib/http/errors.ts';
 import { healthBody } from '../../../lib/http/health.ts';
 import { specialistAgent } from './agent.ts';
@@ -7,9 +7,11 @@ import { teamFromEnv } from './config.ts';
 import { speaksSpec } from './error-dialect.ts';
 import { ANALYSIS_QUEUE_NAME, consumeAnalysisBatch } from './jobs/analysis-job.ts';
 import { replyMessage } from './replies/reply-message.ts';
+import { conversationSubject } from './conversation/conversation-subject.ts';
 import { analyzeQuestion } from './team/supervisor.ts';
 
 export { ReplayLedger } from '../../../lib/agent/index.ts';
+export { ConversationSubject } from './conversation/conversation-subject.ts';
 export { EdgarRateLimiter } from './edgar/rate-limiter.ts';
 export { SenderRateLimiter } from './senders/sender-rate-limiter.ts';
 
@@ -35,7 +37,14 @@ export default {
     const team = teamFromEnv(env);
     const agent = specialistAgent.context(env, ctx);
     await consumeAnalysisBatch(batch, {
-      analyze: (request, clock) => analyzeQuestion(team, request, clock),
+      // Each sender's session keeps its subject, so a follow-up means what it means in the conversation.
+      analyze: async (job, clock) => {
+        const conversation = conversationSubject(env, job.sender, job.session);
+        const { question, earlier } = readEarlierTurns(job.request);
+        const { items, subject } = await analyzeQuestion(team, { question, earlier, subject: await conversation.recall() }, clock);
+        await conversation.remember(subject);
+        return items;
+      },
       reply: async (job, items) => {
         const message = replyMessage(job.reply_as, items);
         // Straight to the asker while it answers (a queue hop less for a waiting user); else the outbox,

@@ -1,4 +1,5 @@
 import { DurableObject } from 'cloudflare:workers';
+import { MAX_EARLIER_TURNS } from '../../../../lib/agent/index.ts';
 import type { ChatBindings } from '../env.ts';
 import type { Target } from './target.ts';
 
@@ -22,17 +23,23 @@ interface SessionRecord {
   /** Our messages the agent has not answered yet, oldest first. */
   awaiting: string[];
   events: SessionEvent[];
+  /** The user's questions sent in this session, oldest first: what an agent new to the conversation is told. */
+  questions: string[];
   seq: number;
   expiresAt: number;
 }
 
 export type FileOutcome = 'filed' | 'unknown_session' | 'wrong_sender';
 
-type SessionStart = { ok: true; peer: Target | null; late: SessionEvent[]; cursor: number } | { ok: false; reason: 'not_yours' };
+type SessionStart =
+  | { ok: true; peer: Target | null; late: SessionEvent[]; cursor: number; questions: string[] }
+  | { ok: false; reason: 'not_yours' };
 
 const KEY = 'session';
 /** Events kept per session: a conversation's recent acknowledgements and answers, not its whole history. */
 const MAX_EVENTS = 50;
+/** Questions remembered per session: as many as are ever carried to an agent new to it. */
+const MAX_QUESTIONS = MAX_EARLIER_TURNS;
 
 /**
  * One conversation between a chat user (an API key, an `x-session-id`) and an agent, named by the uAgents
@@ -48,22 +55,29 @@ export class AgentSession extends DurableObject<ChatBindings> {
     const now = Date.now();
     const current = await this.live();
     if (current && current.owner !== owner) return { ok: false, reason: 'not_yours' };
-    const record: SessionRecord = current ?? { owner, peer: null, awaiting: [], events: [], seq: 0, expiresAt: 0 };
+    const record: SessionRecord = current ?? { owner, peer: null, awaiting: [], events: [], questions: [], seq: 0, expiresAt: 0 };
+    // Sessions stored before questions were remembered have none.
+    record.questions ??= [];
     const late = record.events.filter((event) => event.kind === 'answered' && !event.delivered);
     for (const event of late) event.delivered = true;
     record.expiresAt = now + ttlMs;
     await this.ctx.storage.put<SessionRecord>(KEY, record);
     await this.ctx.storage.setAlarm(record.expiresAt);
-    return { ok: true, peer: record.peer, late: late.map((event) => ({ ...event })), cursor: record.seq };
+    return { ok: true, peer: record.peer, late: late.map((event) => ({ ...event })), cursor: record.seq, questions: [...record.questions] };
   }
 
-  /** Our message `msgId` is about to go to `peer`: from now on its acknowledgement and answer are filed. */
-  async expect(peer: Target, msgId: string): Promise<void> {
+  /**
+   * Our message `msgId`, asking the user's `question`, is about to go to `peer`: from now on its acknowledgement
+   * and answer are filed.
+   */
+  async expect(peer: Target, msgId: string, question: string): Promise<void> {
     const record = await this.live();
     if (!record) return;
     if (record.peer?.agent.address !== peer.agent.address) record.awaiting = [];
     record.peer = peer;
     record.awaiting.push(msgId);
+    record.questions ??= [];
+    if (record.questions.at(-1) !== question) record.questions = [...record.questions, question].slice(-MAX_QUESTIONS);
     await this.ctx.storage.put<SessionRecord>(KEY, record);
   }
 

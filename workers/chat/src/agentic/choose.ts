@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Tool } from '../../../../schemas/chat.ts';
 import type { ServedModel } from '../config/models.ts';
 import type { Provider, ProviderMessage } from '../providers/types.ts';
+import { countPrompt, countText } from '../completion/tokens.ts';
 import type { Target } from './target.ts';
 
 /** Who the question goes to (in order: the next is tried when one cannot be reached), what it says, and why. */
@@ -9,6 +10,13 @@ export interface Choice {
   targets: Target[];
   message: string;
   reason: string;
+  /** The tokens of the model's choice call, metered into the completion's usage; null when no model chose. */
+  usage: ChoiceUsage | null;
+}
+
+interface ChoiceUsage {
+  promptTokens: number;
+  completionTokens: number;
 }
 
 const MAX_MESSAGE_CHARS = 4000;
@@ -18,7 +26,7 @@ export function chooseByRules(candidates: Target[], text: string, why: string): 
   const first = candidates[0]!;
   const others = candidates.length - 1;
   const reason = `${first.agent.name} ranks first for the question${others ? ` (then ${others} other candidate(s))` : ''}; ${why}`;
-  return { targets: candidates, message: text, reason };
+  return { targets: candidates, message: text, reason, usage: null };
 }
 
 const SEND_TOOL: Tool = {
@@ -56,21 +64,25 @@ export async function chooseByModel(
   text: string,
   signal: AbortSignal,
 ): Promise<Choice> {
-  const list = candidates.map(({ manifest }) => ({
+  const list = candidates.map(({ manifest, evidence }) => ({
     address: manifest.address,
     name: manifest.name,
     description: manifest.description,
     accepts: manifest.accepts,
+    verified_by_operator: evidence?.verified ?? false,
   }));
   const json = JSON.stringify(list, null, 1).replace(/`/g, '\\u0060');
+  const prompt: ProviderMessage[] = [
+    ...messages.filter((m) => m.role === 'user' || m.role === 'assistant'),
+    { role: 'system', content: CHOOSE_INSTRUCTION },
+    { role: 'user', content: `\`\`\`json\n${json}\n\`\`\`` },
+  ];
+  // Counted here unless the provider reports its own: the choice is part of what the completion cost.
+  let usage: ChoiceUsage = { promptTokens: countPrompt(prompt, [SEND_TOOL]), completionTokens: 0 };
   try {
     const events = await provider.stream({
       model: model.model,
-      messages: [
-        ...messages.filter((m) => m.role === 'user' || m.role === 'assistant'),
-        { role: 'system', content: CHOOSE_INSTRUCTION },
-        { role: 'user', content: `\`\`\`json\n${json}\n\`\`\`` },
-      ],
+      messages: prompt,
       temperature: 0,
       max_tokens: 512,
       stop: [],
@@ -80,15 +92,34 @@ export async function chooseByModel(
       signal,
     });
     let args = '';
-    for await (const event of events) if (event.type === 'tool_call') args += event.arguments;
-    const parsed = SendArguments.safeParse(JSON.parse(args));
+    let reported: ChoiceUsage | null = null;
+    for await (const event of events) {
+      if (event.type === 'tool_call') args += event.arguments;
+      if (event.type === 'usage') reported = { promptTokens: event.promptTokens, completionTokens: event.completionTokens };
+    }
+    usage = reported ?? { ...usage, completionTokens: countText(args) };
+    const parsed = SendArguments.safeParse(parseJson(args));
     const chosen = parsed.success ? candidates.find((c) => c.agent.address === parsed.data.address) : undefined;
-    if (!parsed.success || !chosen) return chooseByRules(candidates, text, 'the model’s choice was unusable, so the rules chose');
+    if (!parsed.success || !chosen)
+      return { ...chooseByRules(candidates, text, 'the model’s choice was unusable, so the rules chose'), usage };
     const rest = candidates.filter((c) => c !== chosen);
-    return { targets: [chosen, ...rest], message: parsed.data.message, reason: parsed.data.reason || `${chosen.agent.name} fits best` };
+    return {
+      targets: [chosen, ...rest],
+      message: parsed.data.message,
+      reason: parsed.data.reason || `${chosen.agent.name} fits best`,
+      usage,
+    };
   } catch (error) {
     if (signal.aborted) throw error;
     console.warn('chat: the model could not choose an agent', error);
-    return chooseByRules(candidates, text, 'the model could not choose, so the rules chose');
+    return { ...chooseByRules(candidates, text, 'the model could not choose, so the rules chose'), usage };
+  }
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
   }
 }

@@ -8,5 +8,12 @@ export interface StepEvent {
   manifests?: AgentManifest[];
 }
 
-/** What a completion is made of: the provider's events, and the steps of an agentic completion. */
-export type CompletionEvent = ProviderEvent | StepEvent;
+/** A model call made for the completion besides its answer (llm1-agentic's choice of agent): its tokens count in `usage`. */
+interface SideCallEvent {
+  type: 'side_call';
+  promptTokens: number;
+  completionTokens: number;
+}
+
+/** What a completion is made of: the provider's events, and the steps and side calls of an agentic completion. */
+export type CompletionEvent = ProviderEvent | StepEvent | SideCallEvent;

@@ -10,6 +10,8 @@ export class CompletionTally {
   stopReason: string | number | null = null;
   private readonly calls: { id: string; name: string; arguments: string }[] = [];
   private reported: { promptTokens: number; completionTokens: number } | null = null;
+  /** Side calls' tokens (the agent choice): added to whatever the answer's own counts are. */
+  private readonly side = { promptTokens: 0, completionTokens: 0 };
 
   apply(event: CompletionEvent): void {
     switch (event.type) {
@@ -38,6 +40,10 @@ export class CompletionTally {
       case 'usage':
         this.reported = { promptTokens: event.promptTokens, completionTokens: event.completionTokens };
         break;
+      case 'side_call':
+        this.side.promptTokens += event.promptTokens;
+        this.side.completionTokens += event.completionTokens;
+        break;
     }
   }
 
@@ -52,10 +58,11 @@ export class CompletionTally {
   /** The provider's own counts when it gave them; otherwise counted here with the tokenizer. */
   usage(countedPromptTokens: number): Usage {
     const reasoning = countText(this.thought);
-    const prompt = this.reported?.promptTokens ?? countedPromptTokens;
+    const prompt = (this.reported?.promptTokens ?? countedPromptTokens) + this.side.promptTokens;
     const completion =
-      this.reported?.completionTokens ??
-      reasoning + countText(this.content) + this.calls.reduce((sum, call) => sum + countText(call.name) + countText(call.arguments), 0);
+      (this.reported?.completionTokens ??
+        reasoning + countText(this.content) + this.calls.reduce((sum, call) => sum + countText(call.name) + countText(call.arguments), 0)) +
+      this.side.completionTokens;
     return {
       prompt_tokens: prompt,
       completion_tokens: completion,

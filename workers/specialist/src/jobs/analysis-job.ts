@@ -30,7 +30,7 @@ export async function enqueueAnalysis(queue: Queue, job: z.input<typeof analysis
 }
 
 interface AnalysisRunner {
-  analyze(request: string, clock: PhaseClock): Promise<AnalysisItem[]>;
+  analyze(job: AnalysisJob, clock: PhaseClock): Promise<AnalysisItem[]>;
   reply(job: AnalysisJob, items: AnalysisItem[]): Promise<void>;
 }
 
@@ -59,7 +59,7 @@ export async function consumeAnalysisBatch(batch: MessageBatch<unknown>, runner:
       clock.add('queued', Math.max(0, Date.now() - Date.parse(job.received_at)));
       let items: AnalysisItem[];
       try {
-        items = await clock.team(() => runner.analyze(job.request, clock));
+        items = await clock.team(() => runner.analyze(job, clock));
       } catch (error) {
         const transient = error instanceof EdgarError && error.transient;
         if (transient && message.attempts < ANALYSIS_ATTEMPTS) {

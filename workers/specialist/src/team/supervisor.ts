@@ -1,6 +1,7 @@
 import type { AnalysisItem } from '../../../../schemas/messages.ts';
 import { CompanyDirectory } from '../analysis/company-directory.ts';
 import { METRIC_INFO } from '../analysis/metrics.ts';
+import { resolveFollowUp, type Subject, subjectOf } from '../analysis/follow-up.ts';
 import { describePeriod, parseQuestion, type QuestionPlan } from '../analysis/question.ts';
 import type { ChatClient } from '../language-model/chat-client.ts';
 import { refinePlan } from '../language-model/planner.ts';
@@ -53,17 +54,43 @@ function directoryOf(tickers: CompanyTickers): CompanyDirectory {
   return directory;
 }
 
+/** A question as it reached the specialist, with what it knows of the conversation it belongs to. */
+export interface AskedQuestion {
+  question: string;
+  /** The session's subject so far (the specialist's own memory of the session), when it has one. */
+  subject: Subject | null;
+  /** Earlier questions the sender carried for a session the specialist has not seen (oldest first). */
+  earlier: string[];
+}
+
+/** The subject the earlier questions leave in play, each read against the ones before it. */
+function subjectFrom(earlier: string[], directory: CompanyDirectory): Subject | null {
+  let subject: Subject | null = null;
+  for (const question of earlier) subject = subjectOf(resolveFollowUp(parseQuestion(question, directory), question, subject));
+  return subject;
+}
+
 /**
- * The specialist's work on one question: plan (rules, gaps filled by the model), search and filings
- * analysis in parallel, then the answer from the analyst's figures. Each step is one analysis item.
- * EDGAR failures of the filings analyst propagate (the job is retried); the search worker's do not. The
- * time spent waiting for the chat model and for EDGAR goes to `clock`.
+ * The specialist's work on one question: plan (rules, read against the conversation's subject, gaps filled by
+ * the model), search and filings analysis in parallel, then the answer from the analyst's figures. Each step
+ * is one analysis item; `subject` is what the conversation is about now, for the next question. EDGAR failures
+ * of the filings analyst propagate (the job is retried); the search worker's do not. The time spent waiting
+ * for the chat model and for EDGAR goes to `clock`.
  */
-export async function analyzeQuestion(team: Team, question: string, clock: PhaseClock): Promise<AnalysisItem[]> {
+export async function analyzeQuestion(
+  team: Team,
+  asked: AskedQuestion,
+  clock: PhaseClock,
+): Promise<{ items: AnalysisItem[]; subject: Subject }> {
+  const { question } = asked;
   const directory = directoryOf(await clock.time('edgar', () => team.edgar.tickers()));
-  const ruled = parseQuestion(question, directory);
+  const before = asked.subject ?? subjectFrom(asked.earlier, directory);
+  const ruled = resolveFollowUp(parseQuestion(question, directory), question, before);
   const chat = team.chat;
-  const { plan, note } = chat ? await clock.time('chat', () => refinePlan(chat, question, ruled, directory)) : { plan: ruled, note: null };
+  const refined = chat ? await clock.time('chat', () => refinePlan(chat, question, ruled, directory)) : { plan: ruled, note: null };
+  const plan = refined.plan;
+  const followUp = before ? 'Read with the conversation so far: what the question leaves out comes from the questions before it.' : null;
+  const note = [followUp, refined.note].filter(Boolean).join(' ') || null;
 
   const [search, ...outcomes] = await clock.time('edgar', () =>
     Promise.all([
@@ -75,10 +102,12 @@ export async function analyzeQuestion(team: Team, question: string, clock: Phase
   const draft = draftAnswer(outcomes);
   const worded = chat && outcomes.some((o) => o.ok) ? await clock.time('chat', () => rewordAnswer(chat, question, draft.body)) : null;
   const answer = [worded ?? draft.body, draft.footer].filter(Boolean).join('\n\n');
-  return [
+  const items: AnalysisItem[] = [
     planItem(question, plan, note, search.provider),
     searchItem(search),
     ...outcomes.map(filingsItem),
     { role: 'answer', name: SUPERVISOR, content: answer },
   ];
+  // A question that named no company leaves the subject as it was (nothing to carry forward from it).
+  return { items, subject: plan.companies.length ? subjectOf(plan) : (before ?? subjectOf(plan)) };
 }
