@@ -5,5 +5,5 @@ import type { AgentSearchRequest } from '../../../../schemas/search.ts';
  * both judged sets, held-out included (docs/decisions/0130); `semantic_search: false` asks for lexical only.
  */
 export function semanticRequested(request: Pick<AgentSearchRequest, 'semantic_search'>): boolean {
-  return request.semantic_search ?? false;
+  return request.semantic_search ?? true;
 }

@@ -110,5 +110,7 @@ export function cosine(a: ConceptVector, b: ConceptVector): number {
 
 /** The terms of a vector's concepts: what the full-text index is asked for to find candidate agents. */
 export function conceptTerms(vector: ConceptVector): string[] {
-  return [...new Set([...vector.keys()].flatMap((concept) => LEXICON.termWords[concept] ?? []))];
+  // The query's strongest concepts first: a bounded candidate search keeps their terms (candidate-terms.ts).
+  const concepts = [...vector.entries()].sort((a, b) => b[1] - a[1]).map(([concept]) => concept);
+  return [...new Set(concepts.flatMap((concept) => LEXICON.termWords[concept] ?? []))];
 }
