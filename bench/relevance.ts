@@ -35,7 +35,8 @@ import { sqliteRunner } from './sqlite-runner.ts';
  * Runtime (BENCH_RELEVANCE_RUNTIME): `miniflare` (default) asks the registry Worker in workerd
  * (bench/miniflare-stack.ts) over HTTP; `sqlite` runs the same search code on better-sqlite3 (faster to iterate).
  * Run: npm run bench:relevance   (PORT moves the Worker off 9797; VERBOSE=1 lists the development set's misses;
- * HALVES=1 also measures each half of the offline semantic source alone)
+ * HALVES=1 also measures each half of the offline semantic source alone; DEVELOPMENT_ONLY=1 leaves held-out set 2
+ * out, for tuning)
  */
 
 const RUNTIME = process.env.BENCH_RELEVANCE_RUNTIME ?? 'miniflare';
@@ -43,6 +44,8 @@ if (RUNTIME !== 'miniflare' && RUNTIME !== 'sqlite') throw new Error(`BENCH_RELE
 const PORT = Number(process.env.PORT ?? 9797);
 const VERBOSE = process.env.VERBOSE === '1';
 const HALVES = process.env.HALVES === '1';
+/** DEVELOPMENT_ONLY=1 leaves held-out set 2 out: what tuning may look at. */
+const DEVELOPMENT_ONLY = process.env.DEVELOPMENT_ONLY === '1';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const TARGET = { overall: 0.92, natural: 0.85, lead: 0.1 };
 const PAGE = 10;
@@ -224,20 +227,21 @@ const development = await evaluateAll(DEVELOPMENT, {
   heldOut1: HELD_OUT_VECTOR_QUERIES,
   dev12: HELD_OUT_QUERIES,
 });
-const heldOut2 = await evaluateAll(HELD_OUT_2, { heldOut2: HELD_OUT_2_QUERIES });
+const heldOut2 = await evaluateAll(HELD_OUT_2, DEVELOPMENT_ONLY ? {} : { heldOut2: HELD_OUT_2_QUERIES });
 
 const cell = (s: { mrr: number; hit1: number }) => `${s.mrr.toFixed(3)} ${s.hit1.toFixed(3)}`;
 for (const label of Object.keys(heldOut2)) {
   const dev = development[label]!.judged!;
-  const held = heldOut2[label]!.heldOut2!;
+  const held = heldOut2[label]!.heldOut2;
+  const heldCell = (s?: { queries: number; mrr: number; hit1: number }) => (s ? `${String(s.queries).padStart(4)}  ${cell(s)}` : '   -');
   console.log(label);
   console.log(`  ${'kind'.padEnd(8)}  development (n, MRR, hit@1)   held-out 2 (n, MRR, hit@1)`);
   for (const kind of KINDS)
     console.log(
-      `  ${kind.padEnd(8)}  ${String(dev.byKind[kind].queries).padStart(4)}  ${cell(dev.byKind[kind])}          ${String(held.byKind[kind].queries).padStart(4)}  ${cell(held.byKind[kind])}`,
+      `  ${kind.padEnd(8)}  ${String(dev.byKind[kind].queries).padStart(4)}  ${cell(dev.byKind[kind])}          ${heldCell(held?.byKind[kind])}`,
     );
   console.log(
-    `  ${'overall'.padEnd(8)}  ${String(dev.overall.queries).padStart(4)}  ${cell(dev.overall)}          ${String(held.overall.queries).padStart(4)}  ${cell(held.overall)}`,
+    `  ${'overall'.padEnd(8)}  ${String(dev.overall.queries).padStart(4)}  ${cell(dev.overall)}          ${heldCell(held?.overall)}`,
   );
   const one = development[label]!.heldOut1!.overall;
   const twelve = development[label]!.dev12!.overall;
@@ -248,6 +252,7 @@ for (const label of Object.keys(heldOut2)) {
   console.log('');
 }
 
+if (DEVELOPMENT_ONLY) process.exit(0);
 const ours = heldOut2['rendezvous (default)']!.heldOut2!;
 const peer = heldOut2['minisearch 7.2.0 (prefix, fuzzy 0.2, title boost 2)']!.heldOut2!;
 const lead = ours.overall.mrr - peer.overall.mrr;
