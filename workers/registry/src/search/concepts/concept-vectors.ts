@@ -23,8 +23,19 @@ function words(text: string): string[] {
     .filter((word) => word && !STOPWORDS.has(word));
 }
 
+/** Stems already computed: agents' texts repeat a small vocabulary, and stemming was most of a concept search's cost. */
+const STEM_CACHE_MAX = 50_000;
+const stems = new Map<string, string>();
+
 function stemOf(word: string): string {
-  return /^[a-z]+$/.test(word) ? stemmer(word) : word;
+  if (!/^[a-z]+$/.test(word)) return word;
+  let stem = stems.get(word);
+  if (stem === undefined) {
+    if (stems.size >= STEM_CACHE_MAX) stems.clear();
+    stem = stemmer(word);
+    stems.set(word, stem);
+  }
+  return stem;
 }
 
 interface Lexicon {
