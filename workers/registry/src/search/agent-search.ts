@@ -5,7 +5,6 @@ import { SORT_COLUMNS, whereClause, windowOf, type Window } from './agent-order.
 import { textStatements, type TextPlan, type TextStatements } from './agent-text-sql.ts';
 import { RERANK_WINDOW } from './ranking.ts';
 import { rerank } from './rerank.ts';
-import { demoteStuffing, STUFFING_WINDOW } from './stuffing.ts';
 import type { SemanticHit } from './semantic.ts';
 import { semanticRequested } from './semantic-default.ts';
 import type { SemanticSource } from './semantic-source-types.ts';
@@ -114,23 +113,16 @@ async function lexicalSearch(
 interface PreparedSearch extends TextStatements {
   window: Window;
   reranking: boolean;
-  /** Keyword stuffing is demoted among the best STUFFING_WINDOW hits (stuffing.ts). */
-  demoting: boolean;
-  /** Hits read from the first one on, whatever the window, for the stages that reorder them; 0 when none does. */
-  head: number;
 }
 
 function searchStatements(input: AgentSearchInput, plan: TextPlan): PreparedSearch {
   const { request } = input;
   const window = windowOf(request);
   const sort = request.sort ?? 'relevancy';
-  const bestFirst = sort === 'relevancy' && window.descending;
-  const reranking = (request.rerank ?? false) && bestFirst && window.offset < RERANK_WINDOW;
-  const demoting = bestFirst && window.offset < STUFFING_WINDOW;
-  // The stages reorder the best hits, so those are read whatever the window: every page sees the same order.
-  const head = Math.max(reranking ? RERANK_WINDOW : 0, demoting ? STUFFING_WINDOW : 0);
-  const fetch = head > 0 ? { limit: Math.max(head, window.offset + window.limit), offset: 0 } : window;
-  return { ...textStatements(input, plan, sort, { ...window, ...fetch }), window, reranking, demoting, head };
+  const reranking = (request.rerank ?? false) && sort === 'relevancy' && window.descending && window.offset < RERANK_WINDOW;
+  // Reranking reorders the best RERANK_WINDOW hits, so those are read whatever the window.
+  const fetch = reranking ? { limit: Math.max(RERANK_WINDOW, window.offset + window.limit), offset: 0 } : window;
+  return { ...textStatements(input, plan, sort, { ...window, ...fetch }), window, reranking };
 }
 
 async function textSearch(runner: SqlRunner, input: AgentSearchInput, query: ExpandedQuery, plan: TextPlan): Promise<AgentSearchResult> {
@@ -163,23 +155,23 @@ async function finish(
   results: unknown[][],
   mode: SearchMode,
 ): Promise<AgentSearchResult> {
-  const { window, reranking, demoting, head } = prepared;
+  const { window, reranking } = prepared;
   const pageRows = results[results.length - 1] as AgentHit[];
   const total = prepared.countInPage
     ? await totalFromPage(runner, prepared, pageRows)
     : ((results[0] as { total: number }[])[0]?.total ?? 0);
-  if (head === 0) return { rows: pageRows, total, mode };
-  let best = pageRows.slice(0, head);
-  if (demoting) best = [...demoteStuffing(best.slice(0, STUFFING_WINDOW)), ...best.slice(STUFFING_WINDOW)];
-  if (reranking) best = rerank(best.slice(0, RERANK_WINDOW), query);
-  const rows = [...best, ...pageRows.slice(head)].slice(window.offset, window.offset + window.limit);
+  let rows = pageRows;
+  if (reranking) {
+    const head = rerank(rows.slice(0, RERANK_WINDOW), query);
+    rows = [...head, ...rows.slice(RERANK_WINDOW)].slice(window.offset, window.offset + window.limit);
+  }
   return { rows, total, mode };
 }
 
 /** The window count the page's rows carry; a page past the last match has no row to carry it, so it is counted alone. */
 async function totalFromPage(runner: SqlRunner, prepared: PreparedSearch, pageRows: AgentHit[]): Promise<number> {
   if (pageRows.length > 0) return Number(pageRows[0]!.total);
-  if (prepared.window.offset === 0 || prepared.head > 0) return 0;
+  if (prepared.window.offset === 0 || prepared.reranking) return 0;
   const [counted] = await runner.all<{ total: number }>(prepared.count);
   return counted?.total ?? 0;
 }
