@@ -109,7 +109,9 @@ async function sqliteRankers({ agents, keyOf }: Corpus, sources: Record<string, 
     return result.rows.map((row) => keyOf.get(row.address)!);
   };
   const rankers = sources
-    ? Object.fromEntries(Object.entries(sources).map(([label, source]) => [label, run(MODES['rendezvous (semantic_search: true)']!, source)]))
+    ? Object.fromEntries(
+        Object.entries(sources).map(([label, source]) => [label, run(MODES['rendezvous (semantic_search: true)']!, source)]),
+      )
     : Object.fromEntries(Object.entries(MODES).map(([label, body]) => [label, run(body, semanticSource({}))]));
   return {
     rankers,
@@ -178,7 +180,13 @@ async function oramaRanker({ agents }: Corpus): Promise<Ranker> {
   const db = create({ schema: { name: 'string', tags: 'string', description: 'string', readme: 'string' } as const });
   await insertMultiple(
     db,
-    agents.map((agent) => ({ id: agent.key, name: agent.name, tags: agent.tags.join(' '), description: agent.description ?? '', readme: agent.readme ?? '' })),
+    agents.map((agent) => ({
+      id: agent.key,
+      name: agent.name,
+      tags: agent.tags.join(' '),
+      description: agent.description ?? '',
+      readme: agent.readme ?? '',
+    })),
   );
   return async (term) => {
     const results = await oramaSearch(db, { term, tolerance: 1, boost: { name: 2 }, limit: PAGE });
@@ -203,7 +211,10 @@ async function rankersFor(data: Corpus): Promise<Rankers> {
   };
 }
 
-async function evaluateAll(data: Corpus, sets: Record<string, readonly JudgedQuery[]>): Promise<Record<string, Record<string, Evaluation>>> {
+async function evaluateAll(
+  data: Corpus,
+  sets: Record<string, readonly JudgedQuery[]>,
+): Promise<Record<string, Record<string, Evaluation>>> {
   const { rankers, stop } = await rankersFor(data);
   const out: Record<string, Record<string, Evaluation>> = {};
   try {
@@ -245,9 +256,12 @@ for (const label of Object.keys(heldOut2)) {
   );
   const one = development[label]!.heldOut1!.overall;
   const twelve = development[label]!.dev12!.overall;
-  console.log(`  natural-language lists on the development agents: held-out 1 (${one.queries}) MRR ${one.mrr.toFixed(3)}, dev 12 MRR ${twelve.mrr.toFixed(3)}`);
+  console.log(
+    `  natural-language lists on the development agents: held-out 1 (${one.queries}) MRR ${one.mrr.toFixed(3)}, dev 12 MRR ${twelve.mrr.toFixed(3)}`,
+  );
   if (VERBOSE) {
-    for (const miss of dev.misses) console.log(`    development miss ${miss.kind}: "${miss.query}" rank ${miss.rank || '-'} (first: ${miss.first ?? 'none'})`);
+    for (const miss of dev.misses)
+      console.log(`    development miss ${miss.kind}: "${miss.query}" rank ${miss.rank || '-'} (first: ${miss.first ?? 'none'})`);
   }
   console.log('');
 }
@@ -258,7 +272,10 @@ const peer = heldOut2['minisearch 7.2.0 (prefix, fuzzy 0.2, title boost 2)']!.he
 const lead = ours.overall.mrr - peer.overall.mrr;
 const checks = [
   [`held-out 2, default: overall MRR ${ours.overall.mrr.toFixed(3)} ≥ ${TARGET.overall}`, ours.overall.mrr >= TARGET.overall],
-  [`held-out 2, default: natural-language MRR ${ours.byKind.natural.mrr.toFixed(3)} ≥ ${TARGET.natural}`, ours.byKind.natural.mrr >= TARGET.natural],
+  [
+    `held-out 2, default: natural-language MRR ${ours.byKind.natural.mrr.toFixed(3)} ≥ ${TARGET.natural}`,
+    ours.byKind.natural.mrr >= TARGET.natural,
+  ],
   [`held-out 2, default: lead over MiniSearch ${lead.toFixed(3)} ≥ ${TARGET.lead}`, lead >= TARGET.lead],
 ] as const;
 for (const [label, ok] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${label}`);

@@ -10,7 +10,15 @@ import { accountWithKey, insertAgents, type SeedAgent } from './fixtures/search-
  * search only (`semantic_search: false`), so expansion alone decides what is found.
  */
 const [a, b, c, d] = [...generateAgents(4, 251)];
-const plain = { tags: [], protocols: [], is_active: true, featured: false, recent_interactions: 0, geo_location: null, last_probe_ok: null };
+const plain = {
+  tags: [],
+  protocols: [],
+  is_active: true,
+  featured: false,
+  recent_interactions: 0,
+  geo_location: null,
+  last_probe_ok: null,
+};
 const traits: SeedAgent = {
   ...a!,
   ...plain,

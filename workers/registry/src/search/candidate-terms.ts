@@ -9,7 +9,7 @@ import type { SqlRunner } from './sql-runner.ts';
  * in more agents than a share of the budget tells agents apart too little to pay for. A registry whose terms
  * all fit (every registry under the budget's size) searches exactly as before.
  */
-export const POSTINGS_BUDGET = 6000;
+const POSTINGS_BUDGET = 6000;
 /** A single term may take at most this share of the budget. */
 const TERM_SHARE_MAX = 0.5;
 
