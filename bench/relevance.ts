@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
+import { create, insertMultiple, search as oramaSearch } from '@orama/orama';
 import MiniSearch from 'minisearch';
-import { create, insertMultiple, search } from '@orama/orama';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -8,12 +8,14 @@ import { readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { newKeyToken } from '../lib/api-keys/key-token.ts';
 import type { AgentSearchRequest } from '../schemas/search.ts';
 import { AGENT_COLUMNS, registrationColumns } from '../test/registry/fixtures/corpus/registration-columns.ts';
-import { evaluate, formatEvaluation, KINDS, type Evaluation, type Ranker } from '../test/registry/fixtures/judged/evaluate.ts';
+import { evaluate, type Evaluation, KINDS, type Ranker } from '../test/registry/fixtures/judged/evaluate.ts';
+import { HELD_OUT_2_QUERIES, heldOut2Agents } from '../test/registry/fixtures/judged/heldout-2.ts';
 import { HELD_OUT_VECTOR_QUERIES } from '../test/registry/fixtures/judged/held-out.ts';
 import { HELD_OUT_QUERIES, JUDGED_QUERIES } from '../test/registry/fixtures/judged/queries.ts';
-import { judgedAgents, type JudgedAgent } from '../test/registry/fixtures/judged/spec.ts';
+import { judgedAgents, type JudgedAgent, type JudgedQuery } from '../test/registry/fixtures/judged/spec.ts';
 import { searchAgents } from '../workers/registry/src/search/agent-search.ts';
 import { conceptSource, wordVectorSource } from '../workers/registry/src/search/offline-source.ts';
+import { semanticRequested } from '../workers/registry/src/search/semantic-default.ts';
 import { semanticSource } from '../workers/registry/src/search/semantic-source.ts';
 import type { SemanticSource } from '../workers/registry/src/search/semantic-source-types.ts';
 import { startMiniflareStack } from './miniflare-stack.ts';
@@ -21,40 +23,57 @@ import { sqliteRunner } from './sqlite-runner.ts';
 import { barChartSvg, measuredUnder, writeChart } from './svg-chart.ts';
 
 /**
- * Relevance on the judged set (test/registry/fixtures/judged: 152 agents, 151 queries in six kinds): MRR and
- * hit@1 by kind for Rendezvous's search and, on the same agents and queries, for MiniSearch configured as its
- * docs recommend for search-as-you-type (prefix, fuzzy 0.2, title boost) and for Orama with its defaults (typo
- * tolerance 1, title boost). The chart (bench/charts/relevance-by-kind.svg) shows MRR by kind for the three.
- * Targets: overall MRR ≥ 0.92, natural-language MRR ≥ 0.85, ≥ 0.1 above MiniSearch overall.
- * Held out, reported apart: 62 natural-language queries written before the word vectors were built and never
- * tuned on (held-out.ts), and 12 written after the concept lexicon was frozen (queries.ts; the word vectors'
- * development set). Each half of the offline semantic source (concepts, word vectors) is also measured alone.
+ * Relevance, side by side on two sets of judged queries, by kind (MRR and hit@1):
+ * - the judged set (test/registry/fixtures/judged: 152 agents, 151 queries in six kinds), the development set the
+ *   ranking was tuned on, with its natural-language held-out lists (held-out.ts, 62; queries.ts, 12);
+ * - held-out set 2 (heldout-2.ts: the same agents plus 21 spam and lookalike agents, 213 queries in six kinds),
+ *   written by someone who had not read the ranking code and never tuned on: **the headline figure**.
+ * Rendezvous's search by default (no request flags) and with `semantic_search: false` (lexical only) and `true`;
+ * on the same agents and queries MiniSearch (prefix, fuzzy 0.2, title boost 2, as its docs set it up for
+ * search-as-you-type) and Orama (tolerance 1, title boost 2).
+ * Targets, held-out set 2, default search: overall MRR ≥ 0.92, natural language ≥ 0.85, ≥ 0.1 above MiniSearch.
  *
  * Runtime (BENCH_RELEVANCE_RUNTIME): `miniflare` (default) asks the registry Worker in workerd
  * (bench/miniflare-stack.ts) over HTTP; `sqlite` runs the same search code on better-sqlite3 (faster to iterate).
- * Run: npm run bench:relevance   (PORT moves the Worker off 9797; VERBOSE=1 lists the misses)
+ * Run: npm run bench:relevance   (PORT moves the Worker off 9797; VERBOSE=1 lists the development set's misses;
+ * HALVES=1 also measures each half of the offline semantic source alone; DEVELOPMENT_ONLY=1 leaves held-out set 2
+ * out, for tuning)
  */
 
 const RUNTIME = process.env.BENCH_RELEVANCE_RUNTIME ?? 'miniflare';
 if (RUNTIME !== 'miniflare' && RUNTIME !== 'sqlite') throw new Error(`BENCH_RELEVANCE_RUNTIME is miniflare or sqlite, not ${RUNTIME}`);
 const PORT = Number(process.env.PORT ?? 9797);
 const VERBOSE = process.env.VERBOSE === '1';
+const HALVES = process.env.HALVES === '1';
+/** DEVELOPMENT_ONLY=1 leaves held-out set 2 out: what tuning may look at. */
+const DEVELOPMENT_ONLY = process.env.DEVELOPMENT_ONLY === '1';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const TARGET = { overall: 0.92, natural: 0.85, lead: 0.1 };
 const PAGE = 10;
-const ORAMA_LABEL = 'orama 3.1.18 (tolerance 1, title boost 2)';
 
-const agents = judgedAgents();
-const keyOf = new Map(agents.map((agent) => [agent.address, agent.key]));
-
-/** The bodies Rendezvous is measured with: the default search, and the hybrid one discovery sends. */
+/** The bodies Rendezvous is measured with: the default search first (the targets' subject). */
 const MODES: Record<string, (text: string) => AgentSearchRequest> = {
+  'rendezvous (default)': (search_text) => ({ search_text, limit: PAGE }),
+  'rendezvous (semantic_search: false, lexical)': (search_text) => ({ search_text, limit: PAGE, semantic_search: false }),
   'rendezvous (semantic_search: true)': (search_text) => ({ search_text, limit: PAGE, semantic_search: true }),
-  'rendezvous (default, lexical)': (search_text) => ({ search_text, limit: PAGE }),
+};
+const HALF_SOURCES: Record<string, SemanticSource> = {
+  'offline half alone: concept lexicon (sqlite)': conceptSource,
+  'offline half alone: word vectors (sqlite)': wordVectorSource,
 };
 
-/** The seed statements: one account, one read key, the judged agents as registration stores them. */
-function seedStatements(): { statements: { sql: string; params: unknown[] }[]; token: string } {
+interface Corpus {
+  agents: JudgedAgent[];
+  keyOf: Map<string, string>;
+}
+function corpus(agents: JudgedAgent[]): Corpus {
+  return { agents, keyOf: new Map(agents.map((agent) => [agent.address, agent.key])) };
+}
+const DEVELOPMENT = corpus(judgedAgents());
+const HELD_OUT_2 = corpus(heldOut2Agents());
+
+/** The seed statements: one account, one read key, the agents as registration stores them. */
+function seedStatements(agents: JudgedAgent[]): { statements: { sql: string; params: unknown[] }[]; token: string } {
   const key = newKeyToken();
   const now = new Date().toISOString();
   const insert = `INSERT INTO agents (${AGENT_COLUMNS.join(', ')}) VALUES (${AGENT_COLUMNS.map(() => '?').join(', ')})`;
@@ -71,36 +90,30 @@ function seedStatements(): { statements: { sql: string; params: unknown[] }[]; t
   };
 }
 
-/** As the route does without Workers AI and Vectorize bound. */
-const ROUTE_SOURCES: Record<string, SemanticSource | null> = {
-  'rendezvous (semantic_search: true)': semanticSource({}),
-  'rendezvous (default, lexical)': null,
-};
-const HALF_SOURCES: Record<string, SemanticSource> = {
-  'offline half alone: concept lexicon (sqlite)': conceptSource,
-  'offline half alone: word vectors (sqlite)': wordVectorSource,
-};
+interface Rankers {
+  rankers: Record<string, Ranker>;
+  stop(): Promise<void>;
+}
 
-async function sqliteRankers(
-  sources: Record<string, SemanticSource | null>,
-): Promise<{ rankers: Record<string, Ranker>; stop(): Promise<void> }> {
+/** The search code on better-sqlite3, as the route runs it without Workers AI and Vectorize bound. */
+async function sqliteRankers({ agents, keyOf }: Corpus, sources: Record<string, SemanticSource> | null): Promise<Rankers> {
   const db = new Database(':memory:');
   for (const migration of await readD1Migrations(path.join(ROOT, 'workers/registry/migrations'))) {
     for (const query of migration.queries) db.prepare(query).run();
   }
-  for (const { sql, params } of seedStatements().statements) db.prepare(sql).run(...params);
+  for (const { sql, params } of seedStatements(agents).statements) db.prepare(sql).run(...params);
   const runner = sqliteRunner(db);
-  const rankers = Object.fromEntries(
-    Object.entries(sources).map(([label, semantic]) => [
-      label,
-      async (text: string) => {
-        const request = { search_text: text, limit: PAGE, semantic_search: semantic !== null };
-        const input = { request, searchId: crypto.randomUUID(), queryKey: text, startedAt: new Date().toISOString() };
-        const result = await searchAgents(runner, semantic, input);
-        return result.rows.map((row) => keyOf.get(row.address)!);
-      },
-    ]),
-  );
+  const run = (body: (text: string) => AgentSearchRequest, source: SemanticSource) => async (text: string) => {
+    const request = body(text);
+    const input = { request, searchId: crypto.randomUUID(), queryKey: text, startedAt: new Date().toISOString() };
+    const result = await searchAgents(runner, semanticRequested(request) ? source : null, input);
+    return result.rows.map((row) => keyOf.get(row.address)!);
+  };
+  const rankers = sources
+    ? Object.fromEntries(
+        Object.entries(sources).map(([label, source]) => [label, run(MODES['rendezvous (semantic_search: true)']!, source)]),
+      )
+    : Object.fromEntries(Object.entries(MODES).map(([label, body]) => [label, run(body, semanticSource({}))]));
   return {
     rankers,
     stop: async () => {
@@ -109,7 +122,7 @@ async function sqliteRankers(
   };
 }
 
-async function workerRankers(): Promise<{ rankers: Record<string, Ranker>; stop(): Promise<void> }> {
+async function workerRankers({ agents, keyOf }: Corpus): Promise<Rankers> {
   const work = mkdtempSync(path.join(tmpdir(), 'rdv-relevance-bench-'));
   // The chat Worker runs beside it because the registry's config binds it (CHAT_KEYS); search never calls it.
   const stack = await startMiniflareStack({
@@ -123,7 +136,7 @@ async function workerRankers(): Promise<{ rankers: Record<string, Ranker>; stop(
   };
   try {
     const db = await stack.d1('registry', 'DB');
-    const { statements, token } = seedStatements();
+    const { statements, token } = seedStatements(agents);
     await db.batch(statements.map(({ sql, params }) => db.prepare(sql).bind(...params)));
     const rankers = Object.fromEntries(
       Object.entries(MODES).map(([label, body]) => [
@@ -148,7 +161,7 @@ async function workerRankers(): Promise<{ rankers: Record<string, Ranker>; stop(
 }
 
 /** MiniSearch as its docs set it up for search-as-you-type: prefix, fuzzy 0.2, the title boosted. */
-function miniSearchRanker(): Ranker {
+function miniSearchRanker({ agents }: Corpus): Ranker {
   const index = new MiniSearch<JudgedAgent>({
     idField: 'key',
     fields: ['name', 'tags', 'description', 'readme'],
@@ -163,84 +176,113 @@ function miniSearchRanker(): Ranker {
       .map((result) => String(result.id));
 }
 
-/** Orama with its defaults for full-text search, the same fields, typo tolerance 1 and the title boosted. */
-async function oramaRanker(): Promise<Ranker> {
-  const text = (agent: JudgedAgent, field: 'name' | 'description' | 'readme') => String(agent[field] ?? '');
+/** Orama's full-text search over the same fields: one typo tolerated, the title boosted. */
+async function oramaRanker({ agents }: Corpus): Promise<Ranker> {
   const db = create({ schema: { name: 'string', tags: 'string', description: 'string', readme: 'string' } as const });
   await insertMultiple(
     db,
     agents.map((agent) => ({
       id: agent.key,
-      name: text(agent, 'name'),
+      name: agent.name,
       tags: agent.tags.join(' '),
-      description: text(agent, 'description'),
-      readme: text(agent, 'readme'),
+      description: agent.description ?? '',
+      readme: agent.readme ?? '',
     })),
   );
-  return async (term) =>
-    (
-      await search(db, { term, properties: ['name', 'tags', 'description', 'readme'], tolerance: 1, boost: { name: 2 }, limit: PAGE })
-    ).hits.map((hit) => hit.id);
+  return async (term) => {
+    const results = await oramaSearch(db, { term, tolerance: 1, boost: { name: 2 }, limit: PAGE });
+    return results.hits.map((hit) => String(hit.id));
+  };
 }
 
-const { rankers, stop } = RUNTIME === 'miniflare' ? await workerRankers() : await sqliteRankers(ROUTE_SOURCES);
-const halves = await sqliteRankers(HALF_SOURCES);
-const evaluations: Record<string, Evaluation> = {};
-const heldOut: string[] = [];
-try {
-  const through = RUNTIME === 'miniflare' ? 'the registry Worker (workerd via Miniflare)' : 'its search code on better-sqlite3';
-  console.log(`judged set: ${agents.length} agents, ${JUDGED_QUERIES.length} queries; Rendezvous through ${through}\n`);
-  const peerLabel = 'minisearch 7.2.0 (prefix, fuzzy 0.2, title boost 2)';
-  // MiniSearch stays last: the targets' lead is over it.
-  const all = [
-    ...Object.entries(rankers),
-    ...Object.entries(halves.rankers),
-    [ORAMA_LABEL, await oramaRanker()] as const,
-    [peerLabel, miniSearchRanker()] as const,
-  ];
-  for (const [label, ranker] of all) {
-    const evaluation = await evaluate(JUDGED_QUERIES, ranker);
-    // The targets compare the route's search with the peer; the halves are measured for the record.
-    if (!(label in HALF_SOURCES)) evaluations[label] = evaluation;
-    console.log(formatEvaluation(label, evaluation));
-    const fresh = (await evaluate(HELD_OUT_VECTOR_QUERIES, ranker)).overall;
-    const earlier = (await evaluate(HELD_OUT_QUERIES, ranker)).overall;
-    console.log(
-      `  held-out ${String(fresh.queries).padStart(3)}  MRR ${fresh.mrr.toFixed(3)}  hit@1 ${fresh.hit1.toFixed(3)}  (before the word vectors)`,
-    );
-    console.log(
-      `  held-out ${String(earlier.queries).padStart(3)}  MRR ${earlier.mrr.toFixed(3)}  hit@1 ${earlier.hit1.toFixed(3)}  (after the lexicon froze; the word vectors' dev set)`,
-    );
-    heldOut.push(`  ${fresh.mrr.toFixed(3)}  ${earlier.mrr.toFixed(3)}  ${label}`);
-    if (VERBOSE) {
-      for (const miss of evaluation.misses)
-        console.log(`    miss ${miss.kind}: "${miss.query}" rank ${miss.rank || '-'} (first: ${miss.first ?? 'none'})`);
+async function rankersFor(data: Corpus): Promise<Rankers> {
+  const ours = RUNTIME === 'miniflare' ? await workerRankers(data) : await sqliteRankers(data, null);
+  const halves = HALVES ? await sqliteRankers(data, HALF_SOURCES) : { rankers: {}, stop: async () => {} };
+  return {
+    rankers: {
+      ...ours.rankers,
+      ...halves.rankers,
+      'minisearch 7.2.0 (prefix, fuzzy 0.2, title boost 2)': miniSearchRanker(data),
+      'orama 3.1.18 (tolerance 1, title boost 2)': await oramaRanker(data),
+    },
+    stop: async () => {
+      await ours.stop();
+      await halves.stop();
+    },
+  };
+}
+
+async function evaluateAll(
+  data: Corpus,
+  sets: Record<string, readonly JudgedQuery[]>,
+): Promise<Record<string, Record<string, Evaluation>>> {
+  const { rankers, stop } = await rankersFor(data);
+  const out: Record<string, Record<string, Evaluation>> = {};
+  try {
+    for (const [label, ranker] of Object.entries(rankers)) {
+      out[label] = {};
+      for (const [set, queries] of Object.entries(sets)) out[label]![set] = await evaluate(queries, ranker);
     }
-    console.log('');
+  } finally {
+    await stop();
   }
-  console.log(
-    `held-out natural-language MRR, not in the targets: ${HELD_OUT_VECTOR_QUERIES.length} never tuned on | ${HELD_OUT_QUERIES.length} dev`,
-  );
-  console.log(`${heldOut.join('\n')}\n`);
-} finally {
-  await stop();
-  await halves.stop();
+  return out;
 }
 
-const ours = Object.values(evaluations)[0]!;
-const peer = Object.values(evaluations).at(-1)!;
+const through = RUNTIME === 'miniflare' ? 'the registry Worker (workerd via Miniflare)' : 'its search code on better-sqlite3';
+console.log(
+  `Rendezvous through ${through}. Development: ${DEVELOPMENT.agents.length} agents, ${JUDGED_QUERIES.length} judged queries; ` +
+    `held-out 2: ${HELD_OUT_2.agents.length} agents, ${HELD_OUT_2_QUERIES.length} queries\n`,
+);
+const development = await evaluateAll(DEVELOPMENT, {
+  judged: JUDGED_QUERIES,
+  heldOut1: HELD_OUT_VECTOR_QUERIES,
+  dev12: HELD_OUT_QUERIES,
+});
+const heldOut2 = await evaluateAll(HELD_OUT_2, DEVELOPMENT_ONLY ? {} : { heldOut2: HELD_OUT_2_QUERIES });
+
+const cell = (s: { mrr: number; hit1: number }) => `${s.mrr.toFixed(3)} ${s.hit1.toFixed(3)}`;
+for (const label of Object.keys(heldOut2)) {
+  const dev = development[label]!.judged!;
+  const held = heldOut2[label]!.heldOut2;
+  const heldCell = (s?: { queries: number; mrr: number; hit1: number }) => (s ? `${String(s.queries).padStart(4)}  ${cell(s)}` : '   -');
+  console.log(label);
+  console.log(`  ${'kind'.padEnd(8)}  development (n, MRR, hit@1)   held-out 2 (n, MRR, hit@1)`);
+  for (const kind of KINDS)
+    console.log(
+      `  ${kind.padEnd(8)}  ${String(dev.byKind[kind].queries).padStart(4)}  ${cell(dev.byKind[kind])}          ${heldCell(held?.byKind[kind])}`,
+    );
+  console.log(
+    `  ${'overall'.padEnd(8)}  ${String(dev.overall.queries).padStart(4)}  ${cell(dev.overall)}          ${heldCell(held?.overall)}`,
+  );
+  const one = development[label]!.heldOut1!.overall;
+  const twelve = development[label]!.dev12!.overall;
+  console.log(
+    `  natural-language lists on the development agents: held-out 1 (${one.queries}) MRR ${one.mrr.toFixed(3)}, dev 12 MRR ${twelve.mrr.toFixed(3)}`,
+  );
+  if (VERBOSE) {
+    for (const miss of dev.misses)
+      console.log(`    development miss ${miss.kind}: "${miss.query}" rank ${miss.rank || '-'} (first: ${miss.first ?? 'none'})`);
+  }
+  console.log('');
+}
+
+if (DEVELOPMENT_ONLY) process.exit(0);
+const ours = heldOut2['rendezvous (default)']!.heldOut2!;
+const peer = heldOut2['minisearch 7.2.0 (prefix, fuzzy 0.2, title boost 2)']!.heldOut2!;
+const orama = heldOut2['orama 3.1.18 (tolerance 1, title boost 2)']!.heldOut2!;
 const mrrByKind = (evaluation: Evaluation) => [...KINDS.map((kind) => evaluation.byKind[kind].mrr), evaluation.overall.mrr];
 const chart = writeChart(
   path.join(import.meta.dirname, 'charts/relevance-by-kind.svg'),
   barChartSvg({
-    title: 'Relevance by query kind: MRR on the judged set',
+    title: 'Relevance by query kind: MRR on held-out set 2 (never tuned on)',
     note: measuredUnder(RUNTIME === 'miniflare' ? 'registry Worker, workerd via Miniflare' : 'search code on better-sqlite3'),
     yLabel: 'MRR',
     yMax: 1,
     groups: [...KINDS, 'overall'],
     series: [
       { name: 'Rendezvous', values: mrrByKind(ours) },
-      { name: 'Orama', values: mrrByKind(evaluations[ORAMA_LABEL]!) },
+      { name: 'Orama', values: mrrByKind(orama) },
       { name: 'MiniSearch', values: mrrByKind(peer) },
     ],
   }),
@@ -248,9 +290,12 @@ const chart = writeChart(
 console.log(`chart: ${path.relative(process.cwd(), chart)}`);
 const lead = ours.overall.mrr - peer.overall.mrr;
 const checks = [
-  [`overall MRR ${ours.overall.mrr.toFixed(3)} ≥ ${TARGET.overall}`, ours.overall.mrr >= TARGET.overall],
-  [`natural-language MRR ${ours.byKind.natural.mrr.toFixed(3)} ≥ ${TARGET.natural}`, ours.byKind.natural.mrr >= TARGET.natural],
-  [`lead over MiniSearch ${lead.toFixed(3)} ≥ ${TARGET.lead}`, lead >= TARGET.lead],
+  [`held-out 2, default: overall MRR ${ours.overall.mrr.toFixed(3)} ≥ ${TARGET.overall}`, ours.overall.mrr >= TARGET.overall],
+  [
+    `held-out 2, default: natural-language MRR ${ours.byKind.natural.mrr.toFixed(3)} ≥ ${TARGET.natural}`,
+    ours.byKind.natural.mrr >= TARGET.natural,
+  ],
+  [`held-out 2, default: lead over MiniSearch ${lead.toFixed(3)} ≥ ${TARGET.lead}`, lead >= TARGET.lead],
 ] as const;
 for (const [label, ok] of checks) console.log(`${ok ? 'PASS' : 'FAIL'}  ${label}`);
 const passed = checks.every(([, ok]) => ok);

@@ -6,6 +6,7 @@ import path from 'node:path';
 import { newKeyToken } from '../lib/api-keys/key-token.ts';
 import type { AgentSearchRequest } from '../schemas/search.ts';
 import { searchAgents } from '../workers/registry/src/search/agent-search.ts';
+import { semanticSource } from '../workers/registry/src/search/semantic-source.ts';
 import { startMiniflareStack } from './miniflare-stack.ts';
 import { ownerId, streamSeed } from './scale/seed-stream.ts';
 import { sqliteRunner } from './sqlite-runner.ts';
@@ -14,7 +15,8 @@ import { lineChartSvg, measuredUnder, writeChart } from './svg-chart.ts';
 /**
  * Search latency at 10,000 and 100,000 agents, through the running Worker (local D1) and the same search
  * code run directly on the same SQLite file (better-sqlite3), query kind by query kind.
- * Targets at 100,000 agents: Worker p50 < 20 ms and p99 < 60 ms over all kinds, Worker p50 ≤ 3× raw p50.
+ * Targets at 100,000 agents: Worker p50 < 20 ms and p99 < 60 ms over all kinds, Worker p50 ≤ 3× raw p50, the
+ * isolate's first search < 100 ms. Bodies carry no flags: the default ranking (hybrid, offline semantic source).
  *
  * Runtime (BENCH_SEARCH_RUNTIME): `miniflare` (default) runs the registry Worker in workerd through
  * Miniflare's API on its own socket (bench/miniflare-stack.ts), over the D1 files wrangler seeded;
@@ -32,7 +34,7 @@ const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const RUNTIME = process.env.BENCH_SEARCH_RUNTIME ?? 'miniflare';
 if (RUNTIME !== 'miniflare' && RUNTIME !== 'wrangler-dev')
   throw new Error(`BENCH_SEARCH_RUNTIME is miniflare or wrangler-dev, not ${RUNTIME}`);
-const TARGET = { p50: 20, p99: 60, ratio: 3 };
+const TARGET = { p50: 20, p99: 60, ratio: 3, cold: 100 };
 const ROOT = path.resolve(import.meta.dirname, '..');
 const WRANGLER = path.join(ROOT, 'node_modules/.bin/wrangler');
 const env = { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: '1' };
@@ -156,7 +158,8 @@ async function timeWorker(token: string, body: AgentSearchRequest): Promise<numb
 
 async function timeRaw(db: Database.Database, body: AgentSearchRequest): Promise<number> {
   const started = performance.now();
-  await searchAgents(sqliteRunner(db), null, {
+  // The route's default: hybrid with the offline semantic source (no Workers AI or Vectorize bound here).
+  await searchAgents(sqliteRunner(db), semanticSource({}), {
     request: body,
     searchId: crypto.randomUUID(),
     queryKey: '',
@@ -181,6 +184,8 @@ async function measure(size: number): Promise<boolean> {
     started = performance.now();
     worker = await startWorker(persist);
     console.log(`registry Worker (${RUNTIME}) on :${PORT} ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+    // The isolate's first search: it decodes the shipped word table the default (hybrid) ranking reads.
+    const cold = await timeWorker(token, { search_text: 'find an agent that tracks my parcel' });
     const db = new Database(sqliteFile(persist), { readonly: true });
     const figures: Figures[] = [];
     for (const [kind, bodies] of Object.entries(KINDS)) {
@@ -198,14 +203,14 @@ async function measure(size: number): Promise<boolean> {
       figures.push(entry);
     }
     db.close();
-    return report(size, figures);
+    return report(size, figures, cold);
   } finally {
     await worker?.stop();
     rmSync(persist, { recursive: true, force: true });
   }
 }
 
-function report(size: number, figures: Figures[]): boolean {
+function report(size: number, figures: Figures[], cold: number): boolean {
   const row = (kind: string, worker: number[], raw: number[]) =>
     `${kind.padEnd(15)} ${String(worker.length).padStart(4)}  ${percentile(worker, 50).toFixed(1).padStart(7)} ${percentile(worker, 99).toFixed(1).padStart(7)}   ${percentile(raw, 50).toFixed(1).padStart(7)} ${percentile(raw, 99).toFixed(1).padStart(7)}   ${(percentile(worker, 50) / percentile(raw, 50)).toFixed(2).padStart(5)}`;
   console.log(
@@ -223,6 +228,7 @@ function report(size: number, figures: Figures[]): boolean {
     [`Worker p50 ${p50.toFixed(1)} ms < ${TARGET.p50} ms`, p50 < TARGET.p50],
     [`Worker p99 ${p99.toFixed(1)} ms < ${TARGET.p99} ms`, p99 < TARGET.p99],
     [`Worker p50 / raw p50 ${ratio.toFixed(2)} ≤ ${TARGET.ratio}`, ratio <= TARGET.ratio],
+    [`cold first search ${cold.toFixed(1)} ms < ${TARGET.cold} ms`, cold < TARGET.cold],
   ] as const;
   const judged = size >= 100_000;
   for (const [label, ok] of checks)

@@ -97,8 +97,11 @@ describe('semantic_search with Workers AI and Vectorize', () => {
     const second = await search({ search_text: 'umbrella', semantic_search: true });
     expect(second.body.agents.map((agent) => agent.name)).toEqual([weather.name]);
     expect(second.body.total).toBe(1);
-    // Without semantic_search the same text has no lexical match.
-    expect((await search({ search_text: 'umbrella' })).body.total).toBe(0);
+    // Lexical search alone has no match for the same text; the default search is the hybrid one, through Vectorize.
+    expect((await search({ search_text: 'umbrella', semantic_search: false })).body.total).toBe(0);
+    const byDefault = await search({ search_text: 'umbrella' });
+    expect(byDefault.mode).toBe('hybrid');
+    expect(byDefault.body.agents.map((agent) => agent.name)).toEqual([weather.name]);
   });
 
   it('fuses lexical and semantic ranks: an agent found both ways comes first', async () => {

@@ -6,6 +6,7 @@ import { textStatements, type TextPlan, type TextStatements } from './agent-text
 import { RERANK_WINDOW } from './ranking.ts';
 import { rerank } from './rerank.ts';
 import type { SemanticHit } from './semantic.ts';
+import { semanticRequested } from './semantic-default.ts';
 import type { SemanticSource } from './semantic-source-types.ts';
 import type { SqlRunner, SqlStatement } from './sql-runner.ts';
 import { SqlParams } from './sql-params.ts';
@@ -37,8 +38,8 @@ export async function searchAgents(
   const plan = request.search_text ? planQuery(request.search_text, options) : null;
   if (!plan) return browse(runner, input);
   if (plan.exact) return textSearch(runner, input, plan.exact, { mode: 'phrase', match: plan.exact.match, guard: input.gate });
-  if (!request.semantic_search || !semantic)
-    return lexicalSearch(runner, input, plan, options, request.semantic_search ? 'lexical-fallback' : 'lexical');
+  if (!semanticRequested(request) || !semantic)
+    return lexicalSearch(runner, input, plan, options, semanticRequested(request) ? 'lexical-fallback' : 'lexical');
 
   const query = await expandPlanned(runner, plan, await runner.batch(plan.lookups), options);
   let hits: SemanticHit[];

@@ -16,6 +16,7 @@ import { recordClick } from './clicks.ts';
 import { keyedRunner } from './keyed-runner.ts';
 import { searchFunctions } from './function-search.ts';
 import { syncEmbeddings } from './semantic.ts';
+import { semanticRequested } from './semantic-default.ts';
 import { semanticSource } from './semantic-source.ts';
 import { newSession, storeSession } from './sessions.ts';
 import { d1Runner } from './sql-runner.ts';
@@ -35,7 +36,7 @@ export function searchRoutes() {
     const check = c.get('keyCheck');
     const runner = keyedRunner(d1Runner(c.env.DB), check);
     const session = newSession(request.search_id, queryKey(request.search_text), request.source);
-    const semantic = request.semantic_search ? semanticSource(c.env) : null;
+    const semantic = semanticRequested(request) ? semanticSource(c.env) : null;
     // A refused key throws its refusal from the first batch (keyedRunner), before any search work is done.
     const result = await searchAgents(runner, semantic, {
       request,

@@ -1,4 +1,5 @@
 import type { SemanticHit } from '../semantic.ts';
+import { termsWithinBudget } from '../candidate-terms.ts';
 import type { SqlRunner } from '../sql-runner.ts';
 import { quoteFts } from '../text/fts-query.ts';
 import { agentVector, conceptTerms, cosine, queryConcepts, type AgentText } from './concept-vectors.ts';
@@ -22,7 +23,7 @@ interface CandidateRow extends AgentText {
 
 export async function conceptHits(runner: SqlRunner, text: string): Promise<SemanticHit[]> {
   const { vector: query, wordShare } = queryConcepts(text);
-  const terms = conceptTerms(query);
+  const terms = await termsWithinBudget(runner, conceptTerms(query));
   if (terms.length === 0) return [];
   // The user's words are not in this expression, only lexicon terms, quoted: no FTS syntax can come from the request.
   const match = `- {listing} : (${terms.map(quoteFts).join(' OR ')})`;

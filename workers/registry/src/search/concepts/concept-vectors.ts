@@ -23,8 +23,19 @@ function words(text: string): string[] {
     .filter((word) => word && !STOPWORDS.has(word));
 }
 
+/** Stems already computed: agents' texts repeat a small vocabulary, and stemming was most of a concept search's cost. */
+const STEM_CACHE_MAX = 50_000;
+const stems = new Map<string, string>();
+
 function stemOf(word: string): string {
-  return /^[a-z]+$/.test(word) ? stemmer(word) : word;
+  if (!/^[a-z]+$/.test(word)) return word;
+  let stem = stems.get(word);
+  if (stem === undefined) {
+    if (stems.size >= STEM_CACHE_MAX) stems.clear();
+    stem = stemmer(word);
+    stems.set(word, stem);
+  }
+  return stem;
 }
 
 interface Lexicon {
@@ -110,5 +121,7 @@ export function cosine(a: ConceptVector, b: ConceptVector): number {
 
 /** The terms of a vector's concepts: what the full-text index is asked for to find candidate agents. */
 export function conceptTerms(vector: ConceptVector): string[] {
-  return [...new Set([...vector.keys()].flatMap((concept) => LEXICON.termWords[concept] ?? []))];
+  // The query's strongest concepts first: a bounded candidate search keeps their terms (candidate-terms.ts).
+  const concepts = [...vector.entries()].sort((a, b) => b[1] - a[1]).map(([concept]) => concept);
+  return [...new Set(concepts.flatMap((concept) => LEXICON.termWords[concept] ?? []))];
 }

@@ -2,6 +2,7 @@ import { stemmer } from 'stemmer';
 import type { SqlParams } from '../sql-params.ts';
 import type { SqlRunner, SqlStatement } from '../sql-runner.ts';
 import { matchExpression, phraseExpression, type TermGroup } from './fts-query.ts';
+import { isDictionaryWord } from './dictionary.ts';
 import { STOPWORDS } from './stopwords.ts';
 import { synonymsOf } from './synonyms.ts';
 import { tokenize } from './tokenize.ts';
@@ -20,6 +21,14 @@ const PREFIX_MIN_CHARS = 2;
 /** Vocabulary words read per typed prefix, and the most frequent of them searched as completions. */
 const PREFIX_SCAN = 200;
 const PREFIX_COMPLETIONS = 8;
+/**
+ * In a request of at least this many words, a finished dictionary word at the end is a word, not a prefix still
+ * being typed: widening it ("cities" → every word starting so) put unrelated agents first. Shorter queries are
+ * typed as you go, where a dictionary word may still be the start of a longer one ("thermo", "air qual").
+ */
+const SENTENCE_WORDS = 3;
+/** Shorter dictionary words are often prefixes of the intended word even at the end of a sentence. */
+const FINISHED_WORD_CHARS = 4;
 /**
  * A word in at least this many agents is taken as meant: the last word is then not widened to a prefix,
  * and no word gets synonyms. Widening frequent words adds thousands of matches (cost) and noise; rare or
@@ -78,7 +87,9 @@ export function planQuery(text: string, options: ExpandOptions): QueryPlan | nul
   const meaningful = typed.filter((word) => !STOPWORDS.has(word));
   const words = meaningful.length > 0 ? meaningful : typed;
   if (words.length === 0) return null;
-  const typingLast = endsInWord && words[words.length - 1] === typed[typed.length - 1];
+  const lastWord = words[words.length - 1]!;
+  const finished = words.length >= SENTENCE_WORDS && [...lastWord].length >= FINISHED_WORD_CHARS && isDictionaryWord(lastWord);
+  const typingLast = endsInWord && lastWord === typed[typed.length - 1] && !finished;
   const plainGroups = words.map((word) => ({ word, alternatives: [], prefix: false, matchesAlone: true }));
   const plain = { words, groups: plainGroups, match: matchExpression(plainGroups) };
 
@@ -169,11 +180,15 @@ export async function expandQuery(runner: SqlRunner, text: string, options: Expa
   return expandPlanned(runner, plan, await runner.batch(plan.lookups), options);
 }
 
-/** Corrections for unknown (or much rarer than a neighbour) words, most frequent first. */
+/**
+ * Corrections for unknown (or much rarer than a neighbour) words, most frequent first. A dictionary word is
+ * never corrected: absent from the registry, it is still what the user meant, and its one-edit neighbours are
+ * other words ("trains" → "traits").
+ */
 async function correct(runner: SqlRunner, words: string[], frequency: Map<string, number>, typing: string | undefined) {
   const corrections = new Map<string, string[]>();
   const targets = words
-    .filter((word) => word !== typing && isCorrectable(word) && (frequency.get(word) ?? 0) <= 2)
+    .filter((word) => word !== typing && isCorrectable(word) && (frequency.get(word) ?? 0) <= 2 && !isDictionaryWord(word))
     .slice(0, CORRECTED_WORDS_MAX);
   if (targets.length === 0) return corrections;
   const variantsOf = new Map<string, Set<string>>();

@@ -1,4 +1,5 @@
 import type { SemanticHit } from '../semantic.ts';
+import { termsWithinBudget } from '../candidate-terms.ts';
 import type { SqlRunner } from '../sql-runner.ts';
 import { quoteFts } from '../text/fts-query.ts';
 import { splitIdentifiers } from '../text/identifiers.ts';
@@ -58,7 +59,8 @@ export async function vectorHits(runner: SqlRunner, text: string): Promise<Seman
   if (knownWords(plain) < MIN_WORDS) return [];
   const query = normalize(addText(emptyVector(), plain));
   if (!query.some((x) => x !== 0)) return [];
-  const terms = [...new Set([...contentWords(plain), ...nearestWords(query, NEIGHBOUR_WORDS)])];
+  const terms = await termsWithinBudget(runner, [...contentWords(plain), ...nearestWords(query, NEIGHBOUR_WORDS)]);
+  if (terms.length === 0) return [];
   // Every word is quoted: no FTS syntax can come from the request.
   const match = `- {listing} : (${terms.map(quoteFts).join(' OR ')})`;
   const rows = await runner.all<CandidateRow>({
