@@ -95,6 +95,11 @@ function chatProject() {
             AGENT_ANSWER_TIMEOUT_MS: '3000',
             // The fake agents' webhooks are on .test names, which the URL policy refuses unless private URLs are allowed (as npm start does).
             ALLOW_PRIVATE_URLS: 'true',
+            // Quotas small enough to reach in a test (test/hosting/quotas.test.ts).
+            HOSTED_AGENTS_PER_ACCOUNT: '5',
+            HOSTED_STORAGE_KEYS_PER_AGENT: '20',
+            HOSTED_STORAGE_BYTES_PER_AGENT: String(256 * 1024),
+            HOSTED_LOG_BYTES_PER_AGENT: String(64 * 1024),
           },
           d1Databases: { REGISTRY_DB: registryDb },
           outboundService: 'fake-upstream',
@@ -185,6 +190,11 @@ function hostingProject() {
             REGISTRY_URL: 'http://registry.example.com',
             // As `npm start` runs it: private URLs allowed for the platform's own calls, never for hosted code's (issue 22).
             ALLOW_PRIVATE_URLS: 'true',
+            // Quotas small enough to reach in a test (test/hosting/quotas.test.ts).
+            HOSTED_AGENTS_PER_ACCOUNT: '5',
+            HOSTED_STORAGE_KEYS_PER_AGENT: '20',
+            HOSTED_STORAGE_BYTES_PER_AGENT: String(256 * 1024),
+            HOSTED_LOG_BYTES_PER_AGENT: String(64 * 1024),
           },
           d1Databases: { REGISTRY_DB: registryDb },
           outboundService: HOSTING_INTERNET.name,

@@ -43,7 +43,8 @@ export class HostApi extends WorkerEntrypoint<HostingEnv, AgentProps> implements
   async storageSet(key: string, value: string): Promise<void> {
     if (typeof value !== 'string' || value.length > STORAGE_VALUE_MAX_CHARS)
       throw new TypeError(`a stored value is a JSON text of at most ${STORAGE_VALUE_MAX_CHARS} characters`);
-    await hostedAgentStub(this.env, this.address).storageSet(checkedKey(key), value);
+    const stored = await hostedAgentStub(this.env, this.address).storageSet(checkedKey(key), value);
+    if (!stored.ok) throw new RangeError(`storage quota exceeded: ${stored.detail}; nothing was changed`);
   }
 
   async storageDelete(key: string): Promise<boolean> {
