@@ -43,7 +43,8 @@ describe('bodies are judged before they are read whole', () => {
       ['POST', '/v1/hosting/secrets', key, 2 * 1024 * 1024],
       ['POST', `/v1/hosting/agents/${agent.address}/duplicate`, key, 2 * 1024 * 1024],
     ];
-    for (const [method, path, caller, bytes] of endpoints) expect(await statusWithin(path, method, caller, bytes), `${method} ${path}`).toBe(413);
+    for (const [method, path, caller, bytes] of endpoints)
+      expect(await statusWithin(path, method, caller, bytes), `${method} ${path}`).toBe(413);
   });
 
   it('a declared Content-Length over the bound is refused before any of the body is read', async () => {

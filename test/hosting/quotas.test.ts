@@ -12,7 +12,10 @@ describe('quotas per tenant', () => {
   it('agents per account: past the quota, creation and duplication are 429 with detail; the agents kept stay', async () => {
     const key = await accountKey();
     const statuses = await Promise.all(
-      Array.from({ length: AGENTS + 3 }, async (_, index) => (await call(key, 'POST', '/v1/hosting/agents', { name: `agent ${index}` })).status),
+      Array.from(
+        { length: AGENTS + 3 },
+        async (_, index) => (await call(key, 'POST', '/v1/hosting/agents', { name: `agent ${index}` })).status,
+      ),
     );
     expect(statuses.filter((status) => status === 200)).toHaveLength(AGENTS);
     expect(statuses.filter((status) => status === 429)).toHaveLength(3);
@@ -30,7 +33,8 @@ describe('quotas per tenant', () => {
   it('storage keys per agent: the key past the quota is 507 with detail; stored values stay, and replacing one still works', async () => {
     const key = await accountKey();
     const agent = await createAgent(key, 'keys');
-    for (let index = 0; index < KEYS; index += 1) await json(call(key, 'PUT', storage(agent.address, `k${index}`), { value: String(index) }));
+    for (let index = 0; index < KEYS; index += 1)
+      await json(call(key, 'PUT', storage(agent.address, `k${index}`), { value: String(index) }));
     const refused = await json<{ detail: string }>(call(key, 'PUT', storage(agent.address, 'one too many'), { value: '1' }), 507);
     expect(refused.detail).toContain('HOSTED_STORAGE_KEYS_PER_AGENT');
     expect(await storageValue(key, agent.address, 'one too many')).toBeNull();
@@ -50,7 +54,9 @@ describe('quotas per tenant', () => {
     const refused = await json<{ detail: string }>(call(key, 'PUT', storage(agent.address, 'c'), { value: big }), 507);
     expect(refused.detail).toContain('HOSTED_STORAGE_BYTES_PER_AGENT');
     await json(call(key, 'PUT', storage(agent.address, 'd'), { value: JSON.stringify('x'.repeat(50 * 1024)) }));
-    expect(await json<{ detail: string }>(call(key, 'PUT', storage(agent.address, 'a'), { value: big + ' '.repeat(10 * 1024) }), 507)).toEqual({
+    expect(
+      await json<{ detail: string }>(call(key, 'PUT', storage(agent.address, 'a'), { value: big + ' '.repeat(10 * 1024) }), 507),
+    ).toEqual({
       detail: expect.stringContaining('nothing was changed'),
     });
     expect(await storageValue(key, agent.address, 'a')).toBe(big);

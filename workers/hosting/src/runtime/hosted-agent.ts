@@ -3,6 +3,7 @@ import type { AgentLog, LogLevel, StorageItem, StoragePage } from '../../../../s
 import { findAgent } from '../agents/store.ts';
 import { quotasOf } from '../quotas.ts';
 import { failureText, guestOf } from './guest-loader.ts';
+import { watched } from './watchdog.ts';
 
 /** Log lines kept per agent; older lines are dropped as new ones come. */
 const LOG_BUFFER_LINES = 1000;
@@ -154,7 +155,7 @@ export class HostedAgent extends DurableObject<HostingEnv> {
     const guest = guestOf(this.env, agent);
     for (const row of due) {
       try {
-        await guest.interval(row.idx);
+        await watched(this.env, agent.address, 'interval', () => guest.interval(row.idx));
       } catch (error) {
         await this.log('erro', 'system', `interval ${row.idx} failed: ${failureText(error)}`);
       }
