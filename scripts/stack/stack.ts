@@ -27,6 +27,8 @@ export interface StackOptions {
   client?: boolean;
   /** Progress lines while starting. */
   onProgress?: (line: string) => void;
+  /** Open each Worker's DevTools inspector (INSPECTOR_PORTS); off by default: an inspector reaches the isolate's secrets. */
+  inspect?: boolean;
 }
 
 export interface Stack {
@@ -90,7 +92,7 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
       root: ROOT,
       config,
       port: ports[name],
-      inspectorPort: INSPECTOR_PORTS[name],
+      inspectorPort: options.inspect ? INSPECTOR_PORTS[name] : undefined,
       persistDir,
       envFile: files[name],
       vars: { ...local[name], ...vars },
