@@ -90,7 +90,9 @@ describe('npm start against a hostile tenant (issue 22)', () => {
 
   async function agentWith(key: string, name: string, code: string): Promise<string> {
     const agent = await api<HostedAgent>(key, 'POST', '/agents', { name });
-    await api(key, 'PUT', `/agents/${agent.address}/code`, { code: JSON.stringify([{ name: 'agent.ts', value: code, language: 'typescript' }]) });
+    await api(key, 'PUT', `/agents/${agent.address}/code`, {
+      code: JSON.stringify([{ name: 'agent.ts', value: code, language: 'typescript' }]),
+    });
     await api(key, 'POST', `/agents/${agent.address}/start`);
     return agent.address;
   }
@@ -124,7 +126,9 @@ describe('npm start against a hostile tenant (issue 22)', () => {
     await expect
       .poll(
         async () => {
-          const response = await fetch(`${base}/v1/hosting/agents/${address}/storage/answers`, { headers: { authorization: `Bearer ${keyB}` } });
+          const response = await fetch(`${base}/v1/hosting/agents/${address}/storage/answers`, {
+            headers: { authorization: `Bearer ${keyB}` },
+          });
           answers = response.ok ? (JSON.parse(((await response.json()) as { value: string }).value) as Record<string, string>) : null;
           return answers;
         },

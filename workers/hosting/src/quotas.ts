@@ -18,7 +18,7 @@ export interface HostingQuotas {
   codeBytes: number;
 }
 
-export const DEFAULT_QUOTAS: HostingQuotas = {
+const DEFAULT_QUOTAS: HostingQuotas = {
   agentsPerAccount: 20,
   storageKeysPerAgent: 1000,
   storageBytesPerAgent: 10 * 1024 * 1024,

@@ -1,6 +1,5 @@
 import { setState } from '../agents/store.ts';
 import { GUEST_BUDGET_MS, type GuestCallKind, OVER_BUDGET_TAG } from '../guest/protocol.ts';
-import { hostedAgentStub } from './hosted-agent.ts';
 
 /** How much longer than the guest's own budget the host waits: the guard inside the guest answers first where it can. */
 const HOST_MARGIN_MS = 2_000;
@@ -26,7 +25,8 @@ function overBudget(error: unknown): string | null {
  */
 async function halt(env: HostingEnv, address: string, kind: GuestCallKind, reason: string): Promise<void> {
   await setState(env.DB, address, { running: false });
-  const agent = hostedAgentStub(env, address);
+  // The agent's Durable Object, as hostedAgentStub names it (not imported: hosted-agent.ts runs intervals through here).
+  const agent = env.HOSTED_AGENT.get(env.HOSTED_AGENT.idFromName(address));
   await agent.unschedule();
   await agent.log('erro', 'system', `stopped: ${reason} (during a ${kind} call). Fix the code, then start the agent again.`);
 }
