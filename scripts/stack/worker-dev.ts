@@ -24,6 +24,11 @@ const vars = Object.fromEntries(
   }),
 );
 
+// As `wrangler dev` does: a request that fails inside wrangler's proxy (a client that hangs up mid-body) is
+// logged, not fatal to the process that serves every other request.
+process.on('unhandledRejection', (error) => console.error('unhandled rejection in the dev server:', error));
+process.on('uncaughtException', (error) => console.error('uncaught exception in the dev server:', error));
+
 const worker = await unstable_startWorker({
   config: values.config,
   envFiles: values['env-file'] ? [values['env-file']] : undefined,
