@@ -2,7 +2,15 @@ import { type Node, parse } from 'acorn';
 
 /** The name the guard is imported as in every module of hosted code; code that names it itself is refused. */
 const GUARD = '__rdv_guard';
-const GUARD_IMPORT = `import { guard as ${GUARD} } from 'rendezvous/agent';`;
+
+/**
+ * The guard's import in the module named `file`: the loader resolves a bare name against the importing module's
+ * folder, so a module in a folder climbs back to the platform's `rendezvous/agent`.
+ */
+function guardImport(file: string): string {
+  const depth = file.split('/').length - 1;
+  return `import { guard as ${GUARD} } from ${JSON.stringify(`${'../'.repeat(depth)}rendezvous/agent`)};`;
+}
 
 const LOOPS = new Set(['ForStatement', 'ForInStatement', 'ForOfStatement', 'WhileStatement', 'DoWhileStatement']);
 const FUNCTIONS = new Set(['FunctionDeclaration', 'FunctionExpression', 'ArrowFunctionExpression']);
@@ -69,7 +77,7 @@ export function guardLoops(js: string, file: string): Guarded {
     else if (FUNCTIONS.has(node.type)) insertions.push(...guardBody(node.body as AnyNode, node.type === 'ArrowFunctionExpression'));
   }
   insertions.sort((a, b) => a.at - b.at || Number(b.closes) - Number(a.closes));
-  const parts: string[] = [GUARD_IMPORT];
+  const parts: string[] = [guardImport(file)];
   let from = 0;
   for (const insertion of insertions) {
     parts.push(js.slice(from, insertion.at), insertion.text);
