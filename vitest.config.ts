@@ -100,6 +100,11 @@ function chatProject() {
             AGENT_ANSWER_TIMEOUT_MS: '3000',
             // The fake agents' webhooks are on .test names, which the URL policy refuses unless private URLs are allowed (as npm start does).
             ALLOW_PRIVATE_URLS: 'true',
+            // Quotas small enough to reach in a test (test/hosting/quotas.test.ts).
+            HOSTED_AGENTS_PER_ACCOUNT: '5',
+            HOSTED_STORAGE_KEYS_PER_AGENT: '20',
+            HOSTED_STORAGE_BYTES_PER_AGENT: String(256 * 1024),
+            HOSTED_LOG_BYTES_PER_AGENT: String(64 * 1024),
           },
           d1Databases: { REGISTRY_DB: registryDb },
           outboundService: 'fake-upstream',
@@ -188,13 +193,20 @@ function hostingProject() {
             REGISTRY_MIGRATIONS: await readD1Migrations('workers/registry/migrations'),
             HOSTING_SEED_KEY: 'hosting-test-vault-secret',
             REGISTRY_API_KEY: HOSTING_REGISTRY_KEY,
-            // Public-looking names, so that the sandbox's URL policy can refuse private hosts (ALLOW_PRIVATE_URLS off).
             PUBLIC_URL: 'http://registry.example.com',
             REGISTRY_URL: 'http://registry.example.com',
-            ALLOW_PRIVATE_URLS: 'false',
+            // As `npm start` runs it: private URLs allowed for the platform's own calls, never for hosted code's (issue 22).
+            ALLOW_PRIVATE_URLS: 'true',
+            // Quotas small enough to reach in a test (test/hosting/quotas.test.ts).
+            HOSTED_AGENTS_PER_ACCOUNT: '5',
+            HOSTED_STORAGE_KEYS_PER_AGENT: '20',
+            HOSTED_STORAGE_BYTES_PER_AGENT: String(256 * 1024),
+            HOSTED_LOG_BYTES_PER_AGENT: String(64 * 1024),
           },
           d1Databases: { REGISTRY_DB: registryDb },
+          outboundService: HOSTING_INTERNET.name,
           workers: [
+            HOSTING_INTERNET,
             {
               name: 'rendezvous-registry',
               modules: true,
@@ -213,6 +225,31 @@ function hostingProject() {
     test: { name: 'hosting', include: ['test/hosting/**/*.test.ts'], setupFiles: ['./test/hosting/setup.ts'], testTimeout: 60_000 },
   });
 }
+
+/**
+ * The internet as the hosting Worker's outbound fetches see it in the hosting project: public.example.com answers,
+ * redirect.example.com redirects to loopback (with and without credentials), and every other host answers
+ * `reached <host>`, as the stack's loopback services and inspectors answered the hostile review (issue 22).
+ */
+const HOSTING_INTERNET = {
+  name: 'hosting-internet',
+  modules: true,
+  compatibilityDate: '2026-04-20',
+  script: `const hops = {
+  '/to-loopback': 'http://127.0.0.1:9335/json',
+  '/to-credentials': 'http://admin:secret@public.example.com/',
+  '/to-redirect': 'http://redirect.example.com/to-loopback',
+  '/to-public': 'http://public.example.com/landed',
+};
+export default {
+  fetch(request) {
+    const url = new URL(request.url);
+    if (url.hostname === 'public.example.com') return new Response('public ' + request.method + ' ' + url.pathname);
+    if (url.hostname === 'redirect.example.com' && hops[url.pathname]) return new Response(null, { status: 302, headers: { location: hops[url.pathname] } });
+    return new Response('reached ' + url.host);
+  },
+};`,
+};
 
 /** The platform key the hosting Worker registers hosted agents with; test/hosting/setup.ts stores it in the registry. */
 const HOSTING_REGISTRY_KEY = 'rdv_b0b0b0b0b0b0b0b0_hosting-test-secret-00000000000000000000000';

@@ -1,11 +1,14 @@
 /**
  * `npm start`: the whole stack, offline, in the spec's start order, until Ctrl-C.
- * `npm start -- --no-client` leaves out the browser client.
+ * `npm start -- --no-client` leaves out the browser client; `npm start -- --inspect` opens each Worker's DevTools
+ * inspector (ports 9331–9335), which no run has otherwise (docs/security-hosting.md).
  */
 import { parseArgs } from 'node:util';
 import { createStack, START_ORDER, type Stack } from './stack/stack.ts';
 
-const { values } = parseArgs({ options: { 'no-client': { type: 'boolean', default: false } } });
+const { values } = parseArgs({
+  options: { 'no-client': { type: 'boolean', default: false }, inspect: { type: 'boolean', default: false } },
+});
 
 function printTable(stack: Stack, withClient: boolean): void {
   const rows: [string, string][] = [
@@ -17,6 +20,7 @@ function printTable(stack: Stack, withClient: boolean): void {
     ['hosting', `${stack.urls.hosting}  (also {base_url}/v1/hosting; example agent "Echo (example)")`],
     ['edgar data', stack.urls.edgar],
     ['admin token', "ADMIN_TOKEN in .dev.vars (creates API keys: the client's API keys screen, POST /v1/keys)"],
+    ['inspectors', values.inspect ? 'DevTools on ports 9331–9335 (--inspect)' : 'none (npm start -- --inspect opens them)'],
     ['logs', stack.logDir],
   ];
   const width = Math.max(...rows.map(([name]) => name.length));
@@ -26,7 +30,7 @@ function printTable(stack: Stack, withClient: boolean): void {
 }
 
 const withClient = !values['no-client'];
-const stack = await createStack({ onProgress: (line) => console.log(`· ${line}`) });
+const stack = await createStack({ onProgress: (line) => console.log(`· ${line}`), inspect: values.inspect });
 
 let stopping = false;
 const shutdown = async (code: number) => {

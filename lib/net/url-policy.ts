@@ -105,11 +105,13 @@ export function isPrivateOrLoopbackUrl(text: string): boolean {
 
 export type UrlCheck =
   | { ok: true; url: URL }
-  | { ok: false; reason: 'invalid_url' | 'scheme_not_allowed' | 'private_address'; message: string };
+  | { ok: false; reason: 'invalid_url' | 'scheme_not_allowed' | 'private_address' | 'platform_address'; message: string };
 
 export interface UrlPolicy {
   /** Loopback and private hosts are allowed (local development: ALLOW_PRIVATE_URLS="true"). */
   allowPrivate: boolean;
+  /** Hosts (`name:port` as URL.host writes them) refused whatever else is allowed: the platform's own, for hosted code. */
+  refusedHosts?: readonly string[];
 }
 
 /** Checks a URL the platform is about to call on someone's behalf. */
@@ -124,6 +126,9 @@ export function checkOutboundUrl(text: string, policy: UrlPolicy): UrlCheck {
     return { ok: false, reason: 'scheme_not_allowed', message: `${url.protocol} URLs are not allowed; only http and https` };
   }
   if (url.username || url.password) return { ok: false, reason: 'invalid_url', message: 'URLs with credentials are not allowed' };
+  if (policy.refusedHosts?.includes(url.host)) {
+    return { ok: false, reason: 'platform_address', message: `${url.host} is the platform's own address, which this caller may not call` };
+  }
   if (!policy.allowPrivate && isNonPublicHost(url)) {
     return {
       ok: false,

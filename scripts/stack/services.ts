@@ -24,6 +24,8 @@ export interface StackPlan {
   specialistAddress: string;
   chatAgentAddress: string;
   progress: (line: string) => void;
+  /** Open each Worker's DevTools inspector; off unless asked (npm start -- --inspect). */
+  inspect: boolean;
 }
 
 /** How a service starts, and what "ready" means for it. */
@@ -42,7 +44,7 @@ export function serviceRecipes(plan: StackPlan): Record<ServiceName, ServiceReci
       root,
       config,
       port: ports[name],
-      inspectorPort: INSPECTOR_PORTS[name],
+      inspectorPort: plan.inspect ? INSPECTOR_PORTS[name] : undefined,
       persistDir,
       envFile: files[name],
       vars: { ...local[name], ...vars },

@@ -18,6 +18,8 @@ export interface StackOptions {
   client?: boolean;
   /** Progress lines while starting. */
   onProgress?: (line: string) => void;
+  /** Open each Worker's DevTools inspector (INSPECTOR_PORTS); off by default: an inspector reaches the isolate's secrets. */
+  inspect?: boolean;
 }
 
 export interface Stack {
@@ -62,6 +64,7 @@ function planStack(options: StackOptions): StackPlan {
     specialistAddress: Identity.fromSeed(secrets.specialist.FINANCIAL_AGENT_KEY!, 0).address,
     chatAgentAddress: Identity.fromSeed(secrets.chat.CHAT_AGENT_SEED!, 0).address,
     progress: options.onProgress ?? (() => {}),
+    inspect: options.inspect ?? false,
   };
 }
 

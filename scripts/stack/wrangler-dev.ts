@@ -7,7 +7,8 @@ export interface WranglerDevOptions {
   /** Wrangler config, relative to the repository root. */
   config: string;
   port: number;
-  inspectorPort: number;
+  /** DevTools port; without one the Worker runs with no inspector at all (scripts/stack/worker-dev.ts). */
+  inspectorPort?: number;
   persistDir: string;
   /** Secrets file given to wrangler with --env-file (in place of the Worker's .dev.vars). */
   envFile: string;
@@ -17,32 +18,30 @@ export interface WranglerDevOptions {
 }
 
 /**
- * One `wrangler dev` process, local mode, on its own port and devtools port, persisting to the shared dir.
+ * One `wrangler dev` process, local mode, on its own port (and devtools port, when given), persisting to the shared dir.
  * Service bindings between the stack's Workers resolve through a dev registry beside the state dir, not the
  * machine-wide one, so another `wrangler dev` of a Worker with the same name cannot capture them.
  */
 export function wranglerDev(options: WranglerDevOptions): ServiceProcess {
-  const args = [
-    'dev',
+  const common = [
     '--config',
     options.config,
     '--port',
     String(options.port),
-    '--inspector-port',
-    String(options.inspectorPort),
     '--persist-to',
     options.persistDir,
     '--env-file',
     options.envFile,
-    '--local',
-    '--show-interactive-dev-session=false',
     ...Object.entries(options.vars ?? {}).flatMap(([key, value]) => ['--var', `${key}:${value}`]),
   ];
+  const inspected = options.inspectorPort !== undefined;
   return spawnService({
     name: options.name,
     url: `http://localhost:${options.port}`,
-    command: join(options.root, 'node_modules/.bin/wrangler'),
-    args,
+    command: join(options.root, inspected ? 'node_modules/.bin/wrangler' : 'node_modules/.bin/tsx'),
+    args: inspected
+      ? ['dev', ...common, '--inspector-port', String(options.inspectorPort), '--local', '--show-interactive-dev-session=false']
+      : [join(options.root, 'scripts/stack/worker-dev.ts'), ...common],
     cwd: options.root,
     env: { WRANGLER_REGISTRY_PATH: join(options.persistDir, '..', 'dev-registry') },
     logFile: join(options.logDir, `${options.name}.log`),

@@ -3,6 +3,7 @@ import { registerAgent, updateAgentStatus } from '../../../../lib/registry-clien
 import { failureText, guestOf } from '../runtime/guest-loader.ts';
 import { hostedAgentStub } from '../runtime/hosted-agent.ts';
 import { platformFetch, submitUrl } from '../runtime/platform-fetch.ts';
+import { watched } from '../runtime/watchdog.ts';
 import type { AgentRow } from './records.ts';
 import { deleteAgentRow, findAgent, setState } from './store.ts';
 import { open } from './vault.ts';
@@ -20,7 +21,7 @@ export async function startAgent(env: HostingEnv, ctx: AgentExecutionContext, ro
   const guest = guestOf(env, row);
   let periods: number[];
   try {
-    periods = (await guest.describe()).intervals;
+    periods = (await watched(env, row.address, 'describe', () => guest.describe())).intervals;
   } catch (error) {
     await setState(env.DB, row.address, { compiled: false, running: false });
     await hostedAgentStub(env, row.address).unschedule();
@@ -30,7 +31,11 @@ export async function startAgent(env: HostingEnv, ctx: AgentExecutionContext, ro
   await setState(env.DB, row.address, { compiled: true, running: true });
   await hostedAgentStub(env, row.address).schedule(row.address, periods);
   await system(env, row.address, 'info', `started (revision ${row.revision}, code ${row.code_digest?.slice(0, 12)})`);
-  ctx.waitUntil(guest.startup().catch((error: unknown) => system(env, row.address, 'erro', `startup failed: ${failureText(error)}`)));
+  ctx.waitUntil(
+    watched(env, row.address, 'startup', () => guest.startup()).catch((error: unknown) =>
+      system(env, row.address, 'erro', `startup failed: ${failureText(error)}`),
+    ),
+  );
   await register(env, row);
   return (await findAgent(env.DB, row.address))!;
 }
@@ -40,9 +45,10 @@ export async function stopAgent(env: HostingEnv, row: AgentRow): Promise<AgentRo
   await hostedAgentStub(env, row.address).unschedule();
   if (row.running === 1) {
     if (row.compiled === 1) {
-      await guestOf(env, row)
-        .shutdown()
-        .catch((error: unknown) => system(env, row.address, 'erro', `shutdown failed: ${failureText(error)}`));
+      const guest = guestOf(env, row);
+      await watched(env, row.address, 'shutdown', () => guest.shutdown()).catch((error: unknown) =>
+        system(env, row.address, 'erro', `shutdown failed: ${failureText(error)}`),
+      );
     }
     const seed = await open(env.HOSTING_SEED_KEY, row.sealed_seed);
     await updateAgentStatus({ seed, active: false, registryUrl: env.REGISTRY_URL, fetch: platformFetch(env) }).catch((error: unknown) =>

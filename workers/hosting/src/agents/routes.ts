@@ -3,7 +3,6 @@ import { bodyLimit } from 'hono/body-limit';
 import { Identity } from '../../../../lib/identity/index.ts';
 import {
   type AgentCode,
-  HOSTED_CODE_MAX_BYTES,
   hostedAgentListQuerySchema,
   newHostedAgentSchema,
   updateCodeSchema,
@@ -14,6 +13,7 @@ import { compile } from '../code/compile.ts';
 import { parseCode } from '../code/files.ts';
 import { ApiError } from '../../../../lib/http/api-error.ts';
 import { ValidationRefusal, validateHosting } from '../http/detail.ts';
+import { quotasOf, tooMany } from '../quotas.ts';
 import { hostedAgentStub } from '../runtime/hosted-agent.ts';
 import { deleteAgent, startAgent, stopAgent } from './lifecycle.ts';
 import { type AgentRow, toAgent, toSummary } from './records.ts';
@@ -23,7 +23,8 @@ import { newSeed, seal } from './vault.ts';
 const encoder = new TextEncoder();
 
 const agentNotFound = () => new ApiError({ status: 404, message: 'agent not found' });
-const codeTooLarge = () => new ApiError({ status: 413, message: `code is larger than ${HOSTED_CODE_MAX_BYTES} bytes` });
+const codeTooLarge = (max: number) =>
+  new ApiError({ status: 413, message: `code is larger than ${max} bytes, the most this platform takes (HOSTED_CODE_MAX_BYTES)` });
 
 async function sha256Hex(text: string): Promise<string> {
   const digest = await crypto.subtle.digest('SHA-256', encoder.encode(text));
@@ -38,7 +39,9 @@ export function agentRoutes() {
   const createAgent = async (env: HostingBindings, accountId: string, input: Parameters<typeof newAgentRow>[3]): Promise<AgentRow> => {
     const seed = newSeed();
     const row = newAgentRow(accountId, Identity.fromSeed(seed, 0).address, await seal(env.HOSTING_SEED_KEY, seed), input, new Date());
-    await insertAgent(env.DB, row);
+    const max = quotasOf(env).agentsPerAccount;
+    if (!(await insertAgent(env.DB, row, max)))
+      throw tooMany(`this account has ${max} hosted agents, the most it may have: delete one first (HOSTED_AGENTS_PER_ACCOUNT)`);
     return row;
   };
 
@@ -100,18 +103,20 @@ export function agentRoutes() {
   app.put(
     '/:address/code',
     // The code string travels JSON-escaped: the body may be larger than the code it holds.
-    bodyLimit({
-      maxSize: HOSTED_CODE_MAX_BYTES * 2 + 1024,
-      onError: () => {
-        throw codeTooLarge();
-      },
-    }),
+    (c, next) =>
+      bodyLimit({
+        maxSize: quotasOf(c.env).codeBytes * 2 + 1024,
+        onError: () => {
+          throw codeTooLarge(quotasOf(c.env).codeBytes);
+        },
+      })(c, next),
     validateHosting('json', updateCodeSchema),
     async (c) => {
       const row = await findOwnAgent(c.env.DB, c.get('accountId'), c.req.param('address'));
       if (!row) throw agentNotFound();
       const { code } = c.req.valid('json');
-      if (encoder.encode(code).length > HOSTED_CODE_MAX_BYTES) throw codeTooLarge();
+      const maxCodeBytes = quotasOf(c.env).codeBytes;
+      if (encoder.encode(code).length > maxCodeBytes) throw codeTooLarge(maxCodeBytes);
       const parsed = parseCode(code);
       if (!parsed.ok) throw new ValidationRefusal(parsed.error.detail);
       const digest = await sha256Hex(code);

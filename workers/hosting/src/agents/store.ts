@@ -3,11 +3,17 @@ import type { AgentRow } from './records.ts';
 
 /** Hosted agents in D1. Every read by an account names it: another account's agent is simply not found. */
 
-export async function insertAgent(db: D1Database, row: AgentRow): Promise<void> {
-  await db
+/**
+ * Inserts the agent unless its account holds `maxPerAccount` agents already; false when refused. One
+ * statement, so that concurrent creations cannot pass the quota together.
+ */
+export async function insertAgent(db: D1Database, row: AgentRow, maxPerAccount: number): Promise<boolean> {
+  const result = await db
     .prepare(
       `INSERT INTO hosted_agents (address, account_id, name, readme, short_description, avatar_url, network, sealed_seed, code, code_digest,
-        code_update_timestamp, revision, compiled, running, creation_timestamp) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)`,
+        code_update_timestamp, revision, compiled, running, creation_timestamp)
+        SELECT ?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15
+        WHERE (SELECT COUNT(*) FROM hosted_agents WHERE account_id = ?2) < ?16`,
     )
     .bind(
       row.address,
@@ -25,8 +31,10 @@ export async function insertAgent(db: D1Database, row: AgentRow): Promise<void> 
       row.compiled,
       row.running,
       row.creation_timestamp,
+      maxPerAccount,
     )
     .run();
+  return result.meta.changes > 0;
 }
 
 export function newAgentRow(accountId: string, address: string, sealedSeed: string, input: NewHostedAgent, now: Date): AgentRow {

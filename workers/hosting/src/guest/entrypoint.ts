@@ -3,7 +3,17 @@ import { dispatch } from '../../../../lib/agent/handlers.ts';
 import type { Message } from '../../../../lib/agent/model.ts';
 import { type HostedContext, hostedContext, type HostedMessageContext, plainMessage } from './context.ts';
 import { definedAgents, HostedAgentDefinition } from './define-agent.ts';
-import type { GuestAnswer, GuestCalls, GuestDescription, GuestEnv, IncomingMessage } from './protocol.ts';
+import { overBudgetReason, startAfresh, withinBudget } from './guard.ts';
+import {
+  GUEST_BUDGET_MS,
+  type GuestAnswer,
+  type GuestCallKind,
+  type GuestCalls,
+  type GuestDescription,
+  type GuestEnv,
+  type IncomingMessage,
+  OVER_BUDGET_TAG,
+} from './protocol.ts';
 
 function chooseAgent(exported: unknown): HostedAgentDefinition {
   if (exported instanceof HostedAgentDefinition) return exported;
@@ -13,6 +23,17 @@ function chooseAgent(exported: unknown): HostedAgentDefinition {
       ? 'the main file defines no agent: call defineAgent({name}) from "rendezvous/agent"'
       : 'the main file defines several agents: export default the one to run',
   );
+}
+
+/**
+ * One call of the host's within its budget (guest/guard.ts). Over it, the call throws an error tagged
+ * OVER_BUDGET_TAG, even where a handler's failure is otherwise an answer: the host then stops the agent.
+ */
+async function budgeted<T>(kind: GuestCallKind, what: string, call: () => Promise<T>): Promise<T> {
+  const result = await withinBudget(what, GUEST_BUDGET_MS[kind], call);
+  const reason = overBudgetReason();
+  if (reason !== null) throw new Error(`${OVER_BUDGET_TAG} ${reason}`);
+  return result;
 }
 
 function describeError(error: unknown): string {
@@ -26,11 +47,17 @@ function describeError(error: unknown): string {
 export function hostedEntrypoint(exported: unknown) {
   const agent = chooseAgent(exported);
   return class HostedAgentEntrypoint extends WorkerEntrypoint<GuestEnv> implements GuestCalls {
+    /** Called when the agent starts: a fresh start, so a budget the agent went over before no longer stops it. */
     async describe(): Promise<GuestDescription> {
+      startAfresh();
       return { name: agent.name, intervals: agent.intervals.map((interval) => interval.period) };
     }
 
     async message(message: IncomingMessage): Promise<GuestAnswer> {
+      return budgeted('message', `the message handler (schema ${message.schemaDigest})`, () => this.handle(message));
+    }
+
+    private async handle(message: IncomingMessage): Promise<GuestAnswer> {
       const route = dispatch(agent.table, message.schemaDigest, message.payload);
       if (!route.ok) return route;
       let reply: Message | null = null;
@@ -66,16 +93,17 @@ export function hostedEntrypoint(exported: unknown) {
     }
 
     async startup(): Promise<void> {
-      await this.runAll('startup', agent.table.startup);
+      await budgeted('startup', 'the startup handlers', () => this.runAll('startup', agent.table.startup));
     }
 
     async shutdown(): Promise<void> {
-      await this.runAll('shutdown', agent.table.shutdown);
+      await budgeted('shutdown', 'the shutdown handlers', () => this.runAll('shutdown', agent.table.shutdown));
     }
 
     async interval(index: number): Promise<void> {
       const interval = agent.intervals[index];
-      if (interval) await this.runAll(`interval (every ${interval.period} s)`, [interval.handler]);
+      const what = `interval (every ${interval?.period} s)`;
+      if (interval) await budgeted('interval', `the ${what} handler`, () => this.runAll(what, [interval.handler]));
     }
 
     private async runAll(what: string, handlers: ((ctx: HostedContext) => unknown)[]): Promise<void> {

@@ -64,3 +64,17 @@ export interface GuestEnv {
 
 /** Shortest interval period: alarms below a second would only burn CPU. */
 export const MIN_INTERVAL_SECONDS = 1;
+
+/**
+ * Wall-clock budget of each call into a hosted agent's code, in ms: past it the call is aborted and the agent
+ * stopped (guest/guard.ts inside the isolate, runtime/watchdog.ts in the host, which waits a little longer).
+ */
+export const GUEST_BUDGET_MS = { describe: 10_000, message: 30_000, startup: 30_000, shutdown: 10_000, interval: 30_000 } as const;
+
+export type GuestCallKind = keyof typeof GUEST_BUDGET_MS;
+
+/** Longest synchronous run of a hosted agent's code, in ms, before the guard stops it (see guest/guard.ts). */
+export const GUEST_SLICE_MS = 500;
+
+/** Starts the message of an error that says the agent's code went over its budget (the host stops the agent). */
+export const OVER_BUDGET_TAG = '[over budget]';

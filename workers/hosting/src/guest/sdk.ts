@@ -7,3 +7,4 @@ export { model, rawMessage, type Message, type Model } from '../../../../lib/age
 export type { AgentLogger, AgentStorage, HostedContext, HostedMessageContext } from './context.ts';
 export { defineAgent, HostedAgentDefinition, type HostedAgentConfig } from './define-agent.ts';
 export { hostedEntrypoint } from './entrypoint.ts';
+export { guard } from './guard.ts';

@@ -5,6 +5,7 @@ import type { GuestContract } from '../guest/protocol.ts';
 import type { AgentRow } from '../agents/records.ts';
 import { agentBindings } from './exports.ts';
 import { pythonGuestModules } from './python-guest.ts';
+import { guardLoops } from './loop-guard.ts';
 
 const MAIN_MODULE = '__rendezvous_main.js';
 
@@ -41,7 +42,11 @@ export function guestOf(
     const compiled = compile(parsed.files);
     if (!compiled.ok) throw new GuestLoadError(`compilation failed: ${compiled.message}`);
     const modules: Record<string, WorkerLoaderModule> = {};
-    for (const [name, js] of Object.entries(compiled.modules)) modules[name] = { js };
+    for (const [name, js] of Object.entries(compiled.modules)) {
+      const guarded = guardLoops(js, name);
+      if (!guarded.ok) throw new GuestLoadError(guarded.message);
+      modules[name] = { js: guarded.js };
+    }
     modules['rendezvous/agent'] = { js: GUEST_SDK };
     modules.zod = { js: `export { z, z as default } from 'rendezvous/agent';` };
     modules[MAIN_MODULE] = {

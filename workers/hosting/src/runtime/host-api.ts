@@ -1,11 +1,11 @@
 import { WorkerEntrypoint } from 'cloudflare:workers';
-import { checkOutboundUrl, urlPolicyFromEnv } from '../../../../lib/net/index.ts';
 import type { Message } from '../../../../lib/agent/model.ts';
 import { type LogLevel, logLevelSchema } from '../../../../schemas/hosting.ts';
 import { findAgent } from '../agents/store.ts';
 import { open } from '../agents/vault.ts';
 import type { HostCalls } from '../guest/protocol.ts';
 import type { AgentProps } from './exports.ts';
+import { guestFetch, guestUrlPolicy } from './guest-egress.ts';
 import { hostedAgentStub } from './hosted-agent.ts';
 import { platformAgent } from './platform-agent.ts';
 
@@ -45,7 +45,8 @@ export class HostApi extends WorkerEntrypoint<HostingEnv, AgentProps> implements
   async storageSet(key: string, value: string): Promise<void> {
     if (typeof value !== 'string' || value.length > STORAGE_VALUE_MAX_CHARS)
       throw new TypeError(`a stored value is a JSON text of at most ${STORAGE_VALUE_MAX_CHARS} characters`);
-    await hostedAgentStub(this.env, this.address).storageSet(checkedKey(key), value);
+    const stored = await hostedAgentStub(this.env, this.address).storageSet(checkedKey(key), value);
+    if (!stored.ok) throw new RangeError(`storage quota exceeded: ${stored.detail}; nothing was changed`);
   }
 
   async storageDelete(key: string): Promise<boolean> {
@@ -106,18 +107,16 @@ function checkedMessage(message: Message): Message {
 }
 
 /**
- * The Dynamic Worker's only way out (`globalOutbound`): every fetch of hosted code passes the platform's URL
- * policy (lib/net) before it leaves, so no private or loopback host is reached where the deployment forbids it.
+ * The Dynamic Worker's only way out (`globalOutbound`): every fetch of hosted code, and every redirect hop of
+ * it, passes hosted code's own egress policy (guest-egress.ts), which never allows loopback or private hosts.
  */
 export class GuestOutbound extends WorkerEntrypoint<HostingEnv, AgentProps> {
   override async fetch(request: Request): Promise<Response> {
-    const check = checkOutboundUrl(request.url, urlPolicyFromEnv(this.env.ALLOW_PRIVATE_URLS));
-    if (!check.ok) {
-      this.ctx.waitUntil(
-        hostedAgentStub(this.env, this.ctx.props.address).log('warn', 'system', `outbound fetch refused: ${check.message}`),
-      );
-      return Response.json({ detail: `refused by the platform's URL policy: ${check.message}` }, { status: 403 });
-    }
-    return fetch(request);
+    const result = await guestFetch(request, guestUrlPolicy(this.env));
+    if (result.ok) return result.response;
+    this.ctx.waitUntil(
+      hostedAgentStub(this.env, this.ctx.props.address).log('warn', 'system', `outbound fetch refused: ${result.url}: ${result.message}`),
+    );
+    return Response.json({ detail: `refused by the platform's egress policy for hosted code: ${result.message}` }, { status: 403 });
   }
 }

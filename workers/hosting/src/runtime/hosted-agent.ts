@@ -1,7 +1,9 @@
 import { DurableObject } from 'cloudflare:workers';
 import type { AgentLog, LogLevel, StorageItem, StoragePage } from '../../../../schemas/hosting.ts';
 import { findAgent } from '../agents/store.ts';
+import { quotasOf } from '../quotas.ts';
 import { failureText, guestOf } from './guest-loader.ts';
+import { watched } from './watchdog.ts';
 
 /** Log lines kept per agent; older lines are dropped as new ones come. */
 const LOG_BUFFER_LINES = 1000;
@@ -35,8 +37,30 @@ export class HostedAgent extends DurableObject<HostingEnv> {
     return this.sql.exec<{ value: string }>('SELECT value FROM kv WHERE key = ?', key).toArray()[0]?.value ?? null;
   }
 
-  async storageSet(key: string, value: string): Promise<void> {
+  /**
+   * Stores the value unless the agent's storage would pass its quotas (keys, bytes); then nothing changes and
+   * the refusal is returned, saying which. This object is the agent's only writer, so the check holds.
+   */
+  async storageSet(key: string, value: string): Promise<{ ok: true } | { ok: false; detail: string }> {
+    const quotas = quotasOf(this.env);
+    const usage = this.sql
+      .exec<{ keys: number; bytes: number; replaced: number }>(
+        `SELECT COUNT(*) AS keys, COALESCE(SUM(length(CAST(key AS BLOB)) + length(CAST(value AS BLOB))), 0) AS bytes,
+          COALESCE(SUM(CASE WHEN key = ?1 THEN length(CAST(key AS BLOB)) + length(CAST(value AS BLOB)) END), -1) AS replaced FROM kv`,
+        key,
+      )
+      .one();
+    const isNew = usage.replaced < 0;
+    if (isNew && usage.keys >= quotas.storageKeysPerAgent)
+      return { ok: false, detail: `the agent's storage holds ${usage.keys} keys, its quota (HOSTED_STORAGE_KEYS_PER_AGENT)` };
+    const bytes = usage.bytes - Math.max(usage.replaced, 0) + utf8Bytes(key) + utf8Bytes(value);
+    if (bytes > quotas.storageBytesPerAgent)
+      return {
+        ok: false,
+        detail: `this value would bring the agent's storage to ${bytes} bytes, over its quota of ${quotas.storageBytesPerAgent} (HOSTED_STORAGE_BYTES_PER_AGENT)`,
+      };
     this.sql.exec('INSERT OR REPLACE INTO kv (key, value) VALUES (?, ?)', key, value);
+    return { ok: true };
   }
 
   async storageDelete(key: string): Promise<boolean> {
@@ -70,6 +94,12 @@ export class HostedAgent extends DurableObject<HostingEnv> {
       entry.slice(0, LOG_ENTRY_MAX_CHARS),
     );
     this.sql.exec('DELETE FROM logs WHERE id <= (SELECT MAX(id) FROM logs) - ?', LOG_BUFFER_LINES);
+    // The log's byte quota: the newest lines that fit stay.
+    this.sql.exec(
+      `DELETE FROM logs WHERE id <= (SELECT id FROM (SELECT id, SUM(length(CAST(entry AS BLOB))) OVER (ORDER BY id DESC) AS newer FROM logs)
+        WHERE newer > ? ORDER BY id DESC LIMIT 1)`,
+      quotasOf(this.env).logBytesPerAgent,
+    );
   }
 
   /** The latest lines, newest last. */
@@ -125,7 +155,7 @@ export class HostedAgent extends DurableObject<HostingEnv> {
     const guest = guestOf(this.env, agent);
     for (const row of due) {
       try {
-        await guest.interval(row.idx);
+        await watched(this.env, agent.address, 'interval', () => guest.interval(row.idx));
       } catch (error) {
         await this.log('erro', 'system', `interval ${row.idx} failed: ${failureText(error)}`);
       }
@@ -138,6 +168,9 @@ export class HostedAgent extends DurableObject<HostingEnv> {
     else await this.ctx.storage.setAlarm(next);
   }
 }
+
+const encoder = new TextEncoder();
+const utf8Bytes = (text: string) => encoder.encode(text).byteLength;
 
 export function hostedAgentStub(env: Pick<HostingEnv, 'HOSTED_AGENT'>, address: string): DurableObjectStub<HostedAgent> {
   return env.HOSTED_AGENT.get(env.HOSTED_AGENT.idFromName(address)) as DurableObjectStub<HostedAgent>;

@@ -7,10 +7,11 @@ import { open } from '../agents/vault.ts';
 import { failureText, guestOf } from './guest-loader.ts';
 import { hostedAgentStub } from './hosted-agent.ts';
 import { platformFetch, SUBMIT_PATH, submitUrl } from './platform-fetch.ts';
+import { watched } from './watchdog.ts';
 
 /** One message to the agent's code, its answer as the protocol states it (RPC's types lose the unknown payload's branch). */
 async function askGuest(env: HostingEnv, row: AgentRow, message: IncomingMessage): Promise<GuestAnswer> {
-  return await guestOf(env, row).message(message);
+  return await watched(env, row.address, 'message', () => guestOf(env, row).message(message));
 }
 
 const OUTBOX_DLQ = 'rendezvous-hosting-outbox-dlq';

@@ -4,6 +4,7 @@ import { findOwnAgent } from '../agents/store.ts';
 import type { HostingApp } from '../app.ts';
 import { ApiError } from '../../../../lib/http/api-error.ts';
 import { validateHosting } from '../http/detail.ts';
+import { outOfStorage } from '../quotas.ts';
 import { hostedAgentStub } from '../runtime/hosted-agent.ts';
 
 /** `/v1/hosting/agents/{address}/storage`: the same data the agent's code reads and writes as `ctx.storage`. */
@@ -40,7 +41,8 @@ export function storageRoutes() {
     const key = keyOf(c);
     if (key === null) throw new ApiError({ status: 422, message: 'a storage key is 1 to 512 characters' });
     const { value } = c.req.valid('json');
-    await hostedAgentStub(c.env, row.address).storageSet(key, value);
+    const stored = await hostedAgentStub(c.env, row.address).storageSet(key, value);
+    if (!stored.ok) throw outOfStorage(`${stored.detail}; nothing was changed`);
     const item: StorageItem = { key, value };
     return c.json(item);
   });

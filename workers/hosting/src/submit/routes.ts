@@ -3,6 +3,7 @@ import { parseEnvelope } from '../../../../lib/envelope/index.ts';
 import { findAgent } from '../agents/store.ts';
 import type { HostingApp } from '../app.ts';
 import { ApiError } from '../../../../lib/http/api-error.ts';
+import { readBoundedText } from '../../../../lib/http/bounded-body.ts';
 import { onError } from '../../../../lib/http/errors.ts';
 import { platformAgent } from '../runtime/platform-agent.ts';
 
@@ -21,8 +22,9 @@ export function submitRoutes() {
   app.get('/', (c) => c.json({}));
 
   app.post('/', async (c) => {
-    const text = await c.req.text();
-    if (text.length > ENVELOPE_MAX_BYTES) throw new ApiError({ status: 413, message: 'envelope is larger than 1 MiB' });
+    // Judged from Content-Length, then counted as it streams: an oversized body is never read whole (issue 22).
+    const text = await readBoundedText(c.req.raw, ENVELOPE_MAX_BYTES);
+    if (text === null) throw new ApiError({ status: 413, message: 'envelope is larger than 1 MiB' });
     const parsed = parseEnvelope(text);
     if (!parsed.ok) throw new ApiError({ status: 400, message: parsed.message });
     const row = await findAgent(c.env.DB, parsed.envelope.target);
