@@ -1,6 +1,6 @@
 import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseKeyToken } from '../../lib/auth/tokens.ts';
+import { parseKeyToken } from '../../lib/api-keys/key-token.ts';
 import type { ChatCompletion, IntermediateStep } from '../../schemas/chat.ts';
 import { createKey, feature, post } from './helpers.ts';
 import { fakeAgent } from './helpers/fake-agents.ts';

@@ -1,6 +1,6 @@
 import { applyD1Migrations, env } from 'cloudflare:test';
 import type { D1Migration } from 'cloudflare:test';
-import { hashSecret, parseKeyToken } from '../../lib/auth/tokens.ts';
+import { hashSecret, parseKeyToken } from '../../lib/api-keys/key-token.ts';
 
 /**
  * The registry beside the chat Worker needs its schema (the test reaches its D1 as REGISTRY_DB), and the chat

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { Tool } from '../../../../schemas/chat.ts';
 import type { ServedModel } from '../config/models.ts';
 import type { Provider, ProviderMessage } from '../providers/types.ts';
-import { countPrompt, countText } from '../completion/tokens.ts';
+import { countPrompt, countText } from '../completion/token-count.ts';
 import type { Target } from './target.ts';
 
 /** Who the question goes to (in order: the next is tried when one cannot be reached), what it says, and why. */

@@ -1,4 +1,4 @@
-import { WORD_TABLE } from '../vectors/word-table.generated.ts';
+import { WORD_TABLE } from '../../../../../lib/word-vectors/word-table.generated.ts';
 
 /**
  * The 40,000 most frequent English words (the shipped word table's list, GloVe 6B; names of places and brands
