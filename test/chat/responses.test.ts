@@ -285,7 +285,10 @@ describe('llm1-agentic through /v1/responses', () => {
       behaviour: { kind: 'answer', reply: () => 'Fold the crane from a square, colour side down.' },
     });
     const response = await create(token, { model: 'llm1-agentic', input: 'How do I start folding an origami crane?' });
-    expect(response.output_text).toBe('Fold the crane from a square, colour side down.');
+    // The agent's words, labelled as a third party's and quoted (docs/decisions/0121), never in the platform's voice.
+    expect(response.output_text).toBe(
+      'Origami desk (@origami-desk), a third-party agent not verified by this platform’s operator, answered (its words, not this platform’s):\n\n> Fold the crane from a square, colour side down.',
+    );
     const steps = response.output.filter((item) => item.type === 'mcp_call');
     expect(steps.map((item) => item.type === 'mcp_call' && item.name)).toEqual(
       expect.arrayContaining(['search', 'choose', 'sent', 'answered']),
