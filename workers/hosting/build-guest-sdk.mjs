@@ -1,15 +1,33 @@
 // Bundles what the hosting Worker gives each Dynamic Worker, into dist/ (imported by the Worker as text or data):
 // the guest SDK for TypeScript agents (with zod), and for Python agents the guest entrypoint (with Pyodide's
 // JavaScript), the platform's Python packages (src/python/site) and Pyodide's wasm and standard library.
-import { copyFileSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
-const common = { bundle: true, format: 'esm', platform: 'neutral', target: 'es2022', logLevel: 'warning' };
+const common = { bundle: true, format: 'esm', platform: 'neutral', target: 'es2022', logLevel: 'warning', write: false };
 
-await build({
+/**
+ * Writes only what changed: every running `wrangler dev` of the hosting Worker watches these files, and a rewrite
+ * with the same bytes (another stack starting, its build command run again) would restart it mid-request.
+ */
+function writeIfChanged(path, content) {
+  const bytes = typeof content === 'string' ? Buffer.from(content) : Buffer.from(content);
+  if (existsSync(path) && readFileSync(path).equals(bytes)) return;
+  writeFileSync(path, bytes);
+}
+
+/** An esbuild build whose one output file is written only when it changed. */
+async function buildTo(options) {
+  const { outputFiles } = await build(options);
+  mkdirSync(dirname(options.outfile), { recursive: true });
+  for (const file of outputFiles) writeIfChanged(file.path, file.contents);
+}
+
+await buildTo({
   ...common,
   entryPoints: [`${here}src/guest/sdk.ts`],
   outfile: `${here}dist/guest-sdk.txt`,
@@ -19,7 +37,7 @@ await build({
 });
 
 // Pyodide detects Node at run time and only then requires Node's modules: never in a Worker, so they stay out.
-await build({
+await buildTo({
   ...common,
   entryPoints: [`${here}src/python/guest/entrypoint.ts`],
   outfile: `${here}dist/python-guest.txt`,
@@ -48,11 +66,11 @@ function pythonFiles(dir, prefix = '') {
   }
   return files;
 }
-writeFileSync(`${here}dist/python-site.txt`, JSON.stringify(pythonFiles(`${here}src/python/site`)));
+writeIfChanged(`${here}dist/python-site.txt`, JSON.stringify(pythonFiles(`${here}src/python/site`)));
 
 const pyodide = createRequire(import.meta.url)
   .resolve('pyodide/pyodide.asm.wasm')
   .replace(/pyodide\.asm\.wasm$/, '');
 mkdirSync(`${here}dist/pyodide`, { recursive: true });
-copyFileSync(`${pyodide}pyodide.asm.wasm`, `${here}dist/pyodide/pyodide.asm.wasm.bin`);
-copyFileSync(`${pyodide}python_stdlib.zip`, `${here}dist/pyodide/python_stdlib.zip.bin`);
+writeIfChanged(`${here}dist/pyodide/pyodide.asm.wasm.bin`, readFileSync(`${pyodide}pyodide.asm.wasm`));
+writeIfChanged(`${here}dist/pyodide/python_stdlib.zip.bin`, readFileSync(`${pyodide}python_stdlib.zip`));
