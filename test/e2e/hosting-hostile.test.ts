@@ -138,6 +138,37 @@ describe('npm start against a hostile tenant (issue 22)', () => {
     for (const [url, answer] of Object.entries(answers!)) expect(answer, url).toMatch(/^403 .*egress policy/);
   });
 
+  // Before finding 4: after its 2 GB allocation the local hosting runtime has been seen to restart a moment later
+  // (issue 22, findings 4 and 7, still open locally), which would fail this probe for a reason not its own.
+  it('finding 5: an account creates no more agents than its quota (429 with detail); what it has stays', async () => {
+    const key = (
+      await createDevKey({
+        registryUrl: base,
+        adminToken: readDevVars(join(temp.dir, 'secrets', 'registry.dev.vars')).ADMIN_TOKEN!,
+        permissions: ['hosting'],
+      })
+    ).key;
+    let created = 0;
+    for (;;) {
+      const response = await fetch(`${base}/v1/hosting/agents`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: `agent ${created}`, readme: 'x'.repeat(50_000) }),
+      });
+      if (response.status !== 200) {
+        const text = await response.text();
+        expect(response.status, text).toBe(429);
+        expect((JSON.parse(text) as { detail: string }).detail).toContain('HOSTED_AGENTS_PER_ACCOUNT');
+        break;
+      }
+      await response.body?.cancel();
+      created += 1;
+      expect(created).toBeLessThanOrEqual(100);
+    }
+    expect(created).toBe(20);
+    expect((await api<{ items: unknown[] }>(key, 'GET', '/agents?limit=100')).items).toHaveLength(20);
+  });
+
   it("finding 4: B's infinite loop does not stall A's agent; B is stopped and its logs say why", async () => {
     const a = await agentWith(keyA, 'tenant A echo', ECHO);
     let normalMs = 0;
@@ -179,34 +210,5 @@ describe('npm start against a hostile tenant (issue 22)', () => {
       signal: AbortSignal.timeout(20_000),
     } as RequestInit);
     expect(response.status).toBe(413);
-  });
-
-  it('finding 5: an account creates no more agents than its quota (429 with detail); what it has stays', async () => {
-    const key = (
-      await createDevKey({
-        registryUrl: base,
-        adminToken: readDevVars(join(temp.dir, 'secrets', 'registry.dev.vars')).ADMIN_TOKEN!,
-        permissions: ['hosting'],
-      })
-    ).key;
-    let created = 0;
-    for (;;) {
-      const response = await fetch(`${base}/v1/hosting/agents`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ name: `agent ${created}`, readme: 'x'.repeat(50_000) }),
-      });
-      if (response.status !== 200) {
-        const text = await response.text();
-        expect(response.status, text).toBe(429);
-        expect((JSON.parse(text) as { detail: string }).detail).toContain('HOSTED_AGENTS_PER_ACCOUNT');
-        break;
-      }
-      await response.body?.cancel();
-      created += 1;
-      expect(created).toBeLessThanOrEqual(100);
-    }
-    expect(created).toBe(20);
-    expect((await api<{ items: unknown[] }>(key, 'GET', '/agents?limit=100')).items).toHaveLength(20);
   });
 });
