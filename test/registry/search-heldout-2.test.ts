@@ -1,9 +1,7 @@
-import { applyD1Migrations, env } from 'cloudflare:test';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { searchAgents } from './fixtures/search-client.ts';
-import { accountWithKey, insertAgents } from './fixtures/search-seed.ts';
+import { describe, expect, it } from 'vitest';
 import { evaluate, formatEvaluation, KINDS } from './fixtures/judged/evaluate.ts';
 import { HELD_OUT_2_QUERIES, heldOut2Agents } from './fixtures/judged/heldout-2.ts';
+import { seededJudgedSearch } from './fixtures/judged/seeded-search.ts';
 import type { QueryKind } from './fixtures/judged/spec.ts';
 
 /**
@@ -16,22 +14,11 @@ import type { QueryKind } from './fixtures/judged/spec.ts';
 const MRR_FLOOR = 0.775;
 const KIND_MRR_FLOORS: Record<QueryKind, number> = { natural: 0.56, keyword: 0.95, typo: 0.94, prefix: 0.85, payload: 0.85, trap: 0.93 };
 
-const agents = heldOut2Agents();
-const keyOf = new Map(agents.map((agent) => [agent.address, agent.key]));
-let token: string;
-
-beforeAll(async () => {
-  await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
-  const owner = await accountWithKey(env.DB);
-  token = owner.token;
-  await insertAgents(env.DB, owner.accountId, agents);
-});
+const { ranker } = seededJudgedSearch(heldOut2Agents());
 
 describe('held-out set 2', () => {
   it(`the default search reaches MRR ≥ ${MRR_FLOOR} overall and each kind's floor`, async () => {
-    const evaluation = await evaluate(HELD_OUT_2_QUERIES, async (text) =>
-      (await searchAgents(token, { search_text: text, limit: 10 })).agents.map((agent) => keyOf.get(agent.address)!),
-    );
+    const evaluation = await evaluate(HELD_OUT_2_QUERIES, ranker());
     console.log(formatEvaluation('held-out set 2, default search', evaluation));
     expect(evaluation.overall.mrr).toBeGreaterThanOrEqual(MRR_FLOOR);
     for (const kind of KINDS) expect(evaluation.byKind[kind].mrr, kind).toBeGreaterThanOrEqual(KIND_MRR_FLOORS[kind]);

@@ -1,11 +1,10 @@
-import { applyD1Migrations, env } from 'cloudflare:test';
 import { stemmer } from 'stemmer';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { post, searchAgents } from './fixtures/search-client.ts';
-import { accountWithKey, insertAgents } from './fixtures/search-seed.ts';
+import { describe, expect, it } from 'vitest';
+import { post } from './fixtures/search-client.ts';
 import { evaluate, formatEvaluation, KINDS } from './fixtures/judged/evaluate.ts';
 import { HELD_OUT_VECTOR_QUERIES } from './fixtures/judged/held-out.ts';
 import { JUDGED_QUERIES } from './fixtures/judged/queries.ts';
+import { seededJudgedSearch } from './fixtures/judged/seeded-search.ts';
 import { judgedAgents } from './fixtures/judged/spec.ts';
 import type { QueryKind } from './fixtures/judged/spec.ts';
 
@@ -20,18 +19,7 @@ const KIND_MRR_FLOORS: Record<QueryKind, number> = { natural: 0.87, keyword: 0.9
 const HELD_OUT_MRR_FLOOR = 0.8;
 
 const agents = judgedAgents();
-const keyOf = new Map(agents.map((agent) => [agent.address, agent.key]));
-let token: string;
-
-beforeAll(async () => {
-  await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
-  const owner = await accountWithKey(env.DB);
-  token = owner.token;
-  await insertAgents(env.DB, owner.accountId, agents);
-});
-
-const ranker = (body: Record<string, unknown>) => async (text: string) =>
-  (await searchAgents(token, { search_text: text, limit: 10, ...body })).agents.map((agent) => keyOf.get(agent.address)!);
+const { keyOf, ranker, token } = seededJudgedSearch(agents);
 
 const stems = (text: string) =>
   text
@@ -76,7 +64,7 @@ describe('the judged set', () => {
     const heldHybrid = await evaluate(HELD_OUT_VECTOR_QUERIES, ranker({}));
     expect(heldHybrid.overall.mrr).toBeGreaterThanOrEqual(HELD_OUT_MRR_FLOOR);
     expect(heldHybrid.overall.mrr - heldLexical.overall.mrr).toBeGreaterThanOrEqual(0.1);
-    const response = await post('/v1/search/agents', token, { search_text: 'how much is 100 dollars in yen' });
+    const response = await post('/v1/search/agents', token(), { search_text: 'how much is 100 dollars in yen' });
     expect(response.headers.get('x-search-mode')).toBe('hybrid');
     expect(response.headers.get('x-semantic-source')).toBe('offline');
     const first = ((await response.json()) as { agents: { address: string }[] }).agents[0];
