@@ -26,6 +26,9 @@ export const EmbeddingRequest = z
   .strict();
 export type EmbeddingRequest = z.infer<typeof EmbeddingRequest>;
 
+/** What the chat Worker asks the registry's WordVectors entrypoint to embed: the texts of one request, as decoded. */
+export const WordVectorTexts = z.array(z.string().max(MAX_INPUT_CHARS)).max(EMBEDDING_MAX_INPUTS);
+
 export const EmbeddingList = z.object({
   object: z.literal('list'),
   data: z.array(

@@ -31,9 +31,9 @@ const WORKERS = [
  * Workers' size limit after compression, counting every module uploaded (the Free plan's 3 MB; Workers Paid
  * allows 10 MB). The hosting Worker needs Paid anyway (Dynamic Workers) and carries Pyodide for Python agents.
  */
-// Workers Paid's limit where a Worker needs Paid anyway: hosting (Dynamic Workers, Pyodide) and chat, which
-// carries the offline word table for /v1/embeddings (docs/decisions/0143).
-const MAX_GZIP_BYTES: Record<string, number> = { hosting: 10 * 1024 * 1024, chat: 10 * 1024 * 1024 };
+// Workers Paid's limit where a Worker needs Paid anyway: hosting (Dynamic Workers, Pyodide). The chat Worker
+// asks the registry for offline embeddings rather than carry the word table (docs/decisions/0170).
+const MAX_GZIP_BYTES: Record<string, number> = { hosting: 10 * 1024 * 1024 };
 const FREE_PLAN_GZIP_BYTES = 3 * 1024 * 1024;
 
 function readConfig(config: string, environment?: string) {

@@ -21,6 +21,7 @@ import { probeMessage, type ProbeMessage } from './liveness/sweep.ts';
 import { rateLimit } from './http/rate-limit.ts';
 import { searchRoutes } from './search/routes.ts';
 
+export { WordVectors } from './embeddings/word-vectors-service.ts';
 export { KeyService } from './keys/key-service.ts';
 export { Inbox } from './mailbox/inbox.ts';
 

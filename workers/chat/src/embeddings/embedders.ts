@@ -1,5 +1,6 @@
-import { addWords, normalize, textWords, wordTable } from '../../../../lib/word-vectors/table.ts';
+import type { WordVectorsContract } from '../../../../lib/rpc-contracts/index.ts';
 import type { EmbeddingModel } from '../config/embedding-models.ts';
+import type { ChatBindings } from '../env.ts';
 import { fromWorkersAiError, providerError } from '../providers/errors.ts';
 import type { AiRunner } from '../providers/workers-ai.ts';
 
@@ -8,13 +9,17 @@ export type Embedder = (texts: string[], signal: AbortSignal) => Promise<number[
 
 /**
  * The offline embedding: the sum of a text's words' vectors from the shipped table, each weighted by how rare
- * the word is, as a unit vector (lib/word-vectors; the registry's semantic search uses the same vectors). A text
- * with no word the table knows is the zero vector.
+ * the word is, as a unit vector, computed by the registry, which carries the table for its semantic search
+ * (docs/decisions/0170). A text with no word the table knows is the zero vector.
  */
-function offlineEmbedder(): Embedder {
+function offlineEmbedder(wordVectors: Service<WordVectorsContract>): Embedder {
   return async (texts) => {
-    const { dims } = wordTable();
-    return texts.map((text) => Array.from(normalize(addWords(new Float32Array(dims), textWords(text)))));
+    try {
+      return await wordVectors.embed(texts);
+    } catch (error) {
+      console.error('chat: the registry did not answer the offline embedding', error);
+      throw providerError(503, 'the offline embedding service is unreachable; try again shortly', 'upstream_unavailable', 5);
+    }
   };
 }
 
@@ -40,7 +45,7 @@ export function workersAiEmbedder(model: EmbeddingModel, ai: AiRunner): Embedder
 }
 
 /** Whether this deployment can serve `model` (Workers AI needs its binding). */
-export function embedderFor(model: EmbeddingModel, env: ChatEnv): Embedder | null {
-  if (model.provider === 'offline') return offlineEmbedder();
+export function embedderFor(model: EmbeddingModel, env: ChatBindings): Embedder | null {
+  if (model.provider === 'offline') return offlineEmbedder(env.WORD_VECTORS);
   return env.AI ? workersAiEmbedder(model, env.AI) : null;
 }
