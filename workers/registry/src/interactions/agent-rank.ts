@@ -4,9 +4,9 @@
  * nothing. Recomputed by the cron (liveness/scheduled.ts) over the interactions still counted (the last 30 days),
  * and stored per agent beside `cross_account_interactions`, the count of those edges into it.
  *
- * The stored rank is N·PR − (1 − DAMPING) over the N agents of the graph: the share of rank an agent receives
- * from others, above what every agent gets by teleport. An agent that only sends, or that no other account's
- * agent talks to, has 0; the mean over the graph is below 1. Search turns it into a bounded factor (ranking.ts).
+ * The stored rank is N × the PageRank an agent receives along edges, over the N agents of the graph: not the
+ * share every agent gets by teleport or from agents with no outgoing edge. An agent that only sends, or that no
+ * other account's agent talks to, has 0; the mean over the graph is below 1. Search bounds it (ranking.ts).
  */
 const DAMPING = 0.85;
 const ITERATIONS = 40;
@@ -28,22 +28,29 @@ export function agentRanks(edges: readonly Edge[]): Map<string, number> {
   const index = new Map(nodes.map((node, i) => [node, i]));
   const outWeight = new Float64Array(n);
   for (const edge of edges) outWeight[index.get(edge.source)!]! += edge.count;
+  // What each agent receives along edges, from a rank vector: the part of PageRank that is evidence.
+  const received = (rank: Float64Array) => {
+    const along = new Float64Array(n);
+    for (const edge of edges) {
+      const from = index.get(edge.source)!;
+      along[index.get(edge.target)!]! += (DAMPING * rank[from]! * edge.count) / outWeight[from]!;
+    }
+    return along;
+  };
   let rank = new Float64Array(n).fill(1 / n);
   for (let iteration = 0; iteration < ITERATIONS; iteration++) {
     let dangling = 0;
     for (let i = 0; i < n; i++) if (outWeight[i] === 0) dangling += rank[i]!;
-    const next = new Float64Array(n).fill((1 - DAMPING) / n + (DAMPING * dangling) / n);
-    for (const edge of edges) {
-      const from = index.get(edge.source)!;
-      next[index.get(edge.target)!]! += (DAMPING * rank[from]! * edge.count) / outWeight[from]!;
-    }
+    const base = (1 - DAMPING) / n + (DAMPING * dangling) / n;
+    const next = received(rank).map((along) => along + base);
     let change = 0;
     for (let i = 0; i < n; i++) change += Math.abs(next[i]! - rank[i]!);
     rank = next;
     if (change < TOLERANCE) break;
   }
+  const along = received(rank);
   // Stored rounded: small shifts between runs rewrite no row.
-  return new Map(nodes.map((node, i) => [node, Math.max(0, Math.round((n * rank[i]! - (1 - DAMPING)) * 1000) / 1000)]));
+  return new Map(nodes.map((node, i) => [node, Math.round(n * along[i]! * 1000) / 1000]));
 }
 
 /** The edges between agents of different accounts, and each agent's rank and cross-account count written back. */

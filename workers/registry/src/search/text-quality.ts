@@ -55,9 +55,7 @@ export function conceptBreadth(text: QualityText): number {
 
 /** Content words per distinct content word, over everything the agent says of itself. */
 export function repetition(text: QualityText): number {
-  const words = contentWords(
-    [text.name, text.description, ...text.tags, ...text.useCases, text.readme.slice(0, READ_CHARS)].join(' '),
-  );
+  const words = contentWords([text.name, text.description, ...text.tags, ...text.useCases, text.readme.slice(0, READ_CHARS)].join(' '));
   return words.length ? words.length / new Set(words).size : 1;
 }
 
@@ -69,7 +67,10 @@ function falling(value: number, free: number, floorAt: number): number {
 export function textQuality(text: QualityText): number {
   const distinct = new Set(contentWords([text.description, text.readme.slice(0, READ_CHARS)].join(' '))).size;
   const substance = 1 - SUBSTANCE_SHARE * Math.max(0, 1 - distinct / SUBSTANCE_WORDS);
-  const quality = Math.min(falling(conceptBreadth(text), BREADTH_FREE, 2 * BREADTH_FREE), falling(repetition(text), REPEAT_FREE, REPEAT_FLOOR));
+  const quality = Math.min(
+    falling(conceptBreadth(text), BREADTH_FREE, 2 * BREADTH_FREE),
+    falling(repetition(text), REPEAT_FREE, REPEAT_FLOOR),
+  );
   // Stored rounded: the factor is a ranking weight, not a measurement.
   return Math.round(quality * substance * 1000) / 1000;
 }
