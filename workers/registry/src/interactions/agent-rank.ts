@@ -14,7 +14,7 @@ const TOLERANCE = 1e-9;
 /** Updates per D1 batch. */
 const BATCH = 100;
 
-export interface Edge {
+interface Edge {
   source: string;
   target: string;
   /** Interactions counted from source to target (each pair at most 10 a day, store.ts). */
@@ -22,7 +22,7 @@ export interface Edge {
 }
 
 /** Weighted PageRank; mass of agents with no outgoing edge is spread over all agents, as usual. */
-export function agentRanks(edges: readonly Edge[]): Map<string, number> {
+function agentRanks(edges: readonly Edge[]): Map<string, number> {
   const nodes = [...new Set(edges.flatMap((edge) => [edge.source, edge.target]))];
   const n = nodes.length;
   const index = new Map(nodes.map((node, i) => [node, i]));

@@ -5,13 +5,14 @@ import { normalizeText } from './text/tokenize.ts';
 /**
  * An agent's text quality: a factor in [FLOOR, 1] computed from its own text when it is written (registration,
  * update) and multiplied into the SQL score (ranking.ts), so ordering, `relevancy asc` and `cutoff` stay exact.
- * Three bounded measures, the smallest wins:
+ * Two stuffing measures (the smaller decides), times substance, each bounded:
  * - breadth: the participation ratio of the agent's concept vector (1 / Σ w⁴ over its unit vector), the number
  *   of domains its weight is spread over. On the development corpus (agents-a/b.ts, 152 agents) honest agents
- *   have a median of 3.9 and at most 9.1; its four stuffed agents 9.6–15.2. A list of unrelated domains earns
- *   nothing: the factor is 1 up to BREADTH_FREE and falls linearly to FLOOR at twice that.
- * - repetition: content words per distinct content word. Prose repeats its words a little (1–3 over a README's
- *   first READ_CHARS); a phrase said forty times is at forty. 1 up to REPEAT_FREE, FLOOR from REPEAT_FLOOR on.
+ *   have a median near 4 and at most 9.7 (an IPO calendar that names many markets); its four stuffed agents
+ *   9.6–15.3. A list of unrelated domains earns little: 1 up to BREADTH_FREE, falling linearly to FLOOR at twice that.
+ * - repetition: content words per distinct content word over all the agent's text. On the same corpus honest agents
+ *   are at 2.0–2.9 (a README restates its description); a phrase said forty times is near forty. Repeated terms
+ *   earn nothing: 1 up to REPEAT_FREE, FLOOR from REPEAT_FLOOR on.
  * - substance: an agent that says nothing beyond a few words (no description, no README) keeps at least
  *   1 − SUBSTANCE_SHARE; a few dozen distinct words are enough for the whole factor.
  */
@@ -38,7 +39,7 @@ function contentWords(text: string): string[] {
     .filter((word) => word.length > 1 && !STOPWORDS.has(word));
 }
 
-export function conceptBreadth(text: QualityText): number {
+function conceptBreadth(text: QualityText): number {
   const vector = agentVector({
     name: text.name,
     description: text.description,
@@ -53,24 +54,22 @@ export function conceptBreadth(text: QualityText): number {
   return fourth > 0 ? 1 / fourth : 0;
 }
 
-/** Content words per distinct content word, over everything the agent says of itself. */
-export function repetition(text: QualityText): number {
-  const words = contentWords([text.name, text.description, ...text.tags, ...text.useCases, text.readme.slice(0, READ_CHARS)].join(' '));
-  return words.length ? words.length / new Set(words).size : 1;
-}
-
 function falling(value: number, free: number, floorAt: number): number {
   if (value <= free) return 1;
   return Math.max(FLOOR, 1 - ((1 - FLOOR) * (value - free)) / (floorAt - free));
 }
 
+/** The content words of all the agent's text, and of its description and README (tokenized once: seeding a million agents calls this). */
+function wordsOf(text: QualityText): { all: string[]; prose: string[] } {
+  const prose = contentWords(`${text.description} ${text.readme.slice(0, READ_CHARS)}`);
+  return { all: [...contentWords([text.name, ...text.tags, ...text.useCases].join(' ')), ...prose], prose };
+}
+
 export function textQuality(text: QualityText): number {
-  const distinct = new Set(contentWords([text.description, text.readme.slice(0, READ_CHARS)].join(' '))).size;
-  const substance = 1 - SUBSTANCE_SHARE * Math.max(0, 1 - distinct / SUBSTANCE_WORDS);
-  const quality = Math.min(
-    falling(conceptBreadth(text), BREADTH_FREE, 2 * BREADTH_FREE),
-    falling(repetition(text), REPEAT_FREE, REPEAT_FLOOR),
-  );
+  const { all, prose } = wordsOf(text);
+  const substance = 1 - SUBSTANCE_SHARE * Math.max(0, 1 - new Set(prose).size / SUBSTANCE_WORDS);
+  const repeated = all.length ? all.length / new Set(all).size : 1;
+  const quality = Math.min(falling(conceptBreadth(text), BREADTH_FREE, 2 * BREADTH_FREE), falling(repeated, REPEAT_FREE, REPEAT_FLOOR));
   // Stored rounded: the factor is a ranking weight, not a measurement.
   return Math.round(quality * substance * 1000) / 1000;
 }
