@@ -67,16 +67,21 @@ export async function updateAgentRanks(db: D1Database): Promise<{ agents: number
   const received = new Map<string, number>();
   for (const edge of edges) received.set(edge.target, (received.get(edge.target) ?? 0) + edge.count);
 
-  // Agents that had a rank or a count and have none now go back to 0 (the partial index of 0012 finds them).
-  const { results: before } = await db
-    .prepare('SELECT address FROM agents WHERE agent_rank != 0 OR cross_account_interactions != 0')
-    .all<{ address: string }>();
-  const addresses = new Set([...ranks.keys(), ...before.map((row) => row.address)]);
-  const update = db.prepare(
-    `UPDATE agents SET agent_rank = ?2, cross_account_interactions = ?3
-     WHERE address = ?1 AND (agent_rank != ?2 OR cross_account_interactions != ?3)`,
-  );
-  const statements = [...addresses].map((address) => update.bind(address, ranks.get(address) ?? 0, received.get(address) ?? 0));
+  // What is stored (agents with no rank and no count are 0 and 0, found through the partial index of 0012):
+  // only agents whose values change are written, so a quiet graph costs one read.
+  const { results: stored } = await db
+    .prepare('SELECT address, agent_rank, cross_account_interactions FROM agents WHERE agent_rank != 0 OR cross_account_interactions != 0')
+    .all<{ address: string; agent_rank: number; cross_account_interactions: number }>();
+  const before = new Map(stored.map((row) => [row.address, row]));
+  const update = db.prepare('UPDATE agents SET agent_rank = ?2, cross_account_interactions = ?3 WHERE address = ?1');
+  const statements = [];
+  for (const address of new Set([...ranks.keys(), ...before.keys()])) {
+    const rank = ranks.get(address) ?? 0;
+    const count = received.get(address) ?? 0;
+    const was = before.get(address);
+    if ((was?.agent_rank ?? 0) !== rank || (was?.cross_account_interactions ?? 0) !== count)
+      statements.push(update.bind(address, rank, count));
+  }
   for (let i = 0; i < statements.length; i += BATCH) await db.batch(statements.slice(i, i + BATCH));
   return { agents: ranks.size, edges: edges.length };
 }
