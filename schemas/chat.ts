@@ -179,7 +179,7 @@ export const TRUST_TIERS = ['verified', 'yours', 'established', 'new', 'offline'
 
 /**
  * What llm1-agentic knows of an agent beyond its own words: `verified` (featured by the operator), `own` (the
- * caller's own agent), `live` (the registry's liveness), interactions the registry counted, days registered.
+ * caller's own agent), `live` (the registry’s liveness), interactions the registry counted from other accounts’ agents (last 30 days), days registered.
  */
 const StepTrust = z.object({
   tier: z.enum(TRUST_TIERS),

@@ -107,6 +107,10 @@ export const agentRecordSchema = z
     status: agentStatusSchema,
     total_interactions: z.number().int(),
     recent_interactions: z.number().int(),
+    /** Recent (30 days) interactions from agents of other accounts: evidence one owner cannot make alone. */
+    cross_account_interactions: z.number().int(),
+    /** AgentRank: rank received over the interactions between different accounts; 0 for none (docs/ranking.md). */
+    agent_rank: z.number(),
     rating: z.number().nullable(),
     type: z.string(),
     category: z.string(),

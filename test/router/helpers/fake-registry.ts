@@ -22,6 +22,8 @@ export function registrationResponse(registration: Registration): RegistrationRe
       status: 'local',
       total_interactions: 0,
       recent_interactions: 0,
+      cross_account_interactions: 0,
+      agent_rank: 0,
       rating: null,
       type: 'custom',
       category: 'community',

@@ -5,7 +5,8 @@ import type { FoundAgent } from '../discovery/search.ts';
 /**
  * What llm1-agentic knows about an agent beyond its own words, all from the registry's record of it: whether
  * the operator features it (verified), whether it is the caller's own, whether it answers (liveness), how many
- * interactions the registry counted for it, and how long it has been registered. Names, READMEs and keywords
+ * interactions the registry counted for it from agents of OTHER accounts (one owner's agents messaging each other
+ * prove nothing; issue 25's AgentRank counts the same edges), and how long it has been registered. Names, READMEs and keywords
  * are the agent's own claims: they decide whether it is relevant at all, never how far it is trusted.
  */
 export interface Evidence {
@@ -20,7 +21,7 @@ export interface Evidence {
 const TIERS = TRUST_TIERS;
 type Tier = StepTrust['tier'];
 
-/** An agent the registry has counted this many interactions for, over at least this many days, has a track record. */
+/** An agent other accounts' agents interacted with this often (last 30 days), registered this many days, has a track record. */
 const ESTABLISHED_INTERACTIONS = 10;
 const ESTABLISHED_DAYS = 14;
 
@@ -30,7 +31,7 @@ export function evidenceOf(found: FoundAgent, own: boolean, now = Date.now()): E
     verified: found.featured,
     own,
     live: found.status === 'active' || found.status === 'local',
-    interactions: found.total_interactions,
+    interactions: found.cross_account_interactions,
     ageDays: Number.isFinite(created) ? Math.max(0, Math.floor((now - created) / 86_400_000)) : 0,
   };
 }
@@ -66,7 +67,7 @@ export function describeEvidence(evidence: Evidence): string {
     offline: 'not answering the registry’s liveness probe',
   }[tier];
   const age = evidence.ageDays === 1 ? '1 day' : `${evidence.ageDays} days`;
-  return `${standing} (${evidence.interactions} interaction(s) counted, registered ${age} ago)`;
+  return `${standing} (${evidence.interactions} interaction(s) from other accounts’ agents, registered ${age} ago)`;
 }
 
 const STOPWORDS: ReadonlySet<string> = new Set(

@@ -5,7 +5,7 @@ import { registryFetch } from './registry-fetch.ts';
 /**
  * One agent of a registry search result, as far as discovery needs it: the facts the registry read from its
  * README at registration (the README itself is never parsed here), and the evidence it keeps about the agent
- * (operator's feature, interactions, age, liveness), which llm1-agentic ranks by (agentic/trust.ts).
+ * (operator's feature, interactions from other accounts' agents, age, liveness), which llm1-agentic ranks by (agentic/trust.ts).
  */
 const foundAgentSchema = agentRecordSchema.pick({
   address: true,
@@ -17,7 +17,7 @@ const foundAgentSchema = agentRecordSchema.pick({
   use_cases: true,
   functions: true,
   featured: true,
-  total_interactions: true,
+  cross_account_interactions: true,
   created_at: true,
 });
 export type FoundAgent = z.infer<typeof foundAgentSchema>;

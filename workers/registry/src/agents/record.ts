@@ -18,6 +18,8 @@ export function toAgentRecord(row: AgentRecordRow): AgentRecord {
     status: agentColumns.status(row.status),
     total_interactions: row.total_interactions,
     recent_interactions: row.recent_interactions,
+    cross_account_interactions: row.cross_account_interactions,
+    agent_rank: row.agent_rank,
     rating: row.rating,
     type: row.agent_type,
     category: row.category,

@@ -35,6 +35,11 @@ export interface AgentRow {
   last_probe_detail: string | null;
   total_interactions: number;
   recent_interactions: number;
+  /** Written by the cron's AgentRank (interactions/agent-rank.ts, migrations/0012). */
+  cross_account_interactions: number;
+  agent_rank: number;
+  /** Written with the agent's text (search/text-quality.ts). */
+  text_quality: number;
   created_at: string;
   last_updated: string;
 }
@@ -50,6 +55,8 @@ const AGENT_RECORD_COLUMNS = [
   'status',
   'total_interactions',
   'recent_interactions',
+  'cross_account_interactions',
+  'agent_rank',
   'rating',
   'agent_type',
   'category',

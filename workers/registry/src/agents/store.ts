@@ -3,6 +3,7 @@ import type { AgentStatus } from '../../../../schemas/search.ts';
 import { agentColumns } from './columns.ts';
 import type { AgentRow } from './row.ts';
 import { deriveStatus, webhookOf } from './status.ts';
+import { textQuality } from '../search/text-quality.ts';
 
 /** Reads and writes of the agents table (row.ts); its wire forms are made in record.ts. */
 
@@ -104,8 +105,8 @@ export async function saveAgent(
     .prepare(
       `INSERT INTO agents (address, account_id, name, handle, url, endpoints, readme, description, use_cases, functions, tags, domain_tags,
          protocols, profile, metadata, agent_type, geo_location, status, is_active, is_public, attestation_timestamp, last_probe_ok, last_probe_at,
-         created_at, last_updated, registration_expires_at)
-       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?23, ?24, ?22, ?22, ?25)
+         created_at, last_updated, registration_expires_at, text_quality)
+       VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?23, ?24, ?22, ?22, ?25, ?26)
        ON CONFLICT (address) DO UPDATE SET
          account_id = coalesce(excluded.account_id, agents.account_id), name = excluded.name, handle = excluded.handle, url = excluded.url,
          endpoints = excluded.endpoints, readme = excluded.readme, description = excluded.description, use_cases = excluded.use_cases,
@@ -114,7 +115,7 @@ export async function saveAgent(
          status = excluded.status, is_active = excluded.is_active, is_public = excluded.is_public,
          last_probe_ok = excluded.last_probe_ok, last_probe_at = excluded.last_probe_at,
          attestation_timestamp = coalesce(excluded.attestation_timestamp, agents.attestation_timestamp), last_updated = excluded.last_updated,
-         registration_expires_at = excluded.registration_expires_at`,
+         registration_expires_at = excluded.registration_expires_at, text_quality = excluded.text_quality`,
     )
     .bind(
       address,
@@ -142,6 +143,13 @@ export async function saveAgent(
       probeOk,
       probeAt,
       new Date(Date.parse(now) + REGISTRATION_TTL_MS).toISOString(),
+      textQuality({
+        name: state.name,
+        description: analysis.description || state.profile.description,
+        tags: analysis.tags,
+        useCases: analysis.use_cases,
+        readme: state.readme,
+      }),
     )
     .run();
 }

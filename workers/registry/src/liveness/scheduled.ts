@@ -1,3 +1,4 @@
+import { updateAgentRanks } from '../interactions/agent-rank.ts';
 import { sweep } from '../interactions/store.ts';
 import { semanticBackend, syncEmbeddings } from '../search/semantic.ts';
 import { d1Runner } from '../search/sql-runner.ts';
@@ -9,17 +10,20 @@ const CRON_EMBED_BATCH = 100;
 interface ScheduledSummary extends SweepSummary {
   /** Agents (re)embedded for semantic search; 0 where Workers AI and Vectorize are not bound. */
   embedded: number;
+  /** Agents in the cross-account interaction graph AgentRank ran over (interactions/agent-rank.ts). */
+  ranked: number;
 }
 
 /**
  * The Cron Trigger: the liveness sweep (its first share probed here, the rest queued), then housekeeping (expired nonces and challenges, aging interaction counts),
- * then bring semantic search's vectors up to date, so new and changed agents are found by meaning without
+ * then AgentRank over the interactions still counted, then bring semantic search's vectors up to date, so new and changed agents are found by meaning without
  * waiting for a semantic search to start the sync.
  */
 export async function runScheduled(env: RegistryEnv, now = new Date()): Promise<ScheduledSummary> {
   const summary = await sweepLiveness(env, now);
   await sweep(env.DB, now);
+  const { agents: ranked } = await updateAgentRanks(env.DB);
   const semantic = semanticBackend(env);
   const embedded = semantic ? await syncEmbeddings(semantic, d1Runner(env.DB), CRON_EMBED_BATCH) : 0;
-  return { ...summary, embedded };
+  return { ...summary, embedded, ranked };
 }

@@ -1,9 +1,11 @@
 /**
- * Relevance, stage 1 (in SQL, over every match): field-weighted bm25 times feedback, popularity and liveness factors.
- *   score = bm25_weighted × (1 + CLICK_WEIGHT·c/(c+CLICK_HALF)) × (1 + POPULARITY_WEIGHT·r/(r+POPULARITY_HALF)) × (1 + FEATURED_WEIGHT·featured)
- *           × (UNREACHABLE_FACTOR when the registry's last liveness probe of the agent failed)
- * c = clicks on the agent for this query (distinct search sessions, as of the session's start),
- * r = recent interactions. Saturating factors: feedback can lift a good match, never bury the text match.
+ * Relevance, stage 1 (in SQL, over every match): field-weighted bm25 times bounded quality and trust factors.
+ *   score = bm25_weighted × (1 + CLICK_WEIGHT·c/(c+CLICK_HALF)) × (1 + AGENT_RANK_WEIGHT·a/(a+AGENT_RANK_HALF)) × (1 + FEATURED_WEIGHT·featured)
+ *           × q × (UNREACHABLE_FACTOR when the registry's last liveness probe of the agent failed)
+ * c = clicks on the agent for this query (distinct search sessions, as of the session's start), a = AgentRank
+ * (interactions between different accounts only, interactions/agent-rank.ts), q = text quality in [0.5, 1]
+ * (keyword stuffing and substance, computed at write time, text-quality.ts). Saturating factors: evidence can
+ * lift a good match, never bury the text match; together they move a score by at most ×2.6 up, ×0.5 down.
  */
 
 /** bm25 weight per column of search_agents_fts, in its column order. Title and tags above description above README. */
@@ -21,8 +23,12 @@ const COLUMN_WEIGHTS = {
 
 const CLICK_WEIGHT = 1;
 const CLICK_HALF = 3;
-const POPULARITY_WEIGHT = 0.15;
-const POPULARITY_HALF = 500;
+/**
+ * Interactions count only through AgentRank, never as a raw count: one owner's agents messaging each other
+ * (capped at 10 a day per pair, yet free to repeat across pairs) would otherwise lift them.
+ */
+const AGENT_RANK_WEIGHT = 0.2;
+const AGENT_RANK_HALF = 1;
 const FEATURED_WEIGHT = 0.1;
 /**
  * An agent whose last liveness probe failed (liveness/probe.ts) keeps a third of its score: found, but below
@@ -44,7 +50,8 @@ export function bm25Expression(table: string): string {
 export function feedbackFactor(clicks: string): string {
   return (
     `(1 + ${CLICK_WEIGHT} * 1.0 * ${clicks} / (${clicks} + ${CLICK_HALF}))` +
-    ` * (1 + ${POPULARITY_WEIGHT} * 1.0 * f.recent_interactions / (f.recent_interactions + ${POPULARITY_HALF}))` +
+    ` * (1 + ${AGENT_RANK_WEIGHT} * f.agent_rank / (f.agent_rank + ${AGENT_RANK_HALF}))` +
+    ' * f.text_quality' +
     ` * (1 + ${FEATURED_WEIGHT} * f.featured)` +
     ` * (CASE WHEN f.last_probe_ok = 0 THEN ${UNREACHABLE_FACTOR} ELSE 1 END)`
   );
