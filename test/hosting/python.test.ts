@@ -196,6 +196,38 @@ async def ask(ctx: Context, sender: str, msg: Ask):
   });
 });
 
+describe("a Python handler's context", () => {
+  it("carries the incoming message's session as ctx.session", async () => {
+    const key = await accountKey();
+    const agent = await createAgent(key, 'python session');
+    const code = `from uagents import Agent, Context, Model
+
+
+class Ping(Model):
+    text: str
+
+
+agent = Agent()
+
+
+@agent.on_message(model=Ping)
+async def answer(ctx: Context, sender: str, msg: Ping):
+    ctx.logger.info(f"{msg.text} in session {ctx.session}")
+`;
+    await json(call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code: codeOf({ 'agent.py': code }, 'python') }));
+    await start(key, agent.address);
+    const session = crypto.randomUUID();
+    const sender = Identity.fromSeed('python session test sender', 0);
+    const submitted = await SELF.fetch('http://hosting.test/v1/hosting/submit', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: envelopeText(sender, agent.address, Ping.digest, { text: 'hello' }, session),
+    });
+    expect(submitted.status, await submitted.clone().text()).toBe(200);
+    await logLine(key, agent.address, `hello in session ${session}`, 30_000);
+  });
+});
+
 describe("Agentverse's chat template, unchanged", () => {
   it('acknowledges a ChatMessage with the published digests and logs its text', async () => {
     const key = await accountKey();
