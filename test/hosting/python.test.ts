@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 import { describe, expect, it } from 'vitest';
 import { accountKey, call, codeOf, createAgent, GREETER, json, logLine, putCode, start, storageValue } from './helpers.ts';
 import { model } from '../../lib/agent/model.ts';
@@ -6,6 +7,9 @@ import { SELF } from 'cloudflare:test';
 import { Identity } from '../../lib/identity/index.ts';
 import { envelopeText, peerContext } from './peer.ts';
 import { ChatAcknowledgement, chatMessage } from '../../lib/agent/chat-protocol.ts';
+import README from '../../README.md?raw';
+import PYTHON_AGENTS_DOC from '../../docs/python-agents.md?raw';
+import { documentedAgents } from '../support/documented-agents.ts';
 
 const Ping = model('Ping', z.object({ text: z.string() }));
 const Pong = model('Pong', z.object({ text: z.string(), count: z.int() }));
@@ -109,6 +113,33 @@ agent.include(chat_proto, publish_manifest=True)
 if __name__ == "__main__":
     agent.run()
 `;
+
+describe('The Agentverse-style template the README and docs/python-agents.md show', () => {
+  const templates = [...new Set([...documentedAgents(README), ...documentedAgents(PYTHON_AGENTS_DOC)])];
+
+  it('is there to run', () => {
+    expect(templates.length).toBeGreaterThan(0);
+  });
+
+  it.each(templates.map((code, index) => [index, code]))(
+    'runs unchanged (template %i): a Ping twice, the count stored, the lines logged',
+    async (_, code) => {
+      const key = await accountKey();
+      const agent = await createAgent(key, 'documented template');
+      await json(call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code: codeOf({ 'agent.py': code }, 'python') }));
+      expect((await start(key, agent.address)).running).toBe(true);
+      await logLine(key, agent.address, `my address is ${agent.address}`, 30_000);
+      const ctx = peerContext();
+      const [first] = await ctx.sendAndReceive(agent.address, Ping({ text: 'one' }), { response: Pong, timeout: 30_000 });
+      const [second] = await ctx.sendAndReceive(agent.address, Ping({ text: 'two' }), { response: Pong, timeout: 30_000 });
+      expect([first?.payload, second?.payload]).toEqual([
+        { text: 'pong to one', count: 1 },
+        { text: 'pong to two', count: 2 },
+      ]);
+      await logLine(key, agent.address, `ping number 2 from ${ctx.address}: two`);
+    },
+  );
+});
 
 describe('Python code that fails', () => {
   it('does not start on a syntax error, which the logs show with its line', async () => {

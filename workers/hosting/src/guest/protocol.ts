@@ -36,9 +36,7 @@ export interface RestRequest {
 }
 
 /** The answer the platform sends: 200 with the response model's JSON, or a refusal with its status. */
-export type RestAnswer =
-  | { ok: true; body: Record<string, unknown> }
-  | { ok: false; status: 400 | 404 | 500; message: string };
+export type RestAnswer = { ok: true; body: Record<string, unknown> } | { ok: false; status: 400 | 404 | 500; message: string };
 
 export interface GuestCalls {
   describe(): Promise<GuestDescription>;
@@ -84,7 +82,14 @@ export const MIN_INTERVAL_SECONDS = 1;
  * Wall-clock budget of each call into a hosted agent's code, in ms: past it the call is aborted and the agent
  * stopped (guest/guard.ts inside the isolate, runtime/watchdog.ts in the host, which waits a little longer).
  */
-export const GUEST_BUDGET_MS = { describe: 10_000, message: 30_000, rest: 30_000, startup: 30_000, shutdown: 10_000, interval: 30_000 } as const;
+export const GUEST_BUDGET_MS = {
+  describe: 10_000,
+  message: 30_000,
+  rest: 30_000,
+  startup: 30_000,
+  shutdown: 10_000,
+  interval: 30_000,
+} as const;
 
 export type GuestCallKind = keyof typeof GUEST_BUDGET_MS;
 

@@ -1,6 +1,14 @@
 import { WorkerEntrypoint } from 'cloudflare:workers';
 import type { Message } from '../../../../../lib/agent/model.ts';
-import type { GuestAnswer, GuestCalls, GuestDescription, GuestEnv, IncomingMessage, RestAnswer, RestRequest } from '../../guest/protocol.ts';
+import type {
+  GuestAnswer,
+  GuestCalls,
+  GuestDescription,
+  GuestEnv,
+  IncomingMessage,
+  RestAnswer,
+  RestRequest,
+} from '../../guest/protocol.ts';
 import { startPython } from './load-pyodide.ts';
 
 type LogLevel = 'debg' | 'info' | 'warn' | 'erro';
@@ -154,9 +162,9 @@ export function pythonEntrypoint(files: Record<string, string>, main: string, na
       const { runtime } = await ready(this.env, files, main, name);
       const call = await invocation(this.env, runtime);
       try {
-        const answer = JSON.parse(
-          await runtime.rest(call.bridge, call.storage, request.method, request.path, request.body ?? ''),
-        ) as { status: 200; body: Record<string, unknown> } | { status: 400 | 404 | 500; body: string };
+        const answer = JSON.parse(await runtime.rest(call.bridge, call.storage, request.method, request.path, request.body ?? '')) as
+          | { status: 200; body: Record<string, unknown> }
+          | { status: 400 | 404 | 500; body: string };
         return answer.status === 200 ? { ok: true, body: answer.body } : { ok: false, status: answer.status, message: answer.body };
       } finally {
         await call.finish();

@@ -1,0 +1,7 @@
+/**
+ * The Python agents the docs show running unchanged: each ```python block that creates `agent = Agent(…)`, as
+ * written, so that the tests deploy exactly what a reader copies.
+ */
+export function documentedAgents(markdown: string): string[] {
+  return [...markdown.matchAll(/```python\n([\s\S]*?)```/g)].map((block) => block[1]!).filter((code) => /^agent = Agent\(/m.test(code));
+}
