@@ -259,6 +259,31 @@ async def answer(ctx: Context, sender: str, msg: Ping):
   });
 });
 
+describe('Python agents started from the same memory snapshot', () => {
+  it("draw their own random numbers (random's state is not the snapshot's)", async () => {
+    const key = await accountKey();
+    const code = `import random
+
+from uagents import Agent, Context
+
+agent = Agent()
+
+
+@agent.on_event("startup")
+async def draw(ctx: Context):
+    ctx.logger.info(f"drew {random.random()!r}")
+`;
+    const draws: string[] = [];
+    for (const name of ['python dice one', 'python dice two']) {
+      const agent = await createAgent(key, name);
+      await json(call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code: codeOf({ 'agent.py': code }, 'python') }));
+      await start(key, agent.address);
+      draws.push((await logLine(key, agent.address, 'drew ', 30_000)).log_entry);
+    }
+    expect(draws[0]).not.toBe(draws[1]);
+  });
+});
+
 describe("Agentverse's chat template, unchanged", () => {
   it('acknowledges a ChatMessage with the published digests and logs its text', async () => {
     const key = await accountKey();

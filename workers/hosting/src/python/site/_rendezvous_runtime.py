@@ -4,6 +4,7 @@ entrypoint's bridge for one call: send, send_and_receive, log, storage_set, stor
 
 import json
 import os
+import random
 import runpy
 import sys
 import traceback
@@ -31,6 +32,8 @@ def set_secrets(secrets_json: str) -> None:
 
 def load(files_json: str, main: str, address: str, name: str, secrets_json: str) -> None:
     global _agent
+    # Every guest starts from the same memory snapshot, random's state included: each agent draws its own.
+    random.seed()
     PLATFORM["address"], PLATFORM["name"] = address, name
     set_secrets(secrets_json)
     os.makedirs(CODE_DIR, exist_ok=True)
