@@ -56,7 +56,6 @@ await buildTo({
     'python_stdlib.zip',
     'pyodide-trampolines.js',
     'python-site.json',
-    'python-snapshot.bin',
   ],
 });
 

@@ -67,6 +67,8 @@ export interface HostCalls {
   /** Every secret of the agent by name (Python guests see them as environment variables, as on Agentverse). */
   secrets(): Promise<Record<string, string>>;
   log(level: LogLevel, entry: string): Promise<void>;
+  /** The memory snapshot a Python guest starts Pyodide from (decision 0153), asked once per cold start. */
+  pythonSnapshot(): Promise<ArrayBuffer>;
 }
 
 /** The guest's env: the host's calls, bound to the agent, and its address. */

@@ -45,7 +45,8 @@ export function dataSegment(wasm: Uint8Array): Uint8Array {
     }
     const count = read.uleb();
     const flags = read.uleb();
-    if (count !== 1 || flags !== 0) throw new Error(`the wasm's data section is not one active segment (${count} segments, flags ${flags})`);
+    if (count !== 1 || flags !== 0)
+      throw new Error(`the wasm's data section is not one active segment (${count} segments, flags ${flags})`);
     // The offset: one constant instruction (global.get __memory_base or i32.const n), then `end`.
     const opcode = read.byte();
     read.uleb();

@@ -16,16 +16,19 @@ const TRAMPOLINE_MODULES = Object.fromEntries(
 const TRAMPOLINE_TABLE = `${PYODIDE_TRAMPOLINES.map((_, index) => `import t${index} from 'trampoline-${index}.wasm';`).join('\n')}
 export default [${PYODIDE_TRAMPOLINES.map((hex, index) => `[${JSON.stringify(hex)}, t${index}]`).join(', ')}];`;
 
-/** Restored once per hosting isolate, when its first Python guest loads: every guest gets the same bytes. */
+/**
+ * Restored once per hosting isolate, when its first Python guest starts: every guest gets the same bytes, over
+ * RPC (HOST.pythonSnapshot), so that a guest frees them once Pyodide has restored its memory.
+ */
 let snapshot: ArrayBuffer | undefined;
-const memorySnapshot = () => {
+export const memorySnapshot = () => {
   snapshot ??= restoredSnapshot(new Uint8Array(STORED_SNAPSHOT), new Uint8Array(PYODIDE_WASM)).buffer as ArrayBuffer;
   return snapshot;
 };
 
 /**
  * A Python agent's Dynamic Worker modules: Pyodide (its wasm compiled by the loader, never at run time in the
- * guest; the memory snapshot it starts from), the platform's `uagents` packages, the guest entrypoint (the same GuestContract as TypeScript guests),
+ * guest), the platform's `uagents` packages, the guest entrypoint (the same GuestContract as TypeScript guests),
  * and the uploaded files. Pyodide runs only here, in the guest's isolate: Python can reach its isolate's globals.
  */
 export function pythonGuestModules(
@@ -47,7 +50,6 @@ export default { fetch: () => new Response('a hosted agent receives messages at 
     'python-site.json': { json: JSON.parse(PYTHON_SITE) },
     'pyodide.asm.wasm': { wasm: PYODIDE_WASM },
     'python_stdlib.zip': { data: PYTHON_STDLIB },
-    'python-snapshot.bin': { data: memorySnapshot() },
     'pyodide-trampolines.js': { js: TRAMPOLINE_TABLE },
     ...TRAMPOLINE_MODULES,
   };

@@ -47,7 +47,9 @@ let python: Promise<{ runtime: PythonRuntime }> | undefined;
 /** Pyodide and the agent's code, loaded once per isolate (the host's start warms it through describe()). */
 function ready(env: GuestEnv, files: Record<string, string>, main: string, name: string) {
   python ??= (async () => {
-    const pyodide = await startPython((level, line) => stray.push(env.HOST.log(level, line).catch(() => undefined)));
+    const pyodide = await startPython(await env.HOST.pythonSnapshot(), (level, line) =>
+      stray.push(env.HOST.log(level, line).catch(() => undefined)),
+    );
     const runtime = pyodide.pyimport('_rendezvous_runtime') as unknown as PythonRuntime;
     runtime.load(JSON.stringify(files), main, env.AGENT_ADDRESS, name, JSON.stringify(await env.HOST.secrets()));
     return { runtime };

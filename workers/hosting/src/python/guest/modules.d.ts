@@ -15,8 +15,4 @@ declare module 'python-site.json' {
   const files: Record<string, string>;
   export default files;
 }
-declare module 'python-snapshot.bin' {
-  const data: ArrayBuffer;
-  export default data;
-}
 declare module 'pyodide/pyodide.asm.js';
