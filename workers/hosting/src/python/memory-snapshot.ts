@@ -34,7 +34,7 @@ function reader(bytes: Uint8Array, start: number) {
 }
 
 /** The bytes of the wasm's one active data segment (Pyodide's main module has one, placed at __memory_base). */
-export function dataSegment(wasm: Uint8Array): Uint8Array {
+function dataSegment(wasm: Uint8Array): Uint8Array {
   const read = reader(wasm, 8);
   while (read.at < wasm.length) {
     const id = read.byte();
