@@ -83,6 +83,9 @@ describe("a Python agent's REST endpoints", () => {
     expect(invalid.detail).toMatch(/^the body is not a Note: Note\.text/);
     expect((await json<{ detail: string }>(rest(agent.address, '/notes', 'not json'), 400)).detail).toMatch(/^the body is not a Note/);
     expect((await json<{ detail: string }>(rest(agent.address, '/notes', ''), 400)).detail).toBe('POST /notes takes a JSON body: a Note');
+    expect(await json(rest(agent.address, '/notes', `{"text": "${'x'.repeat(1024 * 1024)}"}`), 413)).toEqual({
+      detail: 'the body is larger than 1 MiB',
+    });
     expect(await storageValue(key, agent.address, 'notes')).toBe('2');
 
     // Only what the agent declares, by method and path.
