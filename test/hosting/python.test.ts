@@ -284,6 +284,33 @@ async def draw(ctx: Context):
   });
 });
 
+describe('the memory snapshot Python guests start from', () => {
+  it('is refused to a TypeScript agent that asks the host for it (20 MiB a call it has no use for)', async () => {
+    const key = await accountKey();
+    const agent = await createAgent(key, 'snapshot asker');
+    await putCode(key, agent.address, {
+      'agent.ts': `import { env } from 'cloudflare:workers';
+import { defineAgent } from 'rendezvous/agent';
+
+const agent = defineAgent({ name: 'snapshot asker' });
+
+agent.onStartup(async (ctx) => {
+  try {
+    const snapshot = await env.HOST.pythonSnapshot();
+    ctx.logger.info('got a snapshot of', snapshot.byteLength, 'bytes');
+  } catch (error) {
+    ctx.logger.info('refused:', error.message);
+  }
+});
+
+export default agent;
+`,
+    });
+    await start(key, agent.address);
+    await logLine(key, agent.address, 'refused: only a Python agent starts from the memory snapshot', 30_000);
+  });
+});
+
 describe("Agentverse's chat template, unchanged", () => {
   it('acknowledges a ChatMessage with the published digests and logs its text', async () => {
     const key = await accountKey();
