@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,42 +12,12 @@ import { createDevKey } from '../../scripts/dev/bootstrap-key.ts';
 import { readDevVars } from '../../scripts/stack/dev-vars.ts';
 import { launchBrowser } from './helpers/browser.ts';
 import { createTempStack, type TempStack } from './helpers/temp-stack.ts';
+import { documentedAgents } from '../support/documented-agents.ts';
 
 const PEER = resolve(import.meta.dirname, '../interop/ping_peer.py');
 
-/** Agentverse's style, unchanged: a Ping → Pong agent counting in ctx.storage and logging with ctx.logger. */
-const AGENT = `from uagents import Agent, Context, Model
-
-
-class Ping(Model):
-    text: str
-
-
-class Pong(Model):
-    text: str
-    count: int
-
-
-agent = Agent(name="ponger", seed="a seed is ignored when hosted")
-
-
-@agent.on_event("startup")
-async def introduce(ctx: Context):
-    ctx.logger.info(f"hello, my name is {agent.name} and my address is {agent.address}")
-
-
-@agent.on_message(model=Ping)
-async def handle_ping(ctx: Context, sender: str, msg: Ping):
-    count = ctx.storage.get("pings") or 0
-    count += 1
-    ctx.storage.set("pings", count)
-    ctx.logger.info(f"ping number {count} from {sender}: {msg.text}")
-    await ctx.send(sender, Pong(text=f"pong to {msg.text}", count=count))
-
-
-if __name__ == "__main__":
-    agent.run()
-`;
+/** Agentverse's style, unchanged: the Ping → Pong template docs/python-agents.md shows, as a reader copies it. */
+const AGENT = documentedAgents(readFileSync(resolve(import.meta.dirname, '../../docs/python-agents.md'), 'utf8'))[0]!;
 
 /** Debian's pydantic 1.x and ecdsa, as the chat interop test needs them (scripts/test.sh installs them). */
 function pythonWithPeerModules(): string | null {

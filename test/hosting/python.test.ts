@@ -1,3 +1,4 @@
+/// <reference types="vite/client" />
 import { describe, expect, it } from 'vitest';
 import { accountKey, call, codeOf, createAgent, GREETER, json, logLine, putCode, start, storageValue } from './helpers.ts';
 import { model } from '../../lib/agent/model.ts';
@@ -6,6 +7,9 @@ import { SELF } from 'cloudflare:test';
 import { Identity } from '../../lib/identity/index.ts';
 import { envelopeText, peerContext } from './peer.ts';
 import { ChatAcknowledgement, chatMessage } from '../../lib/agent/chat-protocol.ts';
+import README from '../../README.md?raw';
+import PYTHON_AGENTS_DOC from '../../docs/python-agents.md?raw';
+import { documentedAgents } from '../support/documented-agents.ts';
 
 const Ping = model('Ping', z.object({ text: z.string() }));
 const Pong = model('Pong', z.object({ text: z.string(), count: z.int() }));
@@ -110,6 +114,33 @@ if __name__ == "__main__":
     agent.run()
 `;
 
+describe('The Agentverse-style template the README and docs/python-agents.md show', () => {
+  const templates = [...new Set([...documentedAgents(README), ...documentedAgents(PYTHON_AGENTS_DOC)])];
+
+  it('is there to run', () => {
+    expect(templates.length).toBeGreaterThan(0);
+  });
+
+  it.each(templates.map((code, index) => [index, code]))(
+    'runs unchanged (template %i): a Ping twice, the count stored, the lines logged',
+    async (_, code) => {
+      const key = await accountKey();
+      const agent = await createAgent(key, 'documented template');
+      await json(call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code: codeOf({ 'agent.py': code }, 'python') }));
+      expect((await start(key, agent.address)).running).toBe(true);
+      await logLine(key, agent.address, `my address is ${agent.address}`, 30_000);
+      const ctx = peerContext();
+      const [first] = await ctx.sendAndReceive(agent.address, Ping({ text: 'one' }), { response: Pong, timeout: 30_000 });
+      const [second] = await ctx.sendAndReceive(agent.address, Ping({ text: 'two' }), { response: Pong, timeout: 30_000 });
+      expect([first?.payload, second?.payload]).toEqual([
+        { text: 'pong to one', count: 1 },
+        { text: 'pong to two', count: 2 },
+      ]);
+      await logLine(key, agent.address, `ping number 2 from ${ctx.address}: two`);
+    },
+  );
+});
+
 describe('Python code that fails', () => {
   it('does not start on a syntax error, which the logs show with its line', async () => {
     const key = await accountKey();
@@ -193,6 +224,90 @@ async def ask(ctx: Context, sender: str, msg: Ask):
     });
     expect(submitted.status, await submitted.clone().text()).toBe(200);
     await logLine(key, asker.address, "greeter said 'hello, python' (1), delivery delivered", 30_000);
+  });
+});
+
+describe("a Python handler's context", () => {
+  it("carries the incoming message's session as ctx.session", async () => {
+    const key = await accountKey();
+    const agent = await createAgent(key, 'python session');
+    const code = `from uagents import Agent, Context, Model
+
+
+class Ping(Model):
+    text: str
+
+
+agent = Agent()
+
+
+@agent.on_message(model=Ping)
+async def answer(ctx: Context, sender: str, msg: Ping):
+    ctx.logger.info(f"{msg.text} in session {ctx.session}")
+`;
+    await json(call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code: codeOf({ 'agent.py': code }, 'python') }));
+    await start(key, agent.address);
+    const session = crypto.randomUUID();
+    const sender = Identity.fromSeed('python session test sender', 0);
+    const submitted = await SELF.fetch('http://hosting.test/v1/hosting/submit', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: envelopeText(sender, agent.address, Ping.digest, { text: 'hello' }, session),
+    });
+    expect(submitted.status, await submitted.clone().text()).toBe(200);
+    await logLine(key, agent.address, `hello in session ${session}`, 30_000);
+  });
+});
+
+describe('Python agents started from the same memory snapshot', () => {
+  it("draw their own random numbers (random's state is not the snapshot's)", async () => {
+    const key = await accountKey();
+    const code = `import random
+
+from uagents import Agent, Context
+
+agent = Agent()
+
+
+@agent.on_event("startup")
+async def draw(ctx: Context):
+    ctx.logger.info(f"drew {random.random()!r}")
+`;
+    const draws: string[] = [];
+    for (const name of ['python dice one', 'python dice two']) {
+      const agent = await createAgent(key, name);
+      await json(call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code: codeOf({ 'agent.py': code }, 'python') }));
+      await start(key, agent.address);
+      draws.push((await logLine(key, agent.address, 'drew ', 30_000)).log_entry);
+    }
+    expect(draws[0]).not.toBe(draws[1]);
+  });
+});
+
+describe('the memory snapshot Python guests start from', () => {
+  it('is refused to a TypeScript agent that asks the host for it (20 MiB a call it has no use for)', async () => {
+    const key = await accountKey();
+    const agent = await createAgent(key, 'snapshot asker');
+    await putCode(key, agent.address, {
+      'agent.ts': `import { env } from 'cloudflare:workers';
+import { defineAgent } from 'rendezvous/agent';
+
+const agent = defineAgent({ name: 'snapshot asker' });
+
+agent.onStartup(async (ctx) => {
+  try {
+    const snapshot = await env.HOST.pythonSnapshot();
+    ctx.logger.info('got a snapshot of', snapshot.byteLength, 'bytes');
+  } catch (error) {
+    ctx.logger.info('refused:', error.message);
+  }
+});
+
+export default agent;
+`,
+    });
+    await start(key, agent.address);
+    await logLine(key, agent.address, 'refused: only a Python agent starts from the memory snapshot', 30_000);
   });
 });
 

@@ -1,7 +1,9 @@
 // Bundles what the hosting Worker gives each Dynamic Worker, into dist/ (imported by the Worker as text or data):
 // the guest SDK for TypeScript agents (with zod), and for Python agents the guest entrypoint (with Pyodide's
-// JavaScript), the platform's Python packages (src/python/site) and Pyodide's wasm and standard library.
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+// JavaScript), the platform's Python packages (src/python/site), Pyodide's wasm and standard library, and the memory
+// snapshot the guest starts Python from.
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -74,3 +76,13 @@ const pyodide = createRequire(import.meta.url)
 mkdirSync(`${here}dist/pyodide`, { recursive: true });
 writeIfChanged(`${here}dist/pyodide/pyodide.asm.wasm.bin`, readFileSync(`${pyodide}pyodide.asm.wasm`));
 writeIfChanged(`${here}dist/pyodide/python_stdlib.zip.bin`, readFileSync(`${pyodide}python_stdlib.zip`));
+
+// The snapshot takes seconds to make: made again only when the installed Pyodide changed.
+const snapshot = `${here}dist/pyodide/python-snapshot.bin`;
+const snapshotOf = `${snapshot}.pyodide`;
+const installed = `${JSON.parse(readFileSync(`${pyodide}package.json`, 'utf8')).version} ${statSync(`${pyodide}pyodide.asm.wasm`).size}`;
+if (!existsSync(snapshot) || !existsSync(snapshotOf) || readFileSync(snapshotOf, 'utf8') !== installed) {
+  execFileSync('npx', ['tsx', `${here}../../scripts/pyodide-snapshot.ts`, `${snapshot}.new`], { stdio: 'inherit' });
+  renameSync(`${snapshot}.new`, snapshot);
+  writeFileSync(snapshotOf, installed);
+}

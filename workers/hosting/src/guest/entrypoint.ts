@@ -13,6 +13,8 @@ import {
   type GuestEnv,
   type IncomingMessage,
   OVER_BUDGET_TAG,
+  type RestAnswer,
+  type RestRequest,
 } from './protocol.ts';
 
 function chooseAgent(exported: unknown): HostedAgentDefinition {
@@ -90,6 +92,11 @@ export function hostedEntrypoint(exported: unknown) {
       } finally {
         await flush();
       }
+    }
+
+    /** rendezvous/agent declares no REST endpoints (Python agents do, with on_rest_get / on_rest_post). */
+    async rest(request: RestRequest): Promise<RestAnswer> {
+      return { ok: false, status: 404, message: `this agent serves no ${request.method} ${request.path}` };
     }
 
     async startup(): Promise<void> {

@@ -26,9 +26,22 @@ export type GuestAnswer =
   | { ok: true; result: Record<string, unknown> | null; reply: Message | null }
   | { ok: false; code: 'unknown_schema' | 'invalid_payload' | 'handler_failed'; message: string };
 
+/** A request to one of the agent's REST endpoints (uagents' `on_rest_get` / `on_rest_post`). */
+export interface RestRequest {
+  method: 'GET' | 'POST';
+  /** The endpoint as the agent declared it, e.g. `/status`. */
+  path: string;
+  /** A POST's JSON text, else null. */
+  body: string | null;
+}
+
+/** The answer the platform sends: 200 with the response model's JSON, or a refusal with its status. */
+export type RestAnswer = { ok: true; body: Record<string, unknown> } | { ok: false; status: 400 | 404 | 500; message: string };
+
 export interface GuestCalls {
   describe(): Promise<GuestDescription>;
   message(message: IncomingMessage): Promise<GuestAnswer>;
+  rest(request: RestRequest): Promise<RestAnswer>;
   startup(): Promise<void>;
   shutdown(): Promise<void>;
   interval(index: number): Promise<void>;
@@ -54,6 +67,8 @@ export interface HostCalls {
   /** Every secret of the agent by name (Python guests see them as environment variables, as on Agentverse). */
   secrets(): Promise<Record<string, string>>;
   log(level: LogLevel, entry: string): Promise<void>;
+  /** The memory snapshot a Python guest starts Pyodide from (decision 0153), asked once per cold start. */
+  pythonSnapshot(): Promise<ArrayBuffer>;
 }
 
 /** The guest's env: the host's calls, bound to the agent, and its address. */
@@ -69,7 +84,14 @@ export const MIN_INTERVAL_SECONDS = 1;
  * Wall-clock budget of each call into a hosted agent's code, in ms: past it the call is aborted and the agent
  * stopped (guest/guard.ts inside the isolate, runtime/watchdog.ts in the host, which waits a little longer).
  */
-export const GUEST_BUDGET_MS = { describe: 10_000, message: 30_000, startup: 30_000, shutdown: 10_000, interval: 30_000 } as const;
+export const GUEST_BUDGET_MS = {
+  describe: 10_000,
+  message: 30_000,
+  rest: 30_000,
+  startup: 30_000,
+  shutdown: 10_000,
+  interval: 30_000,
+} as const;
 
 export type GuestCallKind = keyof typeof GUEST_BUDGET_MS;
 

@@ -29,7 +29,8 @@ export function guestOf(
   const stub = env.LOADER.get(`${address}:${agent.code_digest}`, () => {
     const parsed = parseCode(code);
     if (!parsed.ok) throw new GuestLoadError(parsed.error.detail.map((issue) => issue.msg).join('; '));
-    const bindings = agentBindings(address);
+    const python = parsed.files[0]!.language === 'python';
+    const bindings = agentBindings(address, python);
     const worker = {
       compatibilityDate: '2026-04-20',
       mainModule: MAIN_MODULE,
@@ -37,8 +38,7 @@ export function guestOf(
       globalOutbound: bindings.outbound,
       limits: LIMITS,
     };
-    if (parsed.files[0]!.language === 'python')
-      return { ...worker, modules: pythonGuestModules(parsed.files, parsed.main, agent.name, MAIN_MODULE) };
+    if (python) return { ...worker, modules: pythonGuestModules(parsed.files, parsed.main, agent.name, MAIN_MODULE) };
     const compiled = compile(parsed.files);
     if (!compiled.ok) throw new GuestLoadError(`compilation failed: ${compiled.message}`);
     const modules: Record<string, WorkerLoaderModule> = {};

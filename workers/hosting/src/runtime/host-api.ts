@@ -8,6 +8,7 @@ import type { AgentProps } from './exports.ts';
 import { guestFetch, guestUrlPolicy } from './guest-egress.ts';
 import { hostedAgentStub } from './hosted-agent.ts';
 import { platformAgent } from './platform-agent.ts';
+import { memorySnapshot } from './python-guest.ts';
 
 const STORAGE_VALUE_MAX_CHARS = 128 * 1024;
 const STORAGE_KEY_MAX_CHARS = 512;
@@ -83,6 +84,12 @@ export class HostApi extends WorkerEntrypoint<HostingEnv, AgentProps> implements
       .all<{ name: string; sealed_value: string }>();
     const opened = await Promise.all(results.map(async (row) => [row.name, await open(this.env.HOSTING_SEED_KEY, row.sealed_value)]));
     return Object.fromEntries(opened);
+  }
+
+  /** Python guests only: 20 MiB copied per call, which no other guest needs. */
+  async pythonSnapshot(): Promise<ArrayBuffer> {
+    if (!this.ctx.props.python) throw new Error('only a Python agent starts from the memory snapshot');
+    return memorySnapshot();
   }
 
   async log(level: LogLevel, entry: string): Promise<void> {

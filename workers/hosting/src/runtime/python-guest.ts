@@ -1,8 +1,10 @@
 import PYODIDE_WASM from '../../dist/pyodide/pyodide.asm.wasm.bin';
+import STORED_SNAPSHOT from '../../dist/pyodide/python-snapshot.bin';
 import PYTHON_STDLIB from '../../dist/pyodide/python_stdlib.zip.bin';
 import PYTHON_GUEST from '../../dist/python-guest.txt';
 import PYTHON_SITE from '../../dist/python-site.txt';
 import type { SourceFile } from '../code/files.ts';
+import { restoredSnapshot } from '../python/memory-snapshot.ts';
 import { PYODIDE_TRAMPOLINES } from '../python/pyodide-recorded.ts';
 
 const bytesOf = (hex: string) => Uint8Array.from(hex.match(/../g)!, (pair) => Number.parseInt(pair, 16)).buffer;
@@ -13,6 +15,16 @@ const TRAMPOLINE_MODULES = Object.fromEntries(
 );
 const TRAMPOLINE_TABLE = `${PYODIDE_TRAMPOLINES.map((_, index) => `import t${index} from 'trampoline-${index}.wasm';`).join('\n')}
 export default [${PYODIDE_TRAMPOLINES.map((hex, index) => `[${JSON.stringify(hex)}, t${index}]`).join(', ')}];`;
+
+/**
+ * Restored once per hosting isolate, when its first Python guest starts: every guest gets the same bytes, over
+ * RPC (HOST.pythonSnapshot), so that a guest frees them once Pyodide has restored its memory.
+ */
+let snapshot: ArrayBuffer | undefined;
+export const memorySnapshot = () => {
+  snapshot ??= restoredSnapshot(new Uint8Array(STORED_SNAPSHOT), new Uint8Array(PYODIDE_WASM)).buffer as ArrayBuffer;
+  return snapshot;
+};
 
 /**
  * A Python agent's Dynamic Worker modules: Pyodide (its wasm compiled by the loader, never at run time in the

@@ -1,6 +1,14 @@
 import { WorkerEntrypoint } from 'cloudflare:workers';
 import type { Message } from '../../../../../lib/agent/model.ts';
-import type { GuestAnswer, GuestCalls, GuestDescription, GuestEnv, IncomingMessage } from '../../guest/protocol.ts';
+import type {
+  GuestAnswer,
+  GuestCalls,
+  GuestDescription,
+  GuestEnv,
+  IncomingMessage,
+  RestAnswer,
+  RestRequest,
+} from '../../guest/protocol.ts';
 import { startPython } from './load-pyodide.ts';
 
 type LogLevel = 'debg' | 'info' | 'warn' | 'erro';
@@ -11,6 +19,7 @@ interface PythonRuntime {
   set_secrets(secrets: string): void;
   describe(): string;
   message(host: PythonHost, storage: string, sender: string, session: string, digest: string, payload: string): Promise<string>;
+  rest(host: PythonHost, storage: string, method: string, path: string, body: string): Promise<string>;
   run(host: PythonHost, storage: string, what: 'startup' | 'shutdown' | 'interval', index?: number): Promise<void>;
 }
 
@@ -38,7 +47,9 @@ let python: Promise<{ runtime: PythonRuntime }> | undefined;
 /** Pyodide and the agent's code, loaded once per isolate (the host's start warms it through describe()). */
 function ready(env: GuestEnv, files: Record<string, string>, main: string, name: string) {
   python ??= (async () => {
-    const pyodide = await startPython((level, line) => stray.push(env.HOST.log(level, line).catch(() => undefined)));
+    const pyodide = await startPython(await env.HOST.pythonSnapshot(), (level, line) =>
+      stray.push(env.HOST.log(level, line).catch(() => undefined)),
+    );
     const runtime = pyodide.pyimport('_rendezvous_runtime') as unknown as PythonRuntime;
     runtime.load(JSON.stringify(files), main, env.AGENT_ADDRESS, name, JSON.stringify(await env.HOST.secrets()));
     return { runtime };
@@ -144,6 +155,19 @@ export function pythonEntrypoint(files: Record<string, string>, main: string, na
           ),
         ) as { ok: true } | Extract<GuestAnswer, { ok: false }>;
         return answer.ok ? { ok: true, result: null, reply: call.reply() } : answer;
+      } finally {
+        await call.finish();
+      }
+    }
+
+    async rest(request: RestRequest): Promise<RestAnswer> {
+      const { runtime } = await ready(this.env, files, main, name);
+      const call = await invocation(this.env, runtime);
+      try {
+        const answer = JSON.parse(await runtime.rest(call.bridge, call.storage, request.method, request.path, request.body ?? '')) as
+          | { status: 200; body: Record<string, unknown> }
+          | { status: 400 | 404 | 500; body: string };
+        return answer.status === 200 ? { ok: true, body: answer.body } : { ok: false, status: answer.status, message: answer.body };
       } finally {
         await call.finish();
       }

@@ -1,9 +1,10 @@
 """The platform's side of a hosted Python agent: runs the uploaded files, then answers the guest entrypoint's
-calls (describe, one message, startup/shutdown, an interval) with the agent's handlers. `host` is the
+calls (describe, one message, one REST request, startup/shutdown, an interval) with the agent's handlers. `host` is the
 entrypoint's bridge for one call: send, send_and_receive, log, storage_set, storage_delete."""
 
 import json
 import os
+import random
 import runpy
 import sys
 import traceback
@@ -31,6 +32,8 @@ def set_secrets(secrets_json: str) -> None:
 
 def load(files_json: str, main: str, address: str, name: str, secrets_json: str) -> None:
     global _agent
+    # Every guest starts from the same memory snapshot, random's state included: each agent draws its own.
+    random.seed()
     PLATFORM["address"], PLATFORM["name"] = address, name
     set_secrets(secrets_json)
     os.makedirs(CODE_DIR, exist_ok=True)
@@ -86,3 +89,37 @@ async def run(host, storage_json: str, what: str, index: int = 0) -> None:
             await call(handler, _context(host, storage_json))
         except Exception:
             host.log("erro", f"{what} handler failed: {traceback.format_exc()}")
+
+
+def _rest_answer(status: int, body) -> str:
+    return json.dumps({"status": status, "body": body})
+
+
+async def rest(host, storage_json: str, method: str, path: str, body: str) -> str:
+    """One REST request, as uagents' server answers it: the request model validated (400), the handler's answer
+    validated as the response model (500 when it is not one), the response model's JSON (200)."""
+    route = _agent.rest.get((method, path))
+    if route is None:
+        return _rest_answer(404, f"this agent serves no {method} {path}")
+    request_model, response_model, handler = route
+    args = [_context(host, storage_json)]
+    if request_model is not None:
+        if not body:
+            return _rest_answer(400, f"{method} {path} takes a JSON body: a {request_model.__name__}")
+        try:
+            args.append(request_model.parse_raw(body))
+        except (ValidationError, ValueError, TypeError) as error:
+            return _rest_answer(400, f"the body is not a {request_model.__name__}: {error}")
+    try:
+        result = await call(handler, *args)
+    except Exception as error:
+        host.log("erro", f"REST handler {method} {path} failed: {traceback.format_exc()}")
+        return _rest_answer(500, f"the agent's {method} {path} handler failed: {type(error).__name__}: {error}")
+    try:
+        if not isinstance(result, (dict, response_model)):
+            raise TypeError(f"it returned {type(result).__name__}, not a dict or a {response_model.__name__}")
+        answer = response_model.parse_obj(result)
+    except (ValidationError, ValueError, TypeError) as error:
+        host.log("erro", f"REST handler {method} {path} answered what is not a {response_model.__name__}: {error}")
+        return _rest_answer(500, f"the agent's {method} {path} handler answered what is not a {response_model.__name__}")
+    return _rest_answer(200, answer.dict())

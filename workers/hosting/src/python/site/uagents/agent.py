@@ -68,7 +68,7 @@ class Agent(Protocol):
         super().__init__(name=name)
         self.protocols = {}
         self.events = {"startup": [], "shutdown": []}
-        self.rest = []
+        self.rest = {}
         DEFINED_AGENTS.append(self)
 
     @property
@@ -97,15 +97,21 @@ class Agent(Protocol):
 
         return decorate
 
-    def on_rest_get(self, endpoint: str, response_model):
-        return self._rest("GET", endpoint)
+    def on_rest_get(self, endpoint: str, response):
+        """Served at the platform's {base_url}/v1/hosting/rest/{address}{endpoint}: handler(ctx) -> response."""
+        return self._rest("GET", endpoint, None, response)
 
-    def on_rest_post(self, endpoint: str, request_model, response_model):
-        return self._rest("POST", endpoint)
+    def on_rest_post(self, endpoint: str, request, response):
+        """As on_rest_get, for a POST whose JSON body is a `request`: handler(ctx, req) -> response."""
+        return self._rest("POST", endpoint, request, response)
 
-    def _rest(self, method: str, endpoint: str):
+    def _rest(self, method: str, endpoint: str, request, response):
         def decorate(handler):
-            self.rest.append((method, endpoint, handler))
+            # uagents keeps the first handler of an endpoint and warns about the others.
+            if (method, endpoint) in self.rest:
+                print(f"Discarding duplicate REST endpoint: {method} {endpoint}")
+            else:
+                self.rest[(method, endpoint)] = (request, response, handler)
             return handler
 
         return decorate
