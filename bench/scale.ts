@@ -26,6 +26,7 @@ import { sqliteRunner } from './sqlite-runner.ts';
  *
  * Run: npm run bench:scale -- --agents 10000,100000 [--register 10000] [--rounds 5] [--keep /tmp/dir]
  *   --keep DIR seeds into DIR once and reuses it on later runs of the same size (DIR/<size>).
+ *   --seed-only (with --keep) seeds and stops, so a long seed can run before the machine is needed for timing.
  */
 
 const { values: args } = parseArgs({
@@ -37,6 +38,7 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '4' },
     keep: { type: 'string' },
     plans: { type: 'boolean', default: true },
+    'seed-only': { type: 'boolean', default: false },
   },
 });
 const SIZES = args.agents.split(',').map(Number);
@@ -216,6 +218,11 @@ function table(size: number, rows: Row[], registration: RegistrationFigures | nu
   return lines;
 }
 
+if (args['seed-only']) {
+  if (!args.keep) throw new Error('--seed-only needs --keep DIR (a scratch seed would be deleted unused)');
+  for (const size of SIZES) seeded(size);
+  process.exit(0);
+}
 let passed = true;
 for (const size of SIZES) {
   const { rows, registration, lines, pass } = await measure(size);

@@ -1,0 +1,28 @@
+import type { SqlParams } from './sql-params.ts';
+import { quoteFts } from './text/fts-query.ts';
+
+/**
+ * Bounded candidates for common words (docs/decisions/0166): when every word of a query is in at least
+ * `commonWordDocs` agents, the search ranks only its matches among the preferred agents (the FTS `listing`
+ * token of 0012_search_bounded.sql, agents with a high quality prior), so bm25 scores an intersection the
+ * FTS index finds, not every agent that mentions "data".
+ */
+
+/** The listing token of preferred agents (0012_search_bounded.sql); preferred agents are always listed. */
+const PREFERRED = 'preferred';
+
+/** An agent text expression (fts-query.ts) narrowed to preferred agents. */
+export function preferredOnly(textExpression: string): string {
+  return `(${textExpression}) AND listing : ${quoteFts(PREFERRED)}`;
+}
+
+/** SQL, true when every word is in at least `commonWordDocs` agents (the vocabulary the lookups read). */
+export function everyWordCommonSql(words: readonly string[], commonWordDocs: number, params: SqlParams): string {
+  return `((SELECT count(*) FROM search_words_vocab WHERE term IN ${params.list(words)} AND doc >= ${params.add(commonWordDocs)}) = ${params.add(words.length)})`;
+}
+
+/** everyWordCommonSql's answer, from the vocabulary lookup's rows (term, doc) read in the same batch. */
+export function everyWordCommon(words: readonly string[], vocabRows: readonly unknown[], commonWordDocs: number): boolean {
+  const docs = new Map((vocabRows as { term: string; doc: number }[]).map((row) => [row.term, row.doc]));
+  return words.every((word) => (docs.get(word) ?? 0) >= commonWordDocs);
+}
