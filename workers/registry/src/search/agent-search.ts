@@ -88,7 +88,7 @@ async function browse(runner: SqlRunner, input: AgentSearchInput): Promise<Agent
   const countParams = new SqlParams();
   const countConditions = filterConditions(visibility, countParams);
   const countSql = listsOnlyListed(visibility)
-    ? 'SELECT listed AS total, 0 AS over FROM search_listed_total WHERE id = 0'
+    ? `SELECT listed AS total, 0 AS over FROM search_listed_total ${whereClause(['id = 0', ...(gate ? [gate(countParams)] : [])])}`
     : boundedCountSql(
         `SELECT 1 FROM search_agent_facts f ${whereClause(gate ? [...countConditions, gate(countParams)] : countConditions)}`,
         boundsOf(input).exactTotalMax,
