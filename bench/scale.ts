@@ -7,6 +7,7 @@ import { parseArgs } from 'node:util';
 import { newKeyToken } from '../lib/api-keys/key-token.ts';
 import type { AgentSearchRequest } from '../schemas/search.ts';
 import { searchAgents } from '../workers/registry/src/search/agent-search.ts';
+import type { SearchBounds } from '../workers/registry/src/search/search-bounds.ts';
 import { startMiniflareStack } from './miniflare-stack.ts';
 import { QUERY_CLASSES, type BenchContext } from './scale/classes.ts';
 import { queryPlans } from './scale/plans.ts';
@@ -74,7 +75,8 @@ function seeded(size: number): { persist: string; scratch: boolean } {
   const persist = args.keep ? path.join(args.keep, String(size)) : mkdtempSync(path.join(tmpdir(), 'rdv-scale-'));
   const marker = path.join(persist, 'seeded.json');
   if (args.keep && existsSync(marker)) {
-    console.log(`${size.toLocaleString('en')} agents: reusing the seed in ${persist}`);
+    console.log(`${size.toLocaleString('en')} agents: reusing the seed in ${persist} (migrations added since are applied)`);
+    migrate(persist);
     return { persist, scratch: false };
   }
   rmSync(persist, { recursive: true, force: true });
@@ -109,9 +111,18 @@ function sampleAddresses(db: Database.Database, size: number, count: number): st
   );
 }
 
-const rawSearch = (db: Database.Database, request: AgentSearchRequest) =>
+/** No bounds: every match ranked and counted, as before docs/decisions/0166. */
+const UNBOUNDED: SearchBounds = { commonWordDocs: Number.MAX_SAFE_INTEGER, exactTotalMax: Number.MAX_SAFE_INTEGER };
+
+const rawSearch = (db: Database.Database, request: AgentSearchRequest, bounds?: SearchBounds) =>
   timed(() =>
-    searchAgents(sqliteRunner(db), null, { request, searchId: crypto.randomUUID(), queryKey: '', startedAt: new Date().toISOString() }),
+    searchAgents(sqliteRunner(db), null, {
+      request,
+      searchId: crypto.randomUUID(),
+      queryKey: '',
+      startedAt: new Date().toISOString(),
+      bounds,
+    }),
   );
 
 const workerSearch = (context: BenchContext, request: AgentSearchRequest) =>
@@ -129,6 +140,8 @@ interface Row {
   name: string;
   worker: number[];
   raw: number[];
+  /** The raw search without bounds (classes with an unbounded peer). */
+  unbounded: number[];
 }
 
 async function measure(size: number): Promise<{ rows: Row[]; registration: RegistrationFigures | null; lines: string[]; pass: boolean }> {
@@ -150,16 +163,18 @@ async function measure(size: number): Promise<{ rows: Row[]; registration: Regis
     const context: BenchContext = { base: BASE, token, addresses: sampleAddresses(db, size, 500) };
     const rows: Row[] = [];
     for (const queryClass of QUERY_CLASSES) {
-      const row: Row = { name: queryClass.name, worker: [], raw: [] };
+      const row: Row = { name: queryClass.name, worker: [], raw: [], unbounded: [] };
       const searches = queryClass.searches ?? [];
       // One warm-up pass, then ROUNDS timed ones.
       for (let round = 0; round <= ROUNDS; round++) {
         for (const request of searches) {
           const worker = await workerSearch(context, request);
           const raw = await rawSearch(db, request);
+          const unbounded = queryClass.unboundedPeer ? await rawSearch(db, request, UNBOUNDED) : null;
           if (round === 0) continue;
           row.worker.push(worker);
           row.raw.push(raw);
+          if (unbounded !== null) row.unbounded.push(unbounded);
         }
         if (queryClass.call) {
           for (let i = 0; i < 8; i++) {
@@ -205,11 +220,11 @@ function table(size: number, rows: Row[], registration: RegistrationFigures | nu
     `\n${size.toLocaleString('en')} agents — registry Worker on workerd (Miniflare), raw = the same search code on better-sqlite3; load ${loadavg()
       .map((l) => l.toFixed(2))
       .join(' ')}`,
-    `${'class'.padEnd(20)} ${'n'.padStart(4)} ${'p50'.padStart(7)} ${'p99'.padStart(7)}   ${'raw p50'.padStart(7)} ${'raw p99'.padStart(7)}   (ms)`,
+    `${'class'.padEnd(22)} ${'n'.padStart(4)} ${'p50'.padStart(7)} ${'p99'.padStart(7)}   ${'raw p50'.padStart(7)} ${'raw p99'.padStart(7)}   ${'unbounded raw p50'.padStart(17)} ${'p99'.padStart(7)}   (ms)`,
   ];
   for (const row of rows)
     lines.push(
-      `${row.name.padEnd(20)} ${String(row.worker.length).padStart(4)} ${ms(row.worker, 50)} ${ms(row.worker, 99)}   ${ms(row.raw, 50)} ${ms(row.raw, 99)}`,
+      `${row.name.padEnd(22)} ${String(row.worker.length).padStart(4)} ${ms(row.worker, 50)} ${ms(row.worker, 99)}   ${ms(row.raw, 50)} ${ms(row.raw, 99)}   ${ms(row.unbounded, 50).padStart(17)} ${ms(row.unbounded, 99)}`,
     );
   if (registration)
     lines.push(

@@ -45,7 +45,10 @@ const CORPUS = [...GIZMO, ...others];
 
 let token: string;
 
-async function search(body: Record<string, unknown>, vars: Record<string, unknown> = env): Promise<SearchPage & { total_is_estimate: boolean }> {
+async function search(
+  body: Record<string, unknown>,
+  vars: Record<string, unknown> = env,
+): Promise<SearchPage & { total_is_estimate: boolean }> {
   const ctx = createExecutionContext();
   const response = await worker.fetch(
     new Request(`${BASE}/v1/search/agents`, {
