@@ -28,6 +28,7 @@ import { sqliteRunner } from './sqlite-runner.ts';
  * Run: npm run bench:scale -- --agents 10000,100000 [--register 10000] [--rounds 5] [--keep /tmp/dir]
  *   --keep DIR seeds into DIR once and reuses it on later runs of the same size (DIR/<size>).
  *   --seed-only (with --keep) seeds and stops, so a long seed can run before the machine is needed for timing.
+ *   --classes "a,b" times only the named query classes (bench/scale/classes.ts).
  */
 
 const { values: args } = parseArgs({
@@ -40,6 +41,7 @@ const { values: args } = parseArgs({
     keep: { type: 'string' },
     plans: { type: 'boolean', default: true },
     'seed-only': { type: 'boolean', default: false },
+    classes: { type: 'string' },
   },
 });
 const SIZES = args.agents.split(',').map(Number);
@@ -162,7 +164,8 @@ async function measure(size: number): Promise<{ rows: Row[]; registration: Regis
     const db = new Database(file, { readonly: true });
     const context: BenchContext = { base: BASE, token, addresses: sampleAddresses(db, size, 500) };
     const rows: Row[] = [];
-    for (const queryClass of QUERY_CLASSES) {
+    const chosen = args.classes?.split(',').map((name) => name.trim());
+    for (const queryClass of QUERY_CLASSES.filter((candidate) => !chosen || chosen.includes(candidate.name))) {
       const row: Row = { name: queryClass.name, worker: [], raw: [], unbounded: [] };
       const searches = queryClass.searches ?? [];
       // One warm-up pass, then ROUNDS timed ones.
@@ -200,7 +203,7 @@ async function measure(size: number): Promise<{ rows: Row[]; registration: Regis
       `workerd peak resident memory (isolates + local D1 with its page cache): ${peak === null ? 'not found' : `${peak.toFixed(0)} MiB`}`,
     );
     const search = rows.filter((row) => row.raw.length).flatMap((row) => row.worker);
-    const almanac = rows.find((row) => row.name === 'almanac lookup')!.worker;
+    const almanac = rows.find((row) => row.name === 'almanac lookup')?.worker ?? [];
     const checks: [string, boolean][] = [
       [`search p50 ${percentile(search, 50).toFixed(1)} ms < ${TARGET.p50} ms`, percentile(search, 50) < TARGET.p50],
       [`search p99 ${percentile(search, 99).toFixed(1)} ms < ${TARGET.p99} ms`, percentile(search, 99) < TARGET.p99],

@@ -45,10 +45,7 @@ const CORPUS = [...GIZMO, ...others];
 
 let token: string;
 
-async function search(
-  body: Record<string, unknown>,
-  vars: Record<string, unknown> = env,
-): Promise<SearchPage & { total_is_estimate: boolean }> {
+async function search(body: Record<string, unknown>, vars: typeof env = env): Promise<SearchPage & { total_is_estimate: boolean }> {
   const ctx = createExecutionContext();
   const response = await worker.fetch(
     new Request(`${BASE}/v1/search/agents`, {
@@ -56,7 +53,7 @@ async function search(
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ semantic_search: false, ...body }),
     }),
-    vars as Env,
+    vars,
     ctx,
   );
   await waitOnExecutionContext(ctx);

@@ -63,7 +63,7 @@ export function textStatements(input: AgentSearchInput, plan: TextPlan, sort: Ag
     const guard = plan.guard?.(params);
     let value = params.add(expression);
     if (narrow && boundable)
-      value = `(CASE WHEN ${plan.bounded!(params)} THEN ${params.add(preferredOnly(agentTextExpression(plan.match)))} ELSE ${value} END)`;
+      value = `(CASE WHEN ${plan.bounded!(params)} THEN ${params.add(preferredOnly(plan.match))} ELSE ${value} END)`;
     return guard ? `(CASE WHEN ${guard} THEN ${value} ELSE ${MATCH_NOTHING} END)` : value;
   };
 
