@@ -61,7 +61,7 @@ async function clickOn(context: BenchContext, round: number): Promise<number> {
 export const QUERY_CLASSES: QueryClass[] = [
   { name: 'common word', searches: COMMON_WORDS.map((search_text) => ({ search_text })), unboundedPeer: true },
   {
-    name: 'common word, lexical',
+    name: 'common word (lexical)',
     searches: COMMON_WORDS.map((search_text) => ({ search_text, semantic_search: false })),
     unboundedPeer: true,
   },
