@@ -158,63 +158,71 @@ async function measure(size: number): Promise<{ rows: Row[]; registration: Regis
     workers: { registry: { config: 'wrangler.toml', port: PORT }, chat: { config: 'workers/chat/wrangler.toml', port: PORT + 1 } },
   });
   const lines: string[] = [];
+  const chosen = args.classes?.split(',').map((name) => name.trim());
+  const classes = QUERY_CLASSES.filter((candidate) => !chosen || chosen.includes(candidate.name));
+  const rows: Row[] = classes.map((queryClass) => ({ name: queryClass.name, worker: [], raw: [], unbounded: [] }));
+  let registration: RegistrationFigures | null = null;
+  let peak: number | null = null;
   try {
     console.log(`registry Worker (workerd through Miniflare) on :${PORT} ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    const registration = REGISTER > 0 ? await registerThroughApi(BASE, token, REGISTER, Number(args.concurrency)) : null;
-    const db = new Database(file, { readonly: true });
-    const context: BenchContext = { base: BASE, token, addresses: sampleAddresses(db, size, 500) };
-    const rows: Row[] = [];
-    const chosen = args.classes?.split(',').map((name) => name.trim());
-    for (const queryClass of QUERY_CLASSES.filter((candidate) => !chosen || chosen.includes(candidate.name))) {
-      const row: Row = { name: queryClass.name, worker: [], raw: [], unbounded: [] };
-      const searches = queryClass.searches ?? [];
+    registration = REGISTER > 0 ? await registerThroughApi(BASE, token, REGISTER, Number(args.concurrency)) : null;
+    const sample = new Database(file, { readonly: true });
+    const context: BenchContext = { base: BASE, token, addresses: sampleAddresses(sample, size, 500) };
+    sample.close();
+    for (const [c, queryClass] of classes.entries()) {
       // One warm-up pass, then ROUNDS timed ones.
       for (let round = 0; round <= ROUNDS; round++) {
-        for (const request of searches) {
+        for (const request of queryClass.searches ?? []) {
           const worker = await workerSearch(context, request);
-          const raw = await rawSearch(db, request);
-          const unbounded = queryClass.unboundedPeer ? await rawSearch(db, request, UNBOUNDED) : null;
-          if (round === 0) continue;
-          row.worker.push(worker);
-          row.raw.push(raw);
-          if (unbounded !== null) row.unbounded.push(unbounded);
+          if (round > 0) rows[c]!.worker.push(worker);
         }
         if (queryClass.call) {
           for (let i = 0; i < 8; i++) {
             const took = await queryClass.call(context, round * 8 + i);
-            if (round > 0) row.worker.push(took);
+            if (round > 0) rows[c]!.worker.push(took);
           }
         }
       }
-      rows.push(row);
     }
-    if (args.plans)
-      for (const request of [
-        { search_text: 'data' },
-        { search_text: 'find an agent that tracks my parcel' },
-        { sort: 'interactions' },
-        { filters: { category: ['fetch-ai'] }, sort: 'interactions' },
-      ] as AgentSearchRequest[])
-        lines.push(...(await queryPlans(db, request)));
-    lines.push(...printSize(measureSize(db), size));
-    db.close();
-    const peak = workerdPeakMiB();
-    lines.push(
-      `workerd peak resident memory (isolates + local D1 with its page cache): ${peak === null ? 'not found' : `${peak.toFixed(0)} MiB`}`,
-    );
-    const search = rows.filter((row) => row.raw.length).flatMap((row) => row.worker);
-    const almanac = rows.find((row) => row.name === 'almanac lookup')?.worker ?? [];
-    const checks: [string, boolean][] = [
-      [`search p50 ${percentile(search, 50).toFixed(1)} ms < ${TARGET.p50} ms`, percentile(search, 50) < TARGET.p50],
-      [`search p99 ${percentile(search, 99).toFixed(1)} ms < ${TARGET.p99} ms`, percentile(search, 99) < TARGET.p99],
-      [`almanac p50 ${percentile(almanac, 50).toFixed(2)} ms < ${TARGET.almanacP50} ms`, percentile(almanac, 50) < TARGET.almanacP50],
-    ];
-    for (const [label, ok] of checks) lines.push(`${ok ? 'PASS' : 'FAIL'}  ${label}`);
-    return { rows, registration, lines, pass: checks.every(([, ok]) => ok) };
+    peak = workerdPeakMiB();
   } finally {
     await stack.stop();
-    if (scratch) rmSync(persist, { recursive: true, force: true });
   }
+  // Raw, once the Worker's D1 is closed: at 1,000,000 agents a raw read of a second or more beside the Worker's
+  // own writes (search sessions, after the response) made workerd drop its connections.
+  const db = new Database(file, { readonly: true });
+  for (const [c, queryClass] of classes.entries())
+    for (let round = 0; round <= ROUNDS; round++)
+      for (const request of queryClass.searches ?? []) {
+        const raw = await rawSearch(db, request);
+        const unbounded = queryClass.unboundedPeer ? await rawSearch(db, request, UNBOUNDED) : null;
+        if (round === 0) continue;
+        rows[c]!.raw.push(raw);
+        if (unbounded !== null) rows[c]!.unbounded.push(unbounded);
+      }
+  if (args.plans)
+    for (const request of [
+      { search_text: 'data' },
+      { search_text: 'find an agent that tracks my parcel' },
+      { sort: 'interactions' },
+      { filters: { category: ['fetch-ai'] }, sort: 'interactions' },
+    ] as AgentSearchRequest[])
+      lines.push(...(await queryPlans(db, request)));
+  lines.push(...printSize(measureSize(db), size));
+  db.close();
+  if (scratch) rmSync(persist, { recursive: true, force: true });
+  lines.push(
+    `workerd peak resident memory (isolates + local D1 with its page cache): ${peak === null ? 'not found' : `${peak.toFixed(0)} MiB`}`,
+  );
+  const search = rows.filter((row) => row.raw.length).flatMap((row) => row.worker);
+  const almanac = rows.find((row) => row.name === 'almanac lookup')?.worker ?? [];
+  const checks: [string, boolean][] = [
+    [`search p50 ${percentile(search, 50).toFixed(1)} ms < ${TARGET.p50} ms`, percentile(search, 50) < TARGET.p50],
+    [`search p99 ${percentile(search, 99).toFixed(1)} ms < ${TARGET.p99} ms`, percentile(search, 99) < TARGET.p99],
+    [`almanac p50 ${percentile(almanac, 50).toFixed(2)} ms < ${TARGET.almanacP50} ms`, percentile(almanac, 50) < TARGET.almanacP50],
+  ];
+  for (const [label, ok] of checks) lines.push(`${ok ? 'PASS' : 'FAIL'}  ${label}`);
+  return { rows, registration, lines, pass: checks.every(([, ok]) => ok) };
 }
 
 function table(size: number, rows: Row[], registration: RegistrationFigures | null): string[] {
