@@ -62,8 +62,7 @@ export function textStatements(input: AgentSearchInput, plan: TextPlan, sort: Ag
   const matchOf = (params: SqlParams, narrow: boolean) => {
     const guard = plan.guard?.(params);
     let value = params.add(expression);
-    if (narrow && boundable)
-      value = `(CASE WHEN ${plan.bounded!(params)} THEN ${params.add(preferredOnly(plan.match))} ELSE ${value} END)`;
+    if (narrow && boundable) value = `(CASE WHEN ${plan.bounded!(params)} THEN ${params.add(preferredOnly(plan.match))} ELSE ${value} END)`;
     return guard ? `(CASE WHEN ${guard} THEN ${value} ELSE ${MATCH_NOTHING} END)` : value;
   };
 
