@@ -138,7 +138,12 @@ const envelopeShape = {
 };
 
 export const agentSearchResponseSchema = z
-  .object({ agents: z.array(agentRecordSchema), ...envelopeShape })
+  .object({
+    agents: z.array(agentRecordSchema),
+    ...envelopeShape,
+    /** More agents match than the registry counts exactly: `total` is then that bound, a lower bound. */
+    total_is_estimate: z.boolean(),
+  })
   .meta({ title: 'AgentSearchResponse' });
 
 const functionRecordSchema = z

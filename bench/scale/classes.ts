@@ -18,6 +18,8 @@ export interface QueryClass {
   name: string;
   /** Agent search bodies (timed through the Worker and raw, plans shown). */
   searches?: AgentSearchRequest[];
+  /** Also time the raw search with every match ranked and counted (no search bounds): the peer of the bounded path. */
+  unboundedPeer?: boolean;
   /** Any other call, given the round number: the milliseconds its timed request took. */
   call?: (context: BenchContext, round: number) => Promise<number>;
 }
@@ -39,6 +41,8 @@ const json = (token: string | null, body: unknown): RequestInit => ({
 });
 
 const FUNCTION_SEARCHES: FunctionSearchRequest[] = [{ search_text: 'city' }, { search_text: 'amount currency' }, { search_text: 'date' }];
+/** Words in up to a third of all agents (the generated corpus). */
+const COMMON_WORDS = ['agent', 'data', 'api', 'service'];
 const source = Identity.fromSeed('scale bench interaction source', 0);
 
 /** Only the click is timed: the search before it is the caller's previous request. */
@@ -55,7 +59,12 @@ async function clickOn(context: BenchContext, round: number): Promise<number> {
 }
 
 export const QUERY_CLASSES: QueryClass[] = [
-  { name: 'common word', searches: ['agent', 'data', 'api', 'service'].map((search_text) => ({ search_text })) },
+  { name: 'common word', searches: COMMON_WORDS.map((search_text) => ({ search_text })), unboundedPeer: true },
+  {
+    name: 'common word (lexical)',
+    searches: COMMON_WORDS.map((search_text) => ({ search_text, semantic_search: false })),
+    unboundedPeer: true,
+  },
   {
     name: 'typical text',
     searches: ['weather', 'stock analysis', 'transl', 'wether forcast', 'find an agent that tracks my parcel'].map((search_text) => ({

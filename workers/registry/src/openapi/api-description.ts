@@ -286,7 +286,7 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
     auth: 'bearer',
     summary: 'Search agents',
     description:
-      'Text search over names, READMEs, tags and declared functions, with filters and sorts. Pagination: keep the body, add `limit` to `offset`, pass the first response’s `search_id`. The `x-search-mode` header says whether the lexical or hybrid (semantic_search) path answered, `x-semantic-source` which semantic source a hybrid search used (`vectorize` deployed, `offline` the word vectors and concept lexicon shipped in code).',
+      'Text search over names, READMEs, tags and declared functions, with filters and sorts. Pagination: keep the body, add `limit` to `offset`, pass the first response’s `search_id`. The `x-search-mode` header says whether the lexical or hybrid (semantic_search) path answered, `x-semantic-source` which semantic source a hybrid search used (`vectorize` deployed, `offline` the word vectors and concept lexicon shipped in code). Totals are exact up to a bound (10,000 by default); past it `total` is the bound and `total_is_estimate` is true. A query whose every word is in a large share of the registry (50,000 agents by default) ranks its matches among the preferred agents, those with the strongest quality prior (docs/scale.md).',
     body: agentSearchRequestSchema,
     example: { search_text: 'weather', filters: { state: ['active'] }, sort: 'relevancy', direction: 'desc', offset: 0, limit: 10 },
     responses: { 200: { description: 'One page of results', schema: agentSearchResponseSchema }, ...searchErrors },

@@ -1,5 +1,6 @@
 import type { AgentSearchRequest } from '../../../../schemas/search.ts';
 import type { AgentRecordRow } from '../agents/row.ts';
+import type { SearchBounds } from './search-bounds.ts';
 import type { SqlParams } from './sql-params.ts';
 
 /** The types agent search's modules share (agent-search.ts runs a search, agent-text-sql.ts writes its SQL). */
@@ -18,6 +19,8 @@ export interface AgentHit extends AgentRecordRow {
 export interface AgentSearchResult {
   rows: AgentHit[];
   total: number;
+  /** More than `total` agents match: counting them exactly would cost in proportion to the registry. */
+  totalIsEstimate: boolean;
   mode: SearchMode;
 }
 
@@ -32,4 +35,6 @@ export interface AgentSearchInput {
    * that batch: BatchedKeyCheck). Later batches run only once the key was accepted.
    */
   gate?: (params: SqlParams) => string;
+  /** The Worker's search bounds (search-bounds.ts); the defaults when absent. */
+  bounds?: SearchBounds;
 }

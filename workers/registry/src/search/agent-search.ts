@@ -1,13 +1,15 @@
 import { AGENT_RECORD_SELECTION } from '../agents/row.ts';
 import type { AgentHit, AgentSearchInput, AgentSearchResult, SearchMode } from './agent-search-types.ts';
-import { filterConditions } from './agent-filters.ts';
+import { filterConditions, listsOnlyListed } from './agent-filters.ts';
 import { SORT_COLUMNS, whereClause, windowOf, type Window } from './agent-order.ts';
-import { textStatements, type TextPlan, type TextStatements } from './agent-text-sql.ts';
+import { boundedCountSql, textStatements, type TextPlan, type TextStatements } from './agent-text-sql.ts';
+import { everyWordCommon, everyWordCommonSql } from './bounded-candidates.ts';
 import { RERANK_WINDOW } from './ranking.ts';
 import { rerank } from './rerank.ts';
 import type { SemanticHit } from './semantic.ts';
 import { semanticRequested } from './semantic-default.ts';
 import type { SemanticSource } from './semantic-source-types.ts';
+import { DEFAULT_SEARCH_BOUNDS, type SearchBounds } from './search-bounds.ts';
 import type { SqlRunner, SqlStatement } from './sql-runner.ts';
 import { SqlParams } from './sql-params.ts';
 import {
@@ -41,7 +43,9 @@ export async function searchAgents(
   if (!semanticRequested(request) || !semantic)
     return lexicalSearch(runner, input, plan, options, semanticRequested(request) ? 'lexical-fallback' : 'lexical');
 
-  const query = await expandPlanned(runner, plan, await runner.batch(plan.lookups), options);
+  const lookupRows = await runner.batch(plan.lookups);
+  const query = await expandPlanned(runner, plan, lookupRows, options);
+  const bounded = boundedPlan(plan, lookupRows, boundsOf(input));
   let hits: SemanticHit[];
   try {
     // The words as expansion understood them (typos corrected, the typed prefix completed), so the semantic
@@ -53,33 +57,53 @@ export async function searchAgents(
   } catch (error) {
     // The semantic source unavailable (Workers AI, Vectorize): answer lexically rather than fail the search.
     console.error('semantic search failed, answering lexically', error);
-    return textSearch(runner, input, query, { mode: 'lexical-fallback', match: query.match });
+    return textSearch(runner, input, query, { mode: 'lexical-fallback', match: query.match, bounded });
   }
-  return textSearch(runner, input, query, { mode: 'hybrid', match: query.match, semantic: hits });
+  return textSearch(runner, input, query, { mode: 'hybrid', match: query.match, semantic: hits, bounded });
+}
+
+const boundsOf = (input: AgentSearchInput): SearchBounds => input.bounds ?? DEFAULT_SEARCH_BOUNDS;
+
+/** The bounded-candidates condition of a query expansion left as typed, when every typed word is common. */
+function boundedPlan(plan: QueryPlan, lookupRows: unknown[][], bounds: SearchBounds): TextPlan['bounded'] {
+  return plainQueryApplies(plan, lookupRows) && everyWordCommon(plan.words, lookupRows[0] ?? [], bounds.commonWordDocs)
+    ? () => '1'
+    : undefined;
 }
 
 /** No searchable text: the filtered agents in the chosen order; relevancy = featured, then recent interactions. */
-async function browse(runner: SqlRunner, { request, gate }: AgentSearchInput): Promise<AgentSearchResult> {
+async function browse(runner: SqlRunner, input: AgentSearchInput): Promise<AgentSearchResult> {
+  const { request, gate } = input;
   const { limit, offset, descending } = windowOf(request);
+  const visibility = { filters: request.filters, excludeGeoAgents: request.exclude_geo_agents ?? false };
   const params = new SqlParams();
-  const conditions = filterConditions({ filters: request.filters, excludeGeoAgents: request.exclude_geo_agents ?? false }, params);
+  const conditions = filterConditions(visibility, params);
   const where = whereClause(gate ? [...conditions, gate(params)] : conditions);
   const dir = descending ? 'DESC' : 'ASC';
   const sort = request.sort ?? 'relevancy';
   const keys = sort === 'relevancy' ? ['f.featured', 'f.recent_interactions', 'f.address'] : [SORT_COLUMNS[sort], 'f.address'];
   const order = keys.map((key) => `${key} ${dir}`).join(', ');
   const outerOrder = keys.map((_, i) => `p.k${i} ${dir}`).join(', ');
-  const countSql = `SELECT COUNT(*) AS total FROM search_agent_facts f ${where}`;
+  // The unfiltered listing's total is the listed agents' counter (0012_search_bounded.sql); a filtered one stops at the bound.
+  const countParams = new SqlParams();
+  const countConditions = filterConditions(visibility, countParams);
+  const countSql = listsOnlyListed(visibility)
+    ? `SELECT listed AS total, 0 AS over FROM search_listed_total ${whereClause(['id = 0', ...(gate ? [gate(countParams)] : [])])}`
+    : boundedCountSql(
+        `SELECT 1 FROM search_agent_facts f ${whereClause(gate ? [...countConditions, gate(countParams)] : countConditions)}`,
+        boundsOf(input).exactTotalMax,
+        countParams,
+      );
   // The page is re-sorted by its carried keys after the join (30 rows); a window numbering would sort every agent.
   const pageSql = `WITH page AS (
       SELECT f.agent_rowid, ${keys.map((key, i) => `${key} AS k${i}`).join(', ')} FROM search_agent_facts f ${where}
       ORDER BY ${order} LIMIT ${params.add(limit)} OFFSET ${params.add(offset)})
     SELECT ${AGENT_RECORD_SELECTION}, p.agent_rowid AS rid, 0 AS score, 0 AS clicks FROM page p CROSS JOIN agents a ON a.rowid = p.agent_rowid ORDER BY ${outerOrder}`;
   const [countRows, rows] = (await runner.batch([
-    { sql: countSql, params: params.values.slice(0, params.values.length - 2) },
+    { sql: countSql, params: countParams.values },
     { sql: pageSql, params: params.values },
-  ])) as [{ total: number }[], AgentHit[]];
-  return { rows, total: countRows[0]?.total ?? 0, mode: 'browse' };
+  ])) as [CountRow[], AgentHit[]];
+  return { rows, ...totalOf(countRows), mode: 'browse' };
 }
 
 /**
@@ -95,18 +119,23 @@ async function lexicalSearch(
   mode: 'lexical' | 'lexical-fallback',
 ): Promise<AgentSearchResult> {
   const guard = (params: SqlParams) => [plainQueryGuard(plan, params), ...(input.gate ? [input.gate(params)] : [])].join(' AND ');
-  const speculative = searchStatements(input, { mode, match: plan.plain.match, guard });
+  const bounded = (params: SqlParams) => everyWordCommonSql(plan.words, boundsOf(input).commonWordDocs, params);
+  const speculative = searchStatements(input, { mode, match: plan.plain.match, guard, bounded });
   let results: unknown[][];
   try {
     results = await runner.batch([...plan.lookups, ...searchBatch(speculative)]);
   } catch (error) {
-    if (isFtsSyntaxError(error)) return { rows: [], total: 0, mode };
+    if (isFtsSyntaxError(error)) return { rows: [], total: 0, totalIsEstimate: false, mode };
     throw error;
   }
   const lookupRows = results.slice(0, plan.lookups.length);
   const query = await expandPlanned(runner, plan, lookupRows, options);
-  if (plainQueryApplies(plan, lookupRows) && query.match === plan.plain.match)
-    return finish(runner, query, speculative, results.slice(plan.lookups.length), mode);
+  if (plainQueryApplies(plan, lookupRows) && query.match === plan.plain.match) {
+    const result = await finish(runner, query, speculative, results.slice(plan.lookups.length), mode);
+    return boundedPlan(plan, lookupRows, boundsOf(input)) && tooFewPreferred(input, result)
+      ? textSearch(runner, input, query, { mode, match: query.match })
+      : result;
+  }
   return textSearch(runner, input, query, { mode, match: query.match });
 }
 
@@ -131,10 +160,21 @@ async function textSearch(runner: SqlRunner, input: AgentSearchInput, query: Exp
   try {
     results = await runner.batch(searchBatch(prepared));
   } catch (error) {
-    if (isFtsSyntaxError(error)) return { rows: [], total: 0, mode: plan.mode };
+    if (isFtsSyntaxError(error)) return { rows: [], total: 0, totalIsEstimate: false, mode: plan.mode };
     throw error;
   }
-  return finish(runner, query, prepared, results, plan.mode);
+  const result = await finish(runner, query, prepared, results, plan.mode);
+  return plan.bounded && tooFewPreferred(input, result) ? textSearch(runner, input, query, { ...plan, bounded: undefined }) : result;
+}
+
+/**
+ * A first page narrowed to preferred agents that is not full: too few preferred agents match (a small
+ * registry, or a registry whose agents have little evidence yet), so every match is ranked after all.
+ * Pages past the first end where the preferred matches end.
+ */
+function tooFewPreferred(input: AgentSearchInput, result: AgentSearchResult): boolean {
+  const { limit, offset } = windowOf(input.request);
+  return offset === 0 && result.rows.length < limit;
 }
 
 /** The statements a search runs in its batch: the page, and the count unless the page's rows carry it. */
@@ -157,16 +197,24 @@ async function finish(
 ): Promise<AgentSearchResult> {
   const { window, reranking } = prepared;
   const pageRows = results[results.length - 1] as AgentHit[];
-  const total = prepared.countInPage
-    ? await totalFromPage(runner, prepared, pageRows)
-    : ((results[0] as { total: number }[])[0]?.total ?? 0);
+  const counted = prepared.countInPage
+    ? { total: await totalFromPage(runner, prepared, pageRows), totalIsEstimate: false }
+    : totalOf(results[0] as CountRow[]);
   let rows = pageRows;
   if (reranking) {
     const head = rerank(rows.slice(0, RERANK_WINDOW), query);
     rows = [...head, ...rows.slice(RERANK_WINDOW)].slice(window.offset, window.offset + window.limit);
   }
-  return { rows, total, mode };
+  return { rows, ...counted, mode };
 }
+
+/** A count statement's row (agent-text-sql.ts, boundedCountSql). */
+interface CountRow {
+  total: number;
+  over: number;
+}
+
+const totalOf = (rows: CountRow[]) => ({ total: rows[0]?.total ?? 0, totalIsEstimate: Boolean(rows[0]?.over) });
 
 /** The window count the page's rows carry; a page past the last match has no row to carry it, so it is counted alone. */
 async function totalFromPage(runner: SqlRunner, prepared: PreparedSearch, pageRows: AgentHit[]): Promise<number> {

@@ -3,20 +3,23 @@ import { AGENT_RECORD_SELECTION } from '../agents/row.ts';
 import type { AgentSearchInput } from './agent-search-types.ts';
 import { filterConditions, listsOnlyListed, type VisibilityOptions } from './agent-filters.ts';
 import { SORT_COLUMNS, whereClause, type Window } from './agent-order.ts';
+import { preferredOnly } from './bounded-candidates.ts';
 import { fusionSql, LEXICAL_CANDIDATES } from './fusion.ts';
 import { bm25Expression, feedbackFactor } from './ranking.ts';
+import { DEFAULT_SEARCH_BOUNDS } from './search-bounds.ts';
 import type { SemanticHit } from './semantic.ts';
 import type { SqlStatement } from './sql-runner.ts';
 import { SqlParams } from './sql-params.ts';
 import { agentTextExpression, listedOnlyExpression } from './text/fts-query.ts';
 
 /**
- * The statements of a text search: `page` (the window's agents, ranked) and `count` (the exact total). For
+ * The statements of a text search: `page` (the window's agents, ranked) and `count` (the total). For
  * the default visibility the count never computes bm25 nor leaves the FTS index: `(words) NOT
- * listing:unlisted` counts listed matches (0003_search_listing.sql), and runs beside the page. Otherwise
- * counting needs what ranking does to every match anyway (a facts lookup for the filters, the semantic
- * candidates, the cutoff), so the page's rows carry the total (`total`, a window count over the ranked
- * matches: one pass instead of two), and `count` runs alone only for a page past the last match.
+ * listing:unlisted` counts listed matches (0003_search_listing.sql), and runs beside the page; it stops
+ * past the exact-total bound (`over`: more match than `total` says). Semantic candidates and the cutoff need
+ * the ranking to be counted, so the page's rows carry the total (`total`, a window count over the ranked
+ * matches: one pass instead of two), and `count` runs alone only for a page past the last match. So do
+ * filters, unless the search may be bounded to preferred agents, whose ranking does not see every match.
  */
 export interface TextPlan {
   mode: 'lexical' | 'phrase' | 'hybrid' | 'lexical-fallback';
@@ -28,10 +31,16 @@ export interface TextPlan {
    * search run speculatively in the batch that decides whether it is the right one (agent-search.ts).
    */
   guard?: (params: SqlParams) => string;
+  /**
+   * SQL that, true, narrows the ranking to preferred agents (bounded-candidates.ts); the count still counts
+   * every match, up to the exact-total bound. Only searches whose visibility lists just listed agents are narrowed.
+   */
+  bounded?: (params: SqlParams) => string;
 }
 
 export interface TextStatements {
   page: SqlStatement;
+  /** One row: `total`, and `over` (1 when more than the bound match and `total` is the bound). */
   count: SqlStatement;
   /** The page's rows carry the total in `total`: leave `count` out of the batch. */
   countInPage: boolean;
@@ -48,30 +57,35 @@ export function textStatements(input: AgentSearchInput, plan: TextPlan, sort: Ag
   // `listed`: no filter is left to apply. Hybrid ranking still filters its semantic hits, which the FTS expression does not reach.
   const listed = onlyListed && !plan.semantic;
   const expression = onlyListed ? listedOnlyExpression(plan.match) : agentTextExpression(plan.match);
-  const matchOf = (params: SqlParams) => {
+  // Preferred agents are listed ones: a visibility that also shows inactive agents is never narrowed.
+  const boundable = Boolean(plan.bounded) && filterConditions(visibility, new SqlParams()).includes('f.is_active = 1');
+  const matchOf = (params: SqlParams, narrow: boolean) => {
     const guard = plan.guard?.(params);
-    const value = params.add(expression);
+    let value = params.add(expression);
+    if (narrow && boundable) value = `(CASE WHEN ${plan.bounded!(params)} THEN ${params.add(preferredOnly(plan.match))} ELSE ${value} END)`;
     return guard ? `(CASE WHEN ${guard} THEN ${value} ELSE ${MATCH_NOTHING} END)` : value;
   };
 
   const params = new SqlParams();
-  const chain = rankedChain(input, plan, sort, matchOf(params), params, visibility, { listed, onlyListed });
+  const chain = rankedChain(input, plan, sort, matchOf(params, true), params, visibility, { listed, onlyListed });
   const cutoff = request.cutoff ?? 0;
-  const countInPage = !listed || Boolean(plan.semantic) || cutoff > 0;
+  const countInPage = Boolean(plan.semantic) || cutoff > 0 || (!listed && !boundable);
   let count: SqlStatement;
   if (plan.semantic || cutoff > 0) {
     // Semantic candidates and the cutoff (relative to the best score) need the ranking to be counted.
-    count = { sql: `WITH ${chain} SELECT count(*) AS total FROM kept`, params: [...params.values] };
+    count = { sql: `WITH ${chain} SELECT count(*) AS total, 0 AS over FROM kept`, params: [...params.values] };
   } else {
     const countParams = new SqlParams();
-    const match = matchOf(countParams);
-    count = listed
-      ? { sql: `SELECT count(*) AS total FROM ${FTS} WHERE ${FTS} MATCH ${match}`, params: countParams.values }
-      : {
-          sql: `SELECT count(*) AS total FROM ${FTS} h CROSS JOIN search_agent_facts f ON f.agent_rowid = h.rowid
-                WHERE ${FTS} MATCH ${match} AND ${filterConditions(visibility, countParams).join(' AND ')}`,
-          params: countParams.values,
-        };
+    const match = matchOf(countParams, false);
+    const matches = listed
+      ? `SELECT 1 FROM ${FTS} WHERE ${FTS} MATCH ${match}`
+      : `SELECT 1 FROM ${FTS} h CROSS JOIN search_agent_facts f ON f.agent_rowid = h.rowid
+                WHERE ${FTS} MATCH ${match} AND ${filterConditions(visibility, countParams).join(' AND ')}`;
+    // The page's rows carry an exact total: a page past the last match is counted exactly too.
+    const sql = countInPage
+      ? `SELECT count(*) AS total, 0 AS over FROM (${matches})`
+      : boundedCountSql(matches, input.bounds?.exactTotalMax ?? DEFAULT_SEARCH_BOUNDS.exactTotalMax, countParams);
+    count = { sql, params: countParams.values };
   }
 
   const sortKey = sort === 'relevancy' ? 'score' : 'sort_key';
@@ -156,4 +170,11 @@ function hybridHits(match: string, conditions: string[], params: SqlParams): str
       WHERE ${where} ORDER BY text_score DESC, rid LIMIT ${params.add(LEXICAL_CANDIDATES)}),
     hits AS (SELECT rid, text_score FROM best UNION ALL SELECT rowid, ${score} FROM ${FTS}
       WHERE ${FTS} MATCH ${match} AND rowid IN (SELECT rid FROM sem EXCEPT SELECT rid FROM best))`;
+}
+
+/** A count of `matches` (a SELECT) that reads at most `bound` + 1 of them: `total` (at most `bound`) and `over`. */
+export function boundedCountSql(matches: string, bound: number, params: SqlParams): string {
+  const limit = params.add(bound + 1);
+  const max = params.add(bound);
+  return `SELECT min(n, ${max}) AS total, n > ${max} AS over FROM (SELECT count(*) AS n FROM (${matches} LIMIT ${limit}))`;
 }

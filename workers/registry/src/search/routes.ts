@@ -13,6 +13,7 @@ import {
 import { toAgentRecord } from '../agents/record.ts';
 import { searchAgents } from './agent-search.ts';
 import { recordClick } from './clicks.ts';
+import { searchBounds } from './search-bounds.ts';
 import { keyedRunner } from './keyed-runner.ts';
 import { searchFunctions } from './function-search.ts';
 import { syncEmbeddings } from './semantic.ts';
@@ -42,6 +43,7 @@ export function searchRoutes() {
       request,
       ...session,
       gate: (params) => check.gate((value) => params.add(value)),
+      bounds: searchBounds(c.env),
     });
     c.executionCtx.waitUntil(
       storeSession(runner, session).catch((error: unknown) => console.error('storing search session failed', error)),
@@ -58,6 +60,7 @@ export function searchRoutes() {
       limit: request.limit ?? SEARCH_LIMIT_DEFAULT,
       num_hits: result.rows.length,
       total: result.total,
+      total_is_estimate: result.totalIsEstimate,
       search_id: session.searchId,
     };
     return c.json(body);

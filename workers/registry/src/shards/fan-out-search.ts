@@ -7,7 +7,7 @@ import { searchOrder } from './merge-order.ts';
 /**
  * Agent search over agents sharded by address (docs/scale.md): every shard answers the same search for the
  * top offset + limit of its own agents, in parallel; the pages are merged in the search's order and the window
- * cut from the merge; the total is the sum of the shards' totals. Memory is shards × (offset + limit) rows,
+ * cut from the merge; the total is the sum of the shards' totals (an estimate when any shard's is). Memory is shards × (offset + limit) rows,
  * never the matches. Exact wherever the order is the agents' own facts (sorts, browsing, filters, totals);
  * text relevancy is each shard's bm25, whose word statistics are the shard's, not the registry's (docs/scale.md).
  *
@@ -24,6 +24,8 @@ export async function fanOutSearch(shards: readonly SqlRunner[], input: AgentSea
   return {
     rows: merged.slice(offset, offset + limit),
     total: results.reduce((sum, result) => sum + result.total, 0),
+    // A shard past its exact-total bound counted only up to it: the sum is then a lower bound too.
+    totalIsEstimate: results.some((result) => result.totalIsEstimate),
     mode: results[0]?.mode ?? 'browse',
   };
 }

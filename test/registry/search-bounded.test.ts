@@ -1,0 +1,149 @@
+import { applyD1Migrations, createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { beforeAll, describe, expect, it } from 'vitest';
+import worker from '../../workers/registry/src/index.ts';
+import { generateAgents, type CorpusAgent } from './fixtures/corpus/generate.ts';
+import type { SearchPage } from './fixtures/search-client.ts';
+import { accountWithKey, insertAgents, type SeedAgent } from './fixtures/search-seed.ts';
+import { BASE } from './helpers.ts';
+
+/**
+ * Search's bounds at scale (docs/decisions/0166), on a corpus small enough for a test: the Worker's vars set
+ * the common-word threshold to 10 agents and exact totals to 20, so "gizmo" (in 40 of 100 agents) is a common
+ * word whose ranking is narrowed to preferred agents (high quality prior), and totals past 20 are estimates.
+ * The same searches with the default bounds (wrangler.toml) rank every match and count exactly.
+ */
+const BOUNDED = { ...env, SEARCH_COMMON_WORD_DOCS: '10', SEARCH_EXACT_TOTAL_MAX: '20' };
+
+function craft(seed: number, name: string, description: string, extra: Partial<SeedAgent> = {}): SeedAgent {
+  const [base] = [...generateAgents(1, seed)] as CorpusAgent[];
+  return {
+    ...base!,
+    name,
+    description,
+    readme: `# ${name}\n\n${description}`,
+    tags: [],
+    protocols: [],
+    is_active: true,
+    featured: false,
+    recent_interactions: 0,
+    handle: null,
+    ...extra,
+  };
+}
+
+/** Featured with 200 recent interactions: a quality prior of 1.15, over the preferred line (1.135). */
+const preferred = Array.from({ length: 6 }, (_, i) =>
+  craft(100 + i, `Preferred Helper ${i}`, 'A helper that mentions a gizmo once.', { featured: true, recent_interactions: 200 }),
+);
+/** The best text match for "gizmo", with no evidence of quality yet. */
+const bestText = craft(200, 'Gizmo Gizmo', 'Gizmo gizmo gizmo: the gizmo widget.', { tags: ['gizmo'] });
+const plain = Array.from({ length: 33 }, (_, i) => craft(300 + i, `Plain Helper ${i}`, 'Another helper with a gizmo in its text.'));
+const GIZMO = [...preferred, bestText, ...plain];
+/** Agents without the word: in fewer than half the agents, "gizmo" keeps a positive bm25 weight. */
+const others = Array.from({ length: 60 }, (_, i) => craft(400 + i, `Weather Reporter ${i}`, 'Reports the weather of a city.'));
+const CORPUS = [...GIZMO, ...others];
+
+let token: string;
+
+async function search(body: Record<string, unknown>, vars: typeof env = env): Promise<SearchPage & { total_is_estimate: boolean }> {
+  const ctx = createExecutionContext();
+  const response = await worker.fetch(
+    new Request(`${BASE}/v1/search/agents`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ semantic_search: false, ...body }),
+    }),
+    vars,
+    ctx,
+  );
+  await waitOnExecutionContext(ctx);
+  expect(response.status).toBe(200);
+  return (await response.json()) as SearchPage & { total_is_estimate: boolean };
+}
+
+const addresses = (page: SearchPage) => page.agents.map((agent) => agent.address);
+const listedCount = async () =>
+  (await env.DB.prepare('SELECT count(*) AS n FROM agents WHERE is_active = 1 AND is_public = 1').first<{ n: number }>())!.n;
+
+beforeAll(async () => {
+  await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
+  const owner = await accountWithKey(env.DB, ['read']);
+  token = owner.token;
+  await insertAgents(env.DB, owner.accountId, CORPUS);
+});
+
+describe('a query of common words ranks its preferred matches', () => {
+  it('with the default bounds, every match is ranked and counted exactly', async () => {
+    const page = await search({ search_text: 'gizmo', limit: 5 });
+    expect(addresses(page)[0]).toBe(bestText.address);
+    expect(page.total).toBe(GIZMO.length);
+    expect(page.total_is_estimate).toBe(false);
+  });
+
+  it('past the common-word threshold, only preferred agents are ranked, and the total is a lower bound', async () => {
+    const page = await search({ search_text: 'gizmo', limit: 5 }, BOUNDED);
+    expect(page.agents).toHaveLength(5);
+    const preferredAddresses = new Set(preferred.map((agent) => agent.address));
+    for (const address of addresses(page)) expect(preferredAddresses.has(address)).toBe(true);
+    expect(page.total).toBe(20);
+    expect(page.total_is_estimate).toBe(true);
+  });
+
+  it('pages past the first end where the preferred matches end', async () => {
+    const second = await search({ search_text: 'gizmo', limit: 5, offset: 5 }, BOUNDED);
+    expect(second.agents).toHaveLength(1);
+    expect(preferred.map((agent) => agent.address)).toContain(second.agents[0]!.address);
+  });
+
+  it('ranks every match when too few preferred agents fill the first page', async () => {
+    const page = await search({ search_text: 'gizmo', limit: 10 }, BOUNDED);
+    expect(page.agents).toHaveLength(10);
+    expect(addresses(page)[0]).toBe(bestText.address);
+  });
+
+  it('a rarer word is not narrowed', async () => {
+    const page = await search({ search_text: 'gizmo widget', limit: 5 }, BOUNDED);
+    expect(addresses(page)[0]).toBe(bestText.address);
+  });
+
+  it('follows an agent that becomes preferred', async () => {
+    await env.DB.prepare('UPDATE agents SET featured = 1, recent_interactions = 3000 WHERE address = ?').bind(bestText.address).run();
+    try {
+      const page = await search({ search_text: 'gizmo', limit: 5 }, BOUNDED);
+      expect(addresses(page)[0]).toBe(bestText.address);
+    } finally {
+      await env.DB.prepare('UPDATE agents SET featured = 0, recent_interactions = 0 WHERE address = ?').bind(bestText.address).run();
+    }
+    const after = await search({ search_text: 'gizmo', limit: 5 }, BOUNDED);
+    expect(addresses(after)).not.toContain(bestText.address);
+  });
+});
+
+describe('totals', () => {
+  it('the unfiltered listing is counted exactly from its counter, whatever the bound', async () => {
+    const page = await search({}, BOUNDED);
+    expect(page.total).toBe(await listedCount());
+    expect(page.total_is_estimate).toBe(false);
+  });
+
+  it('a filtered listing past the bound is an estimate, below it exact', async () => {
+    const filters = { state: ['active', 'inactive'] };
+    const over = await search({ filters, sort: 'interactions' }, BOUNDED);
+    expect(over).toMatchObject({ total: 20, total_is_estimate: true });
+    const exact = await search({ filters, sort: 'interactions' });
+    const publicAgents = (await env.DB.prepare('SELECT count(*) AS n FROM agents WHERE is_public = 1').first<{ n: number }>())!.n;
+    expect(exact).toMatchObject({ total: publicAgents, total_is_estimate: false });
+  });
+
+  it('the counter follows agents listed, unlisted and deleted', async () => {
+    const before = (await search({})).total;
+    await env.DB.prepare('UPDATE agents SET is_active = 0 WHERE address = ?').bind(plain[0]!.address).run();
+    await env.DB.prepare('UPDATE agents SET is_public = 0 WHERE address = ?').bind(plain[1]!.address).run();
+    await env.DB.prepare('DELETE FROM agents WHERE address = ?').bind(plain[2]!.address).run();
+    expect((await search({})).total).toBe(before - 3);
+    await env.DB.prepare('UPDATE agents SET is_active = 1 WHERE address = ?').bind(plain[0]!.address).run();
+    const page = await search({});
+    expect(page.total).toBe(before - 2);
+    expect(page.total).toBe(await listedCount());
+  });
+});

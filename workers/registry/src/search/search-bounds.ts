@@ -1,0 +1,24 @@
+/**
+ * What bounds a search's cost whatever the registry's size (docs/decisions/0166), from the Worker's vars
+ * (wrangler.toml); the tests set small values so a small corpus takes the bounded paths.
+ */
+export interface SearchBounds {
+  /** A query whose every word is in at least this many agents ranks only its preferred matches (0012_search_bounded.sql). */
+  commonWordDocs: number;
+  /** Totals above this are not counted exactly: `total` is this bound and `total_is_estimate` is true. */
+  exactTotalMax: number;
+}
+
+export const DEFAULT_SEARCH_BOUNDS: SearchBounds = { commonWordDocs: 50_000, exactTotalMax: 10_000 };
+
+function positive(value: string | undefined, fallback: number): number {
+  const parsed = Number(value);
+  return Number.isSafeInteger(parsed) && parsed > 0 ? parsed : fallback;
+}
+
+export function searchBounds(env: { SEARCH_COMMON_WORD_DOCS?: string; SEARCH_EXACT_TOTAL_MAX?: string }): SearchBounds {
+  return {
+    commonWordDocs: positive(env.SEARCH_COMMON_WORD_DOCS, DEFAULT_SEARCH_BOUNDS.commonWordDocs),
+    exactTotalMax: positive(env.SEARCH_EXACT_TOTAL_MAX, DEFAULT_SEARCH_BOUNDS.exactTotalMax),
+  };
+}
