@@ -84,7 +84,7 @@ async function browse(runner: SqlRunner, input: AgentSearchInput): Promise<Agent
   const keys = sort === 'relevancy' ? ['f.featured', 'f.recent_interactions', 'f.address'] : [SORT_COLUMNS[sort], 'f.address'];
   const order = keys.map((key) => `${key} ${dir}`).join(', ');
   const outerOrder = keys.map((_, i) => `p.k${i} ${dir}`).join(', ');
-  // The unfiltered listing's total is the listed agents' counter (0012_search_bounded.sql); a filtered one stops at the bound.
+  // The unfiltered listing's total is the listed agents' counter (0013_search_bounded.sql); a filtered one stops at the bound.
   const countParams = new SqlParams();
   const countConditions = filterConditions(visibility, countParams);
   const countSql = listsOnlyListed(visibility)

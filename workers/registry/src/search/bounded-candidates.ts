@@ -4,11 +4,11 @@ import { quoteFts } from './text/fts-query.ts';
 /**
  * Bounded candidates for common words (docs/decisions/0166): when every word of a query is in at least
  * `commonWordDocs` agents, the search ranks only its matches among the preferred agents (the FTS `listing`
- * token of 0012_search_bounded.sql, agents with a high quality prior), so bm25 scores an intersection the
+ * token of 0013_search_bounded.sql, agents with a high quality prior), so bm25 scores an intersection the
  * FTS index finds, not every agent that mentions "data".
  */
 
-/** The listing token of preferred agents (0012_search_bounded.sql); preferred agents are always listed. */
+/** The listing token of preferred agents (0013_search_bounded.sql); preferred agents are always listed. */
 const PREFERRED = 'preferred';
 
 /**
