@@ -35,8 +35,8 @@ function craft(seed: number, name: string, description: string, extra: Partial<S
 const preferred = Array.from({ length: 6 }, (_, i) =>
   craft(100 + i, `Preferred Helper ${i}`, 'A helper that mentions a gizmo once.', { featured: true, recent_interactions: 200 }),
 );
-/** The best text match for "gizmo", with no evidence of quality yet. */
-const bestText = craft(200, 'Gizmo Gizmo', 'Gizmo gizmo gizmo: the gizmo widget.', { tags: ['gizmo'] });
+/** The best text match for "gizmo" (in its name, tags and description, not stuffed), with no evidence of quality yet. */
+const bestText = craft(200, 'Gizmo Workshop', 'Builds, repairs and tunes every kind of gizmo.', { tags: ['gizmo'] });
 const plain = Array.from({ length: 33 }, (_, i) => craft(300 + i, `Plain Helper ${i}`, 'Another helper with a gizmo in its text.'));
 const GIZMO = [...preferred, bestText, ...plain];
 /** Agents without the word: in fewer than half the agents, "gizmo" keeps a positive bm25 weight. */
