@@ -56,16 +56,35 @@ export function keyToVerify(address: string): { point: VerificationKey; tabled: 
 }
 
 /**
- * A signature of `address` verified: from the second, its key gets a table. Only valid signatures count,
- * so a stream of forged ones cannot make the verifier build tables.
+ * A signature of `address` verified: from the second, its key gets a table while there is room. Only valid
+ * signatures count, so a stream of forged ones cannot make the verifier build tables. When the tables are
+ * taken, a key displaces the least verified tabled one only once it has been verified twice as often: more
+ * peers used alike than there are tables (a mailbox's senders) keep the tables they have instead of rebuilding
+ * one for every message, which costs more than the table saves.
  */
 export function noteVerified(address: string): void {
   const entry = cache.get(address);
-  if (!entry || tabled.has(address) || ++entry.verifications < 2) return;
-  if (tabled.size >= MAX_TABLED_KEYS) untable(tabled.values().next().value!);
+  if (!entry) return;
+  entry.verifications++;
+  if (tabled.has(address) || entry.verifications < 2) return;
+  if (tabled.size >= MAX_TABLED_KEYS) {
+    const victim = leastVerifiedTabled();
+    if (entry.verifications < 2 * (cache.get(victim)?.verifications ?? 0)) return;
+    untable(victim);
+  }
   // A fresh point: noble keys its tables by point object, so dropping the object frees its table.
   entry.point = secp256k1.Point.fromAffine(entry.point.toAffine()).precompute(TABLE_WINDOW);
   tabled.add(address);
+}
+
+function leastVerifiedTabled(): string {
+  let least = '';
+  let fewest = Number.POSITIVE_INFINITY;
+  for (const address of tabled) {
+    const verifications = cache.get(address)?.verifications ?? 0;
+    if (verifications < fewest) [least, fewest] = [address, verifications];
+  }
+  return least;
 }
 
 function untable(address: string): void {

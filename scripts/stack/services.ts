@@ -8,6 +8,7 @@ import { localVars } from './local-vars.ts';
 import { INSPECTOR_PORTS, type Ports, type ServiceName } from './ports.ts';
 import { spawnService, StartError, waitForHttp, type ServiceProcess } from './process.ts';
 import { registeredWithin } from './registered.ts';
+import { signInactive } from './sign-inactive.ts';
 import { storeAgentKeys, type WorkerName, type ensureSecrets } from './secrets.ts';
 import { wranglerDev } from './wrangler-dev.ts';
 
@@ -32,6 +33,8 @@ export interface StackPlan {
 export interface ServiceRecipe {
   spawn: () => ServiceProcess;
   ready: (service: ServiceProcess) => Promise<void>;
+  /** After its process has ended: an agent's Worker signs its agent inactive (sign-inactive.ts). */
+  stopped?: () => Promise<void>;
 }
 
 /** Each service's recipe. URLs follow the chosen ports; ALLOWED_ORIGINS lets the client call the registry, chat and hosting APIs. */
@@ -51,6 +54,7 @@ export function serviceRecipes(plan: StackPlan): Record<ServiceName, ServiceReci
       logDir,
     });
   const registered = (service: ServiceProcess, address: string) => waitRegistered(urls.registry, service, address);
+  const inactive = (seed: string) => () => signInactive(urls.registry, seed, plan.progress);
 
   return {
     registry: {
@@ -67,6 +71,7 @@ export function serviceRecipes(plan: StackPlan): Record<ServiceName, ServiceReci
         await waitForHttp(service, '/health');
         await registered(service, plan.chatAgentAddress);
       },
+      stopped: inactive(secrets.chat.CHAT_AGENT_SEED!),
     },
     edgar: {
       spawn: () =>
@@ -88,6 +93,7 @@ export function serviceRecipes(plan: StackPlan): Record<ServiceName, ServiceReci
         await registered(service, plan.specialistAddress);
         await featureAgent(urls.registry, secrets.registry.ADMIN_TOKEN!, plan.specialistAddress);
       },
+      stopped: inactive(secrets.specialist.FINANCIAL_AGENT_KEY!),
     },
     router: {
       spawn: () => worker('router', 'workers/router/wrangler.toml', { CLIENT_ORIGIN: urls.client }),
@@ -95,6 +101,7 @@ export function serviceRecipes(plan: StackPlan): Record<ServiceName, ServiceReci
         await waitForHttp(service, '/health');
         await registered(service, plan.routerAddress);
       },
+      stopped: inactive(secrets.router.PRIMARY_AGENT_KEY!),
     },
     hosting: {
       spawn: () => worker('hosting', 'workers/hosting/wrangler.toml', { ALLOWED_ORIGINS: urls.client }),

@@ -2,7 +2,10 @@ import type { Ports, ServiceName } from './ports.ts';
 import { assertPortFree, type ServiceProcess } from './process.ts';
 import type { ServiceRecipe } from './services.ts';
 
-/** The running services of a stack: started one at a time (each waited for until ready), stopped in reverse. */
+/**
+ * The running services of a stack: started one at a time (each waited for until ready), stopped in reverse; an
+ * agent's Worker, once stopped, signs its agent inactive.
+ */
 export interface Supervisor {
   start(name: ServiceName): Promise<void>;
   stop(name: ServiceName): Promise<void>;
@@ -39,6 +42,7 @@ export function superviseServices(
       running.delete(name);
       order.splice(order.indexOf(name), 1);
       await service.stop();
+      await recipes[name].stopped?.();
     },
     isRunning: (name) => running.has(name),
     // spawnService starts each service detached: the leader of its own group, whose id is its pid.

@@ -1,6 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { join, resolve } from 'node:path';
-import { createInterface } from 'node:readline';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CHAT_PROTOCOL_DIGEST } from '../../lib/agent/chat-protocol.ts';
@@ -8,6 +6,7 @@ import { Identity } from '../../lib/identity/index.ts';
 import { createDevKey } from '../../scripts/dev/bootstrap-key.ts';
 import { readDevVars } from '../../scripts/stack/dev-vars.ts';
 import { createTempStack, type TempStack } from './helpers/temp-stack.ts';
+import { runUagentsScript, spawnUagentsAgent, uagentsPython } from './helpers/uagents-python.ts';
 
 /**
  * uAgents' own code against the running registry (test/interop/mailbox: the vendored uAgents sources run on
@@ -15,23 +14,6 @@ import { createTempStack, type TempStack } from './helpers/temp-stack.ts';
  * does, the Agentverse CLI reads and resolves it, a sender reaches it with send_message_to_agent through the
  * almanac, and its MailboxClient polls, verifies, dispatches and deletes until the inbox is empty.
  */
-
-const DIR = resolve(import.meta.dirname, '../interop/mailbox');
-
-/** Debian's python3 with what uAgents' mailbox path imports (scripts/test.sh installs the packages). */
-function pythonForUagents(): string | null {
-  const check = 'import aiohttp, ecdsa, httpx, pydantic, requests, uvicorn, sys; sys.exit(0 if pydantic.VERSION.startswith("1.") else 1)';
-  const candidates = [process.env.PYTHON, '/usr/bin/python3', 'python3'].filter((candidate): candidate is string => !!candidate);
-  return candidates.find((python) => spawnSync(python, ['-c', check], { stdio: 'ignore' }).status === 0) ?? null;
-}
-
-const python = pythonForUagents();
-const pythonEnv = { ...process.env, PYTHONDONTWRITEBYTECODE: '1', NO_COLOR: '1' };
-
-function runPython(script: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(python!, [join(DIR, script), ...args], { env: pythonEnv, encoding: 'utf8', timeout: 60_000 });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 const readySchema = z.object({
   event: z.literal('ready'),
@@ -45,7 +27,7 @@ const readySchema = z.object({
 const messageSchema = z.object({ event: z.literal('message'), sender: z.string(), message: z.object({ text: z.string() }) });
 const doneSchema = z.object({ event: z.literal('done'), inbox_status: z.number(), inbox_after: z.array(z.unknown()) });
 
-describe.skipIf(!python)('a uAgents agent connects by mailbox with uAgents’ own code', () => {
+describe.skipIf(!uagentsPython)('a uAgents agent connects by mailbox with uAgents’ own code', () => {
   let temp: TempStack;
   let base: string;
   let key: string;
@@ -64,40 +46,14 @@ describe.skipIf(!python)('a uAgents agent connects by mailbox with uAgents’ ow
   it('connects, is read and resolved by the Agentverse CLI, receives two messages through its inbox and leaves it empty', async () => {
     const seed = `uagents mailbox agent ${crypto.randomUUID()}`;
     const handle = `mailbox${crypto.randomUUID().slice(0, 8)}`;
-    const agent = spawn(
-      python!,
-      [join(DIR, 'agent.py'), '--base', base, '--key', key, '--seed', seed, '--handle', handle, '--expect', '2'],
-      {
-        env: pythonEnv,
-      },
-    );
-    let stderr = '';
-    agent.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const events: unknown[] = [];
-    const waiting: (() => void)[] = [];
-    // uAgents' own logger writes to stdout too: the agent's reports are the lines that are JSON objects.
-    createInterface({ input: agent.stdout }).on('line', (line) => {
-      if (line.startsWith('{')) events.push(JSON.parse(line));
-      else stderr += `${line}\n`;
-      for (const wake of waiting.splice(0)) wake();
-    });
-    const next = async (index: number) => {
-      const deadline = Date.now() + 60_000;
-      while (events.length <= index) {
-        if (agent.exitCode !== null || Date.now() > deadline) throw new Error(`agent.py ended or stalled; stderr:\n${stderr}`);
-        await new Promise<void>((wake) => {
-          waiting.push(wake);
-          setTimeout(wake, 500);
-        });
-      }
-      return events[index];
-    };
+    const agent = spawnUagentsAgent('agent.py', ['--base', base, '--key', key, '--seed', seed, '--handle', handle, '--expect', '2']);
+    const next = agent.next;
 
     try {
       const ready = readySchema.parse(await next(0));
       expect(ready.address).toBe(Identity.fromSeed(seed, 0).address);
       // register_in_agentverse accepts only 200 at each step, and reads `detail` from any refusal.
-      expect(ready.connected, stderr).toEqual({ success: true, detail: null });
+      expect(ready.connected, agent.output()).toEqual({ success: true, detail: null });
       expect(ready.mailbox_endpoint).toBe(`${base}/v2/agents/mailbox/submit`);
       expect(ready.almanac.status).toBe(200);
       expect(ready.almanac.body).toMatchObject({
@@ -109,7 +65,7 @@ describe.skipIf(!python)('a uAgents agent connects by mailbox with uAgents’ ow
       expect(ready.status).toMatchObject({ status: 200, body: { is_active: true, status: 'active' } });
 
       // The Agentverse CLI reads the almanac record without an error, and resolves the address and the handle.
-      const check = runPython('cli.py', ['--av', base, 'agent', ready.address, '--all']);
+      const check = runUagentsScript('cli.py', ['--av', base, 'agent', ready.address, '--all']);
       expect(check.status, check.stderr).toBe(0);
       expect(check.stdout).not.toMatch(/Failed to parse almanac registration|Agent not registered|Could not resolve/);
       expect(check.stdout).toContain(`Available at ${ready.mailbox_endpoint}`);
@@ -121,14 +77,14 @@ describe.skipIf(!python)('a uAgents agent connects by mailbox with uAgents’ ow
       // Search needs a key (the spec); the CLI searches without one, so that one record is missing, said as such.
       expect(check.stdout).toMatch(/Failed to fetch search record \(401/);
       for (const identifier of [ready.address, handle, `@${handle}`]) {
-        const resolved = runPython('cli.py', ['--av', base, 'resolve', identifier]);
+        const resolved = runUagentsScript('cli.py', ['--av', base, 'resolve', identifier]);
         expect(resolved.status, resolved.stderr).toBe(0);
         expect(resolved.stdout).toContain(`Address: ${ready.address}`);
         expect(resolved.stdout).toContain('Status: active');
         expect(resolved.stdout).toContain('Type: mailbox');
         expect(resolved.stdout).toContain(`Endpoints: ${ready.mailbox_endpoint}`);
       }
-      const unknown = runPython('cli.py', ['--av', base, 'resolve', Identity.fromSeed(`${seed} nobody`, 0).address]);
+      const unknown = runUagentsScript('cli.py', ['--av', base, 'resolve', Identity.fromSeed(`${seed} nobody`, 0).address]);
       expect(unknown.stdout).toContain('Identifier is available (not assigned)');
 
       // Two senders, each with uagents_core's send_message_to_agent: resolved through the almanac, posted to the mailbox.
@@ -136,7 +92,7 @@ describe.skipIf(!python)('a uAgents agent connects by mailbox with uAgents’ ow
         [`${seed} sender one`, 'first'],
         [`${seed} sender two`, 'second'],
       ] as const) {
-        const sent = runPython('send.py', ['--base', base, '--seed', senderSeed, '--to', ready.address, '--text', text]);
+        const sent = runUagentsScript('send.py', ['--base', base, '--seed', senderSeed, '--to', ready.address, '--text', text]);
         expect(sent.status, sent.stderr).toBe(0);
         const { statuses } = z
           .object({ statuses: z.array(z.object({ status: z.string(), endpoint: z.string() })) })
@@ -151,9 +107,9 @@ describe.skipIf(!python)('a uAgents agent connects by mailbox with uAgents’ ow
       expect(first.sender).toBe(Identity.fromSeed(`${seed} sender one`, 0).address);
       const done = doneSchema.parse(await next(3));
       expect(done).toMatchObject({ inbox_status: 200, inbox_after: [] });
-      expect(stderr).not.toMatch(/Traceback|failed verification|Failed to delete/);
+      expect(agent.output()).not.toMatch(/Traceback|failed verification|Failed to delete/);
     } finally {
-      agent.kill();
+      agent.child.kill();
     }
     expect(CHAT_PROTOCOL_DIGEST).toBe('proto:30a801ed3a83f9a0ff0a9f1e6fe958cb91da1fc2218b153df7b6cbf87bd33d62');
   }, 180_000);

@@ -33,8 +33,9 @@ describe('hosted agent lifecycle (Agentverse deploy order: create → code → s
     const started = await start(key, created.address);
     expect(started).toMatchObject({ running: true, compiled: true, code_digest: digest });
     await logLine(key, created.address, 'registered in the registry');
-    const entry = await json<{ endpoints: { url: string }[] }>(almanac(created.address));
+    const entry = await json<{ status: string; endpoints: { url: string }[] }>(almanac(created.address));
     expect(entry.endpoints.map((endpoint) => endpoint.url)).toEqual(['http://registry.example.com/v1/hosting/submit']);
+    expect(entry.status).not.toBe('inactive');
 
     const page = await json<{ items: HostedAgentSummary[]; next_cursor: string | null }>(call(key, 'GET', '/v1/hosting/agents'));
     expect(page.items.map((item) => item.address)).toEqual([created.address]);
@@ -52,8 +53,11 @@ describe('hosted agent lifecycle (Agentverse deploy order: create → code → s
     const stopped = await json<HostedAgent>(call(key, 'POST', `/v1/hosting/agents/${created.address}/stop`));
     expect(stopped.running).toBe(false);
     await logLine(key, created.address, 'stopped');
+    // Stopped, it signed itself inactive, as a uAgents agent does: the almanac says so at once, no probe needed.
+    expect(await json<{ status: string }>(almanac(created.address))).toMatchObject({ status: 'inactive' });
     const restarted = await json<HostedAgent>(call(key, 'POST', `/v1/hosting/agents/${created.address}/restart`));
     expect(restarted.running).toBe(true);
+    expect((await json<{ status: string }>(almanac(created.address))).status).not.toBe('inactive');
 
     expect(await json(call(key, 'DELETE', `/v1/hosting/agents/${created.address}/logs`))).toEqual({});
     expect(await json<unknown[]>(call(key, 'GET', `/v1/hosting/agents/${created.address}/logs/latest`))).toEqual([]);

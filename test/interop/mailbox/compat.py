@@ -2,8 +2,9 @@
 
 Debian's python3-pydantic is 1.x; uAgents is written for pydantic 2. This module, imported before any vendored
 module, gives pydantic 1 the few pydantic-2 names those modules use (model_dump, model_validate, ConfigDict,
-field_validator, …) and stands in for the two modules not needed on the mailbox and CLI paths: `bech32` (a
-BIP 173 shim in ./shims) and the ledger library `cosmpy` (imported by uagents.storage, never called here).
+field_validator, …) and stands in for the modules not needed on the mailbox, proxy and CLI paths: `bech32` (a
+BIP 173 shim in ./shims), the ledger library `cosmpy` (imported by uagents.storage, never called here) and
+`uagents.resolver` (it needs the ledger; imported by uagents.communication, never called by the ASGI server).
 With pydantic 2 installed it changes nothing but the import path.
 """
 
@@ -23,6 +24,7 @@ if pydantic.VERSION.startswith("1."):
     import pydantic.main
 
     sys.modules["pydantic.v1"] = pydantic
+    sys.modules["pydantic.v1.error_wrappers"] = pydantic.error_wrappers
 
     def _model_dump(self, *, mode=None, **kwargs):
         return json.loads(self.json(**kwargs)) if mode == "json" else self.dict(**kwargs)
@@ -89,3 +91,9 @@ class _NoLedger:
 
 cosmpy.aerial.wallet.PrivateKey = _NoLedger
 sys.modules.update({"cosmpy": cosmpy, "cosmpy.aerial": cosmpy.aerial, "cosmpy.aerial.wallet": cosmpy.aerial.wallet})
+
+# uagents.resolver reaches the ledger (uagents.network: cosmpy, grpc). The ASGI server (uagents.asgi) imports it
+# through uagents.communication only for the names of its send helpers, which the server does not call.
+resolver = types.ModuleType("uagents.resolver")
+resolver.GlobalResolver = resolver.Resolver = _NoLedger
+sys.modules["uagents.resolver"] = resolver

@@ -10,29 +10,17 @@ import {
   type MailboxSubmitResponse,
 } from '../../../../schemas/mailbox.ts';
 import { addressParamSchema } from '../../../../schemas/registry.ts';
-import { agentColumns } from '../agents/columns.ts';
-import { findAgent } from '../agents/store.ts';
-import { deliveryOf } from '../agents/status.ts';
 import type { RegistryApp } from '../app.ts';
 import { speaksDetail, validateDetail } from '../http/detail.ts';
 import { openInbox } from './access.ts';
 import type { InboxEntry } from './inbox.ts';
 import { MAILBOX_LIMITS } from './limits.ts';
+import { requireMailboxAgent } from './mailbox-agents.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
 function inboxOf(env: RegistryApp['Bindings'], address: string) {
   return env.MAILBOX.get(env.MAILBOX.idFromName(address));
-}
-
-/** An inbox exists for an agent registered with this registry's mailbox as its endpoint. */
-async function requireMailboxAgent(db: D1Database, address: string): Promise<void> {
-  const row = await findAgent(db, address);
-  if (!row || deliveryOf({ url: row.url, endpoints: agentColumns.endpoints(row.endpoints) }) !== 'mailbox')
-    throw new ApiError({
-      status: 404,
-      message: `${address} has no mailbox here: register it with the endpoint {registry}/v2/agents/mailbox/submit (uAgents: Agent(mailbox=True))`,
-    });
 }
 
 /** StoredEnvelope JSON with the envelope inlined as signed (its u64 fields stay exact). */
@@ -63,9 +51,11 @@ export function mailboxRoutes() {
     const parsed = parseEnvelope(await c.req.text());
     if (!parsed.ok) throw new ApiError({ status: 406, message: `malformed envelope: ${parsed.message}` });
     const { envelope } = parsed;
-    await requireMailboxAgent(c.env.DB, envelope.target);
+    // The lookup's wait overlaps the signature check's CPU; a target without a mailbox is still refused first.
+    const mailboxAgent = requireMailboxAgent(c.env.DB, envelope.target);
     // The inbox keeps one copy of each signed envelope: it is the replay guard here.
     const verdict = await verifyEnvelope(envelope, { self: envelope.target, replay: { claim: async () => 'claimed' } });
+    await mailboxAgent;
     if (!verdict.ok) throw new ApiError({ status: verdict.reason === 'malformed_payload' ? 406 : 401, message: verdict.message });
     const now = Date.now();
     const retained = now + MAILBOX_LIMITS.retention_seconds * 1000;
