@@ -1,1 +1,2 @@
 export type { KeyCheck, KeyRevocationsContract, KeyServiceContract } from './key-service.ts';
+export type { SealingVaultContract } from './sealing-vault.ts';

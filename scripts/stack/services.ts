@@ -96,6 +96,11 @@ export function serviceRecipes(plan: StackPlan): Record<ServiceName, ServiceReci
         await registered(service, plan.routerAddress);
       },
     },
+    // The sealing keys' Worker: hosting reaches it over RPC (VAULT), so it runs first.
+    vault: {
+      spawn: () => worker('vault', 'workers/hosting-vault/wrangler.toml', {}),
+      ready: (service) => waitForHttp(service, '/health'),
+    },
     hosting: {
       spawn: () => worker('hosting', 'workers/hosting/wrangler.toml', { ALLOWED_ORIGINS: urls.client }),
       ready: async (service) => {

@@ -67,7 +67,7 @@ describe('npm start against a hostile tenant (issue 22)', () => {
 
   beforeAll(async () => {
     temp = await createTempStack();
-    for (const name of ['registry', 'hosting'] as const) await temp.stack.start(name);
+    for (const name of ['registry', 'vault', 'hosting'] as const) await temp.stack.start(name);
     base = temp.stack.urls.registry;
     const adminToken = readDevVars(join(temp.dir, 'secrets', 'registry.dev.vars')).ADMIN_TOKEN!;
     keyA = (await createDevKey({ registryUrl: base, adminToken, permissions: ['hosting'] })).key;
