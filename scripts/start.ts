@@ -1,7 +1,7 @@
 /**
  * `npm start`: the whole stack, offline, in the spec's start order, until Ctrl-C.
  * `npm start -- --no-client` leaves out the browser client; `npm start -- --inspect` opens each Worker's DevTools
- * inspector (ports 9331–9336), which no run has otherwise (docs/security-hosting.md).
+ * inspector (ports 9331–9336), which no run has otherwise (docs/security.md, "Inspectors").
  */
 import { parseArgs } from 'node:util';
 import { createStack, START_ORDER, type Stack } from './stack/stack.ts';
