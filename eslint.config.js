@@ -10,6 +10,7 @@ const projects = [
   'workers/router',
   'workers/specialist',
   'workers/hosting',
+  'workers/hosting-vault',
   'workers/hosting/examples',
   'test/agent-runtime',
   'pages',

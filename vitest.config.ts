@@ -191,7 +191,6 @@ function hostingProject() {
           bindings: {
             TEST_MIGRATIONS: await readD1Migrations('workers/hosting/migrations'),
             REGISTRY_MIGRATIONS: await readD1Migrations('workers/registry/migrations'),
-            HOSTING_SEED_KEY: 'hosting-test-vault-secret',
             REGISTRY_API_KEY: HOSTING_REGISTRY_KEY,
             PUBLIC_URL: 'http://registry.example.com',
             REGISTRY_URL: 'http://registry.example.com',
@@ -207,6 +206,13 @@ function hostingProject() {
           outboundService: HOSTING_INTERNET.name,
           workers: [
             HOSTING_INTERNET,
+            {
+              name: 'rendezvous-hosting-vault',
+              modules: true,
+              scriptPath: bundleWorker('workers/hosting-vault/wrangler.toml', 'hosting-vault'),
+              compatibilityDate: '2026-04-20',
+              bindings: { HOSTING_SEED_KEYS },
+            },
             {
               name: 'rendezvous-registry',
               modules: true,
@@ -250,6 +256,12 @@ export default {
   },
 };`,
 };
+
+/**
+ * The vault's sealing keys in the hosting project: k2 current, v1 retired (it opens text sealed before the vault;
+ * test/hosting/vault.test.ts seals such text with v1's secret, as the hosting Worker used to). Never the hosting Worker's.
+ */
+const HOSTING_SEED_KEYS = 'k2:hosting-test-vault-secret-2,v1:hosting-test-vault-secret';
 
 /** The platform key the hosting Worker registers hosted agents with; test/hosting/setup.ts stores it in the registry. */
 const HOSTING_REGISTRY_KEY = 'rdv_b0b0b0b0b0b0b0b0_hosting-test-secret-00000000000000000000000';

@@ -8,7 +8,8 @@ import { readD1Migrations } from '@cloudflare/vitest-pool-workers';
 import { Log, LogLevel, Miniflare, type WorkerOptions } from 'miniflare';
 import { buildEnvelope, parseEnvelope, schemaDigest, serializeEnvelope } from '../lib/envelope/index.ts';
 import { Identity } from '../lib/identity/index.ts';
-import { seal } from '../workers/hosting/src/agents/vault.ts';
+import { parseKeys } from '../workers/hosting-vault/src/keys.ts';
+import { seal } from '../workers/hosting-vault/src/sealing.ts';
 import { PING, PONG } from './hosting-native/echo-model.ts';
 import { cpuSnapshot } from './process-cpu.ts';
 
@@ -25,7 +26,8 @@ import { cpuSnapshot } from './process-cpu.ts';
 const ROOT = resolve(import.meta.dirname, '..');
 const WARM = Number(process.env.BENCH_ROUND_TRIPS ?? 200);
 const FIRST_LOADS = Number(process.env.BENCH_FIRST_LOADS ?? 10);
-const SEED_KEY = 'bench hosting seed key';
+/** The vault's one sealing key (the bench seals its agents' seeds with the vault's own code, as the vault would). */
+const SEALING_KEYS = 'bench:bench hosting seed key';
 const HOSTED_SEED = 'bench hosting hosted echo';
 const PYTHON_SEED = 'bench hosting python echo';
 const PYTHON_FIRST_LOADS = Number(process.env.BENCH_PYTHON_FIRST_LOADS ?? 5);
@@ -103,7 +105,7 @@ const REGISTRY_STUB = `import { WorkerEntrypoint } from 'cloudflare:workers';
 export class KeyService extends WorkerEntrypoint { async authenticate() { return { ok: false, status: 401, message: 'bench' }; } }
 export default { fetch: () => new Response('{}', { headers: { 'content-type': 'application/json' } }) };`;
 
-function workers(hostingScript: string, nativeScript: string): WorkerOptions[] {
+function workers(hostingScript: string, vaultScript: string, nativeScript: string): WorkerOptions[] {
   const common = { modules: true, compatibilityDate: '2026-04-20' } as const;
   return [
     {
@@ -121,7 +123,6 @@ function workers(hostingScript: string, nativeScript: string): WorkerOptions[] {
         REGISTRY_URL: 'http://registry.bench',
         ALLOW_PRIVATE_URLS: 'true',
         ALLOWED_ORIGINS: '',
-        HOSTING_SEED_KEY: SEED_KEY,
         REGISTRY_API_KEY: '',
       },
       d1Databases: { DB: 'hosting' },
@@ -131,7 +132,18 @@ function workers(hostingScript: string, nativeScript: string): WorkerOptions[] {
       },
       queueProducers: { HOSTING_OUTBOX: { queueName: 'bench-hosting-outbox' } },
       workerLoaders: { LOADER: {} },
-      serviceBindings: { REGISTRY: { name: 'rendezvous-registry', entrypoint: 'KeyService' }, REGISTRY_API: 'rendezvous-registry' },
+      serviceBindings: {
+        REGISTRY: { name: 'rendezvous-registry', entrypoint: 'KeyService' },
+        REGISTRY_API: 'rendezvous-registry',
+        VAULT: { name: 'rendezvous-hosting-vault', entrypoint: 'SealingVault' },
+      },
+    },
+    {
+      ...common,
+      name: 'rendezvous-hosting-vault',
+      scriptPath: vaultScript,
+      modulesRoot: dirname(vaultScript),
+      bindings: { HOSTING_SEED_KEYS: SEALING_KEYS },
     },
     {
       ...common,
@@ -189,8 +201,9 @@ function summary(label: string, samples: number[]) {
 
 async function main() {
   const work = mkdtempSync(join(tmpdir(), 'bench-hosting-'));
-  const [hostingScript, nativeScript] = await Promise.all([
+  const [hostingScript, vaultScript, nativeScript] = await Promise.all([
     bundle('workers/hosting/wrangler.toml', join(work, 'hosting')),
+    bundle('workers/hosting-vault/wrangler.toml', join(work, 'vault')),
     bundle('bench/hosting-native/wrangler.toml', join(work, 'native')),
   ]);
   const options = {
@@ -199,7 +212,7 @@ async function main() {
     cf: false,
     log: new Log(LogLevel.WARN),
     defaultPersistRoot: join(work, 'state'),
-    workers: workers(hostingScript, nativeScript),
+    workers: workers(hostingScript, vaultScript, nativeScript),
   };
   const mf = new Miniflare(options);
   try {
@@ -226,7 +239,7 @@ async function main() {
       await db
         .prepare(`INSERT INTO hosted_agents (address, account_id, name, sealed_seed, revision, compiled, running, creation_timestamp)
         VALUES (?1, 'bench', 'bench echo', ?2, 1, 1, 1, ?3)`)
-        .bind(address, await seal(SEED_KEY, seed), new Date().toISOString())
+        .bind(address, await seal(parseKeys(SEALING_KEYS)[0]!, seed), new Date().toISOString())
         .run();
       await setCode(address, 0);
     }

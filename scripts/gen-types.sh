@@ -14,6 +14,7 @@ targets=(
   'workers/router/wrangler.toml RouterEnv workers/router/worker-configuration.d.ts'
   'workers/specialist/wrangler.toml SpecialistEnv workers/specialist/worker-configuration.d.ts'
   'workers/hosting/wrangler.toml HostingEnv workers/hosting/worker-configuration.d.ts'
+  'workers/hosting-vault/wrangler.toml VaultEnv workers/hosting-vault/worker-configuration.d.ts'
   'test/agent-runtime/wrangler.toml AgentRuntimeEnv test/agent-runtime/worker-configuration.d.ts'
 )
 

@@ -1,7 +1,7 @@
 /**
  * `npm start`: the whole stack, offline, in the spec's start order, until Ctrl-C.
  * `npm start -- --no-client` leaves out the browser client; `npm start -- --inspect` opens each Worker's DevTools
- * inspector (ports 9331–9335), which no run has otherwise (docs/security-hosting.md).
+ * inspector (ports 9331–9336), which no run has otherwise (docs/security.md, "Inspectors").
  */
 import { parseArgs } from 'node:util';
 import { createStack, START_ORDER, type Stack } from './stack/stack.ts';
@@ -18,9 +18,10 @@ function printTable(stack: Stack, withClient: boolean): void {
     ['registry', stack.urls.registry],
     ['chat', `${stack.urls.chat}/v1`],
     ['hosting', `${stack.urls.hosting}  (also {base_url}/v1/hosting; example agent "Echo (example)")`],
+    ['hosting vault', `${stack.urls.vault}  (no API: it seals hosted agents' seeds and secrets over RPC)`],
     ['edgar data', stack.urls.edgar],
     ['admin token', "ADMIN_TOKEN in .dev.vars (creates API keys: the client's API keys screen, POST /v1/keys)"],
-    ['inspectors', values.inspect ? 'DevTools on ports 9331–9335 (--inspect)' : 'none (npm start -- --inspect opens them)'],
+    ['inspectors', values.inspect ? 'DevTools on ports 9331–9336 (--inspect)' : 'none (npm start -- --inspect opens them)'],
     ['logs', stack.logDir],
   ];
   const width = Math.max(...rows.map(([name]) => name.length));

@@ -29,6 +29,7 @@ export function localVars(urls: LocalUrls, senders: { router: string; chatAgent:
       SENDER_BUDGETS: `${senders.router}:6000,${senders.chatAgent}:6000`,
     },
     router: { ...local, PRIMARY_WEBHOOK_URL: `${urls.router}/webhook` },
+    vault: {},
     hosting: { ...local, PUBLIC_URL: urls.registry },
   };
 }

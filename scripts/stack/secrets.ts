@@ -1,7 +1,7 @@
 import { join } from 'node:path';
-import { ensureDevVars, randomSecret, writeDevVars, type Vars } from './dev-vars.ts';
+import { ensureDevVars, randomSecret, readDevVars, replaceDevVars, writeDevVars, type Vars } from './dev-vars.ts';
 
-export type WorkerName = 'registry' | 'chat' | 'specialist' | 'router' | 'hosting';
+export type WorkerName = 'registry' | 'chat' | 'specialist' | 'router' | 'vault' | 'hosting';
 
 /** Where each Worker's secrets live: its .dev.vars (npm start) or one file per Worker under a test's dir. */
 export function secretsFiles(root: string, secretsDir?: string): Record<WorkerName, string> {
@@ -12,6 +12,7 @@ export function secretsFiles(root: string, secretsDir?: string): Record<WorkerNa
       chat: file('chat'),
       specialist: file('specialist'),
       router: file('router'),
+      vault: file('vault'),
       hosting: file('hosting'),
     };
   }
@@ -20,6 +21,7 @@ export function secretsFiles(root: string, secretsDir?: string): Record<WorkerNa
     chat: join(root, 'workers/chat/.dev.vars'),
     specialist: join(root, 'workers/specialist/.dev.vars'),
     router: join(root, 'workers/router/.dev.vars'),
+    vault: join(root, 'workers/hosting-vault/.dev.vars'),
     hosting: join(root, 'workers/hosting/.dev.vars'),
   };
 }
@@ -31,8 +33,24 @@ export function ensureSecrets(files: Record<WorkerName, string>): Record<WorkerN
     chat: ensureDevVars(files.chat, { CHAT_AGENT_SEED: randomSecret('chat-agent-seed') }),
     specialist: ensureDevVars(files.specialist, { FINANCIAL_AGENT_KEY: randomSecret('specialist-seed') }),
     router: ensureDevVars(files.router, { PRIMARY_AGENT_KEY: randomSecret('router-seed') }),
-    hosting: ensureDevVars(files.hosting, { HOSTING_SEED_KEY: randomSecret('hosting-vault') }),
+    vault: ensureDevVars(files.vault, { HOSTING_SEED_KEYS: vaultKeys(files.hosting) }),
+    hosting: withoutSealingKey(files.hosting),
   };
+}
+
+/**
+ * The vault's sealing keys: a checkout from before the vault keeps its hosting Worker's HOSTING_SEED_KEY as the key
+ * named v1 (its sealed seeds open with it); a fresh one gets a new key k1.
+ */
+function vaultKeys(hostingFile: string): () => string {
+  const old = readDevVars(hostingFile).HOSTING_SEED_KEY;
+  return () => (old ? `v1:${old}` : `k1:${randomSecret('hosting-vault')()}`);
+}
+
+/** The hosting Worker's secrets, with any sealing key of a checkout from before the vault taken out of its file. */
+function withoutSealingKey(hostingFile: string): Vars {
+  const { HOSTING_SEED_KEY: _moved, ...rest } = readDevVars(hostingFile);
+  return replaceDevVars(hostingFile, rest);
 }
 
 /**

@@ -41,8 +41,9 @@ export interface ServiceRecipe {
 export function serviceRecipes(plan: StackPlan): Record<ServiceName, ServiceRecipe> {
   const { root, ports, urls, persistDir, logDir, files, secrets } = plan;
   const local = localVars(urls, { router: plan.routerAddress, chatAgent: plan.chatAgentAddress });
-  const worker = (name: WorkerName, config: string, vars: Record<string, string>) =>
+  const worker = (name: WorkerName, config: string, vars: Record<string, string>, revivePath?: string) =>
     wranglerDev({
+      revivePath,
       name,
       root,
       config,
@@ -103,8 +104,14 @@ export function serviceRecipes(plan: StackPlan): Record<ServiceName, ServiceReci
       },
       stopped: inactive(secrets.router.PRIMARY_AGENT_KEY!),
     },
+    // The sealing keys' Worker: hosting reaches it over RPC (VAULT), so it runs first.
+    vault: {
+      spawn: () => worker('vault', 'workers/hosting-vault/wrangler.toml', {}),
+      ready: (service) => waitForHttp(service, '/health'),
+    },
     hosting: {
-      spawn: () => worker('hosting', 'workers/hosting/wrangler.toml', { ALLOWED_ORIGINS: urls.client }),
+      // Hosted code runs here: a runtime that a tenant's heap brought down is started again (worker-dev.ts --revive).
+      spawn: () => worker('hosting', 'workers/hosting/wrangler.toml', { ALLOWED_ORIGINS: urls.client }, '/health'),
       ready: async (service) => {
         await waitForHttp(service, '/health');
         const address = await ensureExampleHostedAgent({

@@ -81,8 +81,11 @@ export async function createStack(options: StackOptions = {}): Promise<Stack> {
   return { ports, urls, logDir, routerAddress, specialistAddress, chatAgentAddress, ...supervisor };
 }
 
-/** The spec's start order: registry, chat, EDGAR data, specialist (registered), router, then hosting (its example agent registered), client. */
-export const START_ORDER: ServiceName[] = ['registry', 'chat', 'edgar', 'specialist', 'router', 'hosting', 'client'];
+/**
+ * The spec's start order: registry, chat, EDGAR data, specialist (registered), router, then the hosting vault and
+ * hosting (its example agent registered), client.
+ */
+export const START_ORDER: ServiceName[] = ['registry', 'chat', 'edgar', 'specialist', 'router', 'vault', 'hosting', 'client'];
 
 /** Starts the whole stack in the spec's order; on a failure, stops what was started and rethrows. */
 export async function startStack(options: StackOptions = {}): Promise<Stack> {

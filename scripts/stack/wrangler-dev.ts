@@ -14,6 +14,8 @@ export interface WranglerDevOptions {
   envFile: string;
   /** Plain variables that override the config's [vars]. */
   vars?: Record<string, string>;
+  /** A path the runtime answers while it is alive: it is restarted when that stops (worker-dev.ts --revive). */
+  revivePath?: string;
   logDir: string;
 }
 
@@ -41,7 +43,7 @@ export function wranglerDev(options: WranglerDevOptions): ServiceProcess {
     command: join(options.root, inspected ? 'node_modules/.bin/wrangler' : 'node_modules/.bin/tsx'),
     args: inspected
       ? ['dev', ...common, '--inspector-port', String(options.inspectorPort), '--local', '--show-interactive-dev-session=false']
-      : [join(options.root, 'scripts/stack/worker-dev.ts'), ...common],
+      : [join(options.root, 'scripts/stack/worker-dev.ts'), ...common, ...(options.revivePath ? ['--revive', options.revivePath] : [])],
     cwd: options.root,
     env: { WRANGLER_REGISTRY_PATH: join(options.persistDir, '..', 'dev-registry') },
     logFile: join(options.logDir, `${options.name}.log`),

@@ -12,8 +12,9 @@ import { createTempStack, type TempStack } from './helpers/temp-stack.ts';
 /**
  * Issue 22's probes, as the hostile review ran them against `npm start`: tenant B uploads hosted code that
  * reaches for the stack's loopback ports and inspectors, and code that loops forever, while tenant A's agent
- * must keep answering; the submit endpoint gets a body larger than it takes; an account creates agents past
- * its quota. Run inside `unshare -n` (the standard ports).
+ * must keep answering; code that takes memory without end, binary (metered, stopped) and JavaScript heap (which
+ * local workerd cannot limit: the runtime is started again); the submit endpoint gets a body larger than it
+ * takes; an account creates agents past its quota. Run inside `unshare -n` (the standard ports).
  */
 
 /** Whether something accepts TCP connections on 127.0.0.1:port. */
@@ -47,6 +48,14 @@ agent.onStartup(async (ctx) => {
 export default agent;
 `;
 
+/** B's memory probes (finding 7): binary memory the guest meters, and a JavaScript heap it cannot see. */
+const HOG = (handler: string) => `import { defineAgent, z } from 'rendezvous/agent';
+const agent = defineAgent({ name: 'hog' });
+const kept = [];
+agent.onPayload(z.object({ go: z.literal(true) }), () => { ${handler} });
+export default agent;
+`;
+
 const RUNAWAY = `import { defineAgent, z } from 'rendezvous/agent';
 const agent = defineAgent({ name: 'runaway' });
 agent.onPayload(z.object({ go: z.literal(true) }), () => { while (true) {} });
@@ -67,7 +76,7 @@ describe('npm start against a hostile tenant (issue 22)', () => {
 
   beforeAll(async () => {
     temp = await createTempStack();
-    for (const name of ['registry', 'hosting'] as const) await temp.stack.start(name);
+    for (const name of ['registry', 'vault', 'hosting'] as const) await temp.stack.start(name);
     base = temp.stack.urls.registry;
     const adminToken = readDevVars(join(temp.dir, 'secrets', 'registry.dev.vars')).ADMIN_TOKEN!;
     keyA = (await createDevKey({ registryUrl: base, adminToken, permissions: ['hosting'] })).key;
@@ -138,8 +147,30 @@ describe('npm start against a hostile tenant (issue 22)', () => {
     for (const [url, answer] of Object.entries(answers!)) expect(answer, url).toMatch(/^403 .*egress policy/);
   });
 
-  // Before finding 4: after its 2 GB allocation the local hosting runtime has been seen to restart a moment later
-  // (issue 22, findings 4 and 7, still open locally), which would fail this probe for a reason not its own.
+  it("finding 4: B's infinite loop does not stall A's agent; B is stopped and its logs say why", async () => {
+    const a = await agentWith(keyA, 'tenant A echo', ECHO);
+    let normalMs = 0;
+    for (let index = 0; index < 3; index += 1) normalMs = Math.max(normalMs, (await message(a, { text: 'warm' })).ms);
+    const b = await agentWith(keyB, 'runaway', RUNAWAY);
+    let settled = false;
+    const runaway = message(b, { go: true }).finally(() => {
+      settled = true;
+    });
+    const began = Date.now();
+    let slowestMs = 0;
+    while (!settled || Date.now() - began < 1_000) {
+      const answer = await message(a, { text: 'still there?' });
+      expect(answer.status).toBe(200);
+      slowestMs = Math.max(slowestMs, answer.ms);
+    }
+    expect(slowestMs).toBeLessThan(normalMs + 1_500);
+    expect((await runaway).status).toBe(500);
+    const logs = await api<AgentLog[]>(keyB, 'GET', `/agents/${b}/logs/latest`);
+    expect(logs.some((line) => line.log_entry.startsWith('stopped: ') && line.log_entry.includes('budget'))).toBe(true);
+    expect((await api<HostedAgent>(keyB, 'GET', `/agents/${b}`)).running).toBe(false);
+    expect((await fetch(`${temp.stack.urls.hosting}/health`)).status).toBe(200);
+  });
+
   it('finding 5: an account creates no more agents than its quota (429 with detail); what it has stays', async () => {
     const key = (
       await createDevKey({
@@ -169,27 +200,38 @@ describe('npm start against a hostile tenant (issue 22)', () => {
     expect((await api<{ items: unknown[] }>(key, 'GET', '/agents?limit=100')).items).toHaveLength(20);
   });
 
-  it("finding 4: B's infinite loop does not stall A's agent; B is stopped and its logs say why", async () => {
+  it("finding 7: B's 2 GB of buffers stop B at its memory budget; A answers within its normal latency and hosting stays up", async () => {
     const a = await agentWith(keyA, 'tenant A echo', ECHO);
     let normalMs = 0;
     for (let index = 0; index < 3; index += 1) normalMs = Math.max(normalMs, (await message(a, { text: 'warm' })).ms);
-    const b = await agentWith(keyB, 'runaway', RUNAWAY);
-    let settled = false;
-    const runaway = message(b, { go: true }).finally(() => {
-      settled = true;
-    });
-    const began = Date.now();
+    const b = await agentWith(
+      keyB,
+      'buffer hog',
+      HOG('for (let i = 0; i < 64; i++) kept.push(new Uint8Array(32 * 1024 * 1024).fill(1)); return {};'),
+    );
+    expect((await message(b, { go: true })).status).toBe(500);
     let slowestMs = 0;
-    while (!settled || Date.now() - began < 1_000) {
+    for (let index = 0; index < 5; index += 1) {
       const answer = await message(a, { text: 'still there?' });
       expect(answer.status).toBe(200);
       slowestMs = Math.max(slowestMs, answer.ms);
     }
     expect(slowestMs).toBeLessThan(normalMs + 1_500);
-    expect((await runaway).status).toBe(500);
     const logs = await api<AgentLog[]>(keyB, 'GET', `/agents/${b}/logs/latest`);
-    expect(logs.some((line) => line.log_entry.startsWith('stopped: ') && line.log_entry.includes('budget'))).toBe(true);
+    expect(logs.some((line) => line.log_entry.startsWith('stopped: ') && line.log_entry.includes('memory budget'))).toBe(true);
     expect((await api<HostedAgent>(keyB, 'GET', `/agents/${b}`)).running).toBe(false);
+    expect((await fetch(`${temp.stack.urls.hosting}/health`)).status).toBe(200);
+  });
+
+  it("finding 7: B's JavaScript heap, which local workerd cannot limit, brings the runtime down; it is started again and A answers", async () => {
+    const a = await agentWith(keyA, 'tenant A echo', ECHO);
+    expect((await message(a, { text: 'warm' })).status).toBe(200);
+    // 160 MB of heap a message, kept: V8's heap limit (about 1.4 GB here) aborts the whole runtime within ten.
+    const b = await agentWith(keyB, 'heap hog', HOG('kept.push(new Array(2e7).fill(1.5)); return { held: kept.length };'));
+    let crashed = false;
+    for (let index = 0; index < 20 && !crashed; index += 1) crashed = (await message(b, { go: true })).status === 503;
+    expect(crashed).toBe(true);
+    await expect.poll(async () => (await message(a, { text: 'back?' })).status, { timeout: 60_000, interval: 1_000 }).toBe(200);
     expect((await fetch(`${temp.stack.urls.hosting}/health`)).status).toBe(200);
   });
 

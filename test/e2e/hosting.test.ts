@@ -20,7 +20,7 @@ describe('npm start: the hosting Worker with its example hosted agent', () => {
 
   beforeAll(async () => {
     temp = await createTempStack();
-    for (const name of ['registry', 'hosting', 'client'] as const) await temp.stack.start(name);
+    for (const name of ['registry', 'vault', 'hosting', 'client'] as const) await temp.stack.start(name);
     browser = await launchBrowser();
   });
   afterAll(async () => {

@@ -37,7 +37,7 @@ describe('hosted Python agents on the running stack', () => {
 
   beforeAll(async () => {
     temp = await createTempStack();
-    for (const name of ['registry', 'hosting', 'client'] as const) await temp.stack.start(name);
+    for (const name of ['registry', 'vault', 'hosting', 'client'] as const) await temp.stack.start(name);
     browser = await launchBrowser();
   });
   afterAll(async () => {

@@ -24,10 +24,10 @@ describe('the reference application, end to end', () => {
     await temp?.dispose();
   });
 
-  it('starts registry, chat, the data server, specialist, router, hosting and client in the spec’s order, each answering', async () => {
+  it('starts registry, chat, the data server, specialist, router, the hosting vault, hosting and client in the spec’s order, each answering', async () => {
     const started = progress.filter((line) => line.startsWith('starting ')).map((line) => line.split(' ')[1]);
-    expect(started).toEqual(['registry', 'chat', 'edgar', 'specialist', 'router', 'hosting', 'client']);
-    for (const name of ['registry', 'chat', 'specialist', 'router', 'hosting'] as const) {
+    expect(started).toEqual(['registry', 'chat', 'edgar', 'specialist', 'router', 'vault', 'hosting', 'client']);
+    for (const name of ['registry', 'chat', 'specialist', 'router', 'vault', 'hosting'] as const) {
       expect((await getFromService(temp, name, '/health')).status, name).toBe(200);
     }
     expect((await getFromService(temp, 'client', '/')).status).toBe(200);

@@ -24,6 +24,7 @@ const WORKERS = [
   { name: 'chat', config: 'workers/chat/wrangler.toml', agent: true },
   { name: 'router', config: 'workers/router/wrangler.toml', agent: true },
   { name: 'specialist', config: 'workers/specialist/wrangler.toml', agent: true },
+  { name: 'hosting-vault', config: 'workers/hosting-vault/wrangler.toml', agent: false },
   { name: 'hosting', config: 'workers/hosting/wrangler.toml', agent: true },
 ];
 
@@ -124,6 +125,7 @@ it('deploys from nothing in the order of docs/deploy.md: each deploy binds only 
   const steps: [config: string, environment: string][] = [
     ['wrangler.toml', 'first-deploy'],
     ['workers/chat/wrangler.toml', 'production'],
+    ['workers/hosting-vault/wrangler.toml', 'production'],
     ['workers/hosting/wrangler.toml', 'production'],
     ['wrangler.toml', 'production'],
     ['workers/specialist/wrangler.toml', 'production'],

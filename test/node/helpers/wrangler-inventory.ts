@@ -7,6 +7,7 @@ const WRANGLER_CONFIGS = [
   'wrangler.toml',
   'workers/chat/wrangler.toml',
   'workers/hosting/wrangler.toml',
+  'workers/hosting-vault/wrangler.toml',
   'workers/router/wrangler.toml',
   'workers/specialist/wrangler.toml',
   'pages/wrangler.toml',

@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import { clientCors } from '../../../lib/http/cors.ts';
 import { healthBody } from '../../../lib/http/health.ts';
+import { resealRetired } from './agents/reseal.ts';
 import { agentRoutes } from './agents/routes.ts';
 import type { HostingApp } from './app.ts';
 import { requireHostingKey, requireLoader } from './auth/require-key.ts';
@@ -34,4 +35,9 @@ app.onError(onError);
 export default {
   fetch: app.fetch,
   queue: consumeOutbox,
+  scheduled: async (_controller, env) => {
+    const resealed = await resealRetired(env);
+    if (resealed.seeds + resealed.secrets > 0)
+      console.log(`re-sealed ${resealed.seeds} seeds and ${resealed.secrets} secrets under the current key`);
+  },
 } satisfies ExportedHandler<HostingEnv>;

@@ -2,7 +2,7 @@ import { HOSTED_CODE_MAX_BYTES } from '../../../schemas/hosting.ts';
 import { ApiError } from '../../../lib/http/api-error.ts';
 
 /**
- * What one tenant may hold on the platform (docs/security-hosting.md, "Quotas"). The operator sets each as a
+ * What one tenant may hold on the platform (docs/security.md, "Quotas"). The operator sets each as a
  * plain variable of the hosting Worker; an unset or empty one takes its default here.
  */
 export interface HostingQuotas {

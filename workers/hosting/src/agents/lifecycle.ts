@@ -50,7 +50,7 @@ export async function stopAgent(env: HostingEnv, row: AgentRow): Promise<AgentRo
         system(env, row.address, 'erro', `shutdown failed: ${failureText(error)}`),
       );
     }
-    const seed = await open(env.HOSTING_SEED_KEY, row.sealed_seed);
+    const seed = await open(env, row.sealed_seed);
     await updateAgentStatus({ seed, active: false, registryUrl: env.REGISTRY_URL, fetch: platformFetch(env) }).catch((error: unknown) =>
       system(env, row.address, 'warn', `could not mark the agent inactive in the registry: ${failureText(error)}`),
     );
@@ -83,7 +83,7 @@ async function register(env: HostingEnv, row: AgentRow): Promise<void> {
   }
   try {
     await registerAgent({
-      seed: await open(env.HOSTING_SEED_KEY, row.sealed_seed),
+      seed: await open(env, row.sealed_seed),
       url: submitUrl(env),
       token: env.REGISTRY_API_KEY,
       title: row.name,

@@ -38,7 +38,7 @@ export function agentRoutes() {
   /** A fresh identity for a new agent: the seed is sealed at once and never leaves the platform. */
   const createAgent = async (env: HostingBindings, accountId: string, input: Parameters<typeof newAgentRow>[3]): Promise<AgentRow> => {
     const seed = newSeed();
-    const row = newAgentRow(accountId, Identity.fromSeed(seed, 0).address, await seal(env.HOSTING_SEED_KEY, seed), input, new Date());
+    const row = newAgentRow(accountId, Identity.fromSeed(seed, 0).address, await seal(env, seed), input, new Date());
     const max = quotasOf(env).agentsPerAccount;
     if (!(await insertAgent(env.DB, row, max)))
       throw tooMany(`this account has ${max} hosted agents, the most it may have: delete one first (HOSTED_AGENTS_PER_ACCOUNT)`);

@@ -21,7 +21,8 @@ const deadlines = new Map<number, { at: number; what: string }>();
 let earliest = { at: Number.POSITIVE_INFINITY, what: '' };
 let nextCall = 0;
 
-function trip(reason: string): never {
+/** Marks the isolate over its budget for good (every guard throws from now on) and throws. */
+export function trip(reason: string): never {
   overBudget ??= reason;
   throw new Error(`${OVER_BUDGET_TAG} ${overBudget}`);
 }

@@ -98,5 +98,11 @@ export type GuestCallKind = keyof typeof GUEST_BUDGET_MS;
 /** Longest synchronous run of a hosted agent's code, in ms, before the guard stops it (see guest/guard.ts). */
 export const GUEST_SLICE_MS = 500;
 
+/**
+ * Binary memory (ArrayBuffers and typed arrays) a hosted agent's isolate may hold at once, in bytes: Cloudflare's
+ * memory limit per isolate, so code that stays within it locally also runs deployed (see guest/memory-meter.ts).
+ */
+export const GUEST_MEMORY_BYTES = 128 * 1024 * 1024;
+
 /** Starts the message of an error that says the agent's code went over its budget (the host stops the agent). */
 export const OVER_BUDGET_TAG = '[over budget]';

@@ -8,3 +8,8 @@ export type { AgentLogger, AgentStorage, HostedContext, HostedMessageContext } f
 export { defineAgent, HostedAgentDefinition, type HostedAgentConfig } from './define-agent.ts';
 export { hostedEntrypoint } from './entrypoint.ts';
 export { guard } from './guard.ts';
+
+import { meterBinaryMemory } from './memory-meter.ts';
+
+// Before any of the agent's code runs (every module of it imports this SDK first): its binary memory is metered.
+meterBinaryMemory();

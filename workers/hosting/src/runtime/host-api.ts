@@ -75,14 +75,14 @@ export class HostApi extends WorkerEntrypoint<HostingEnv, AgentProps> implements
     const row = await this.env.DB.prepare('SELECT sealed_value FROM hosted_secrets WHERE address = ?1 AND name = ?2')
       .bind(this.address, String(name))
       .first<{ sealed_value: string }>();
-    return row ? open(this.env.HOSTING_SEED_KEY, row.sealed_value) : null;
+    return row ? open(this.env, row.sealed_value) : null;
   }
 
   async secrets(): Promise<Record<string, string>> {
     const { results } = await this.env.DB.prepare('SELECT name, sealed_value FROM hosted_secrets WHERE address = ?1')
       .bind(this.address)
       .all<{ name: string; sealed_value: string }>();
-    const opened = await Promise.all(results.map(async (row) => [row.name, await open(this.env.HOSTING_SEED_KEY, row.sealed_value)]));
+    const opened = await Promise.all(results.map(async (row) => [row.name, await open(this.env, row.sealed_value)]));
     return Object.fromEntries(opened);
   }
 

@@ -45,7 +45,7 @@ const built = new Map<string, Promise<Agent<HostingEnv>>>();
 const BUILT_MAX = 500;
 
 async function buildPlatformAgent(env: HostingEnv, row: AgentRow): Promise<Agent<HostingEnv>> {
-  const seed = await open(env.HOSTING_SEED_KEY, row.sealed_seed);
+  const seed = await open(env, row.sealed_seed);
   const agent = defineAgent<HostingEnv>({
     name: row.address,
     title: row.name,

@@ -46,7 +46,7 @@ export function secretRoutes() {
     if (!row) throw new ApiError({ status: 404, message: 'agent not found' });
     const timestamp = new Date().toISOString();
     await c.env.DB.prepare('INSERT OR REPLACE INTO hosted_secrets (address, name, sealed_value, timestamp) VALUES (?1, ?2, ?3, ?4)')
-      .bind(row.address, input.name, await seal(c.env.HOSTING_SEED_KEY, input.secret), timestamp)
+      .bind(row.address, input.name, await seal(c.env, input.secret), timestamp)
       .run();
     return c.json(listed({ address: row.address, name: input.name, timestamp }));
   });
