@@ -9,7 +9,6 @@ interface Timed {
 }
 
 const at = (turn: StreamedTurn, step: string) => turn.steps.get(step) ?? Number.NaN;
-const phases = (s: Timings | null) => (s ? s.queued + s.team + s.chat + s.edgar + s.reply : Number.NaN);
 
 /** Each hop of a turn, in order (NaN where a turn has none: no search when the session continues); together they make request → [DONE]. */
 export const AGENTIC_HOPS = [
@@ -27,11 +26,12 @@ export const AGENTIC_HOPS = [
     label: 'specialist: team, chat model, EDGAR',
     ms: ({ specialist: s }: Timed) => (s ? s.team + s.chat + s.edgar : Number.NaN),
   },
-  { key: 'reply', label: 'specialist: answer queued for delivery', ms: ({ specialist }: Timed) => specialist?.reply ?? Number.NaN },
+  // The specialist's reply phase ends when the chat webhook answers, after the waiter was woken: not a hop of its own.
   {
     key: 'back',
-    label: 'specialist outbox → chat webhook → session → waiter',
-    ms: (timed: Timed) => at(timed.turn, 'answered') - at(timed.turn, 'sent') - phases(timed.specialist),
+    label: 'specialist → chat: answer signed, sent, verified, filed',
+    ms: ({ turn, specialist: s }: Timed) =>
+      at(turn, 'answered') - at(turn, 'sent') - (s ? s.queued + s.team + s.chat + s.edgar : Number.NaN),
   },
   { key: 'relay', label: 'chat: answer relayed, [DONE] seen', ms: ({ turn }: Timed) => turn.done - at(turn, 'answered') },
 ] as const;

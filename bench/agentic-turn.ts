@@ -10,20 +10,44 @@ export interface StreamedTurn {
   done: number;
   /** Step name → when the chat Worker made it (epoch ms); the first of each name. */
   steps: Map<string, number>;
+  /** Requests sent again because the runtime had closed the kept-alive connection they went out on. */
+  resent: number;
   /** The uAgents session the question went in (the `sent` step's), to find the specialist's timing line. */
   session: string | null;
   stepsBeforeContent: number;
   content: string;
 }
 
-/** Streams one completion, reading each chunk as it comes; throws on an error status or a reset connection. */
+/**
+ * workerd closes a connection idle for 5 s; Node's fetch keeps one 4 s, by a timer that fires late on a loaded
+ * machine, so a request can go out on a connection the runtime is closing, and fail before it was read
+ * ("other side closed", ECONNRESET). The stock `openai` SDK sends such a request again (twice at most); so does the bench.
+ */
+const closedBeforeAnswer = (error: unknown) => {
+  const code = (error as { cause?: { code?: string } }).cause?.code;
+  return code === 'UND_ERR_SOCKET' || code === 'ECONNRESET';
+};
+const MAX_RESENDS = 2;
+
+/** Streams one completion, reading each chunk as it comes; throws on an error status or a connection lost mid-answer. */
 export async function streamTurn(chatUrl: string, key: string, messages: unknown[], session: string | null): Promise<StreamedTurn> {
   const start = Date.now();
-  const response = await fetch(`${chatUrl}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(session ? { 'x-session-id': session } : {}) },
-    body: JSON.stringify({ model: 'llm1-agentic', stream: true, messages }),
-  });
+  const send = () =>
+    fetch(`${chatUrl}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(session ? { 'x-session-id': session } : {}) },
+      body: JSON.stringify({ model: 'llm1-agentic', stream: true, messages }),
+    });
+  let resent = 0;
+  let response: Response | undefined;
+  while (!response) {
+    try {
+      response = await send();
+    } catch (error) {
+      if (!closedBeforeAnswer(error) || resent === MAX_RESENDS) throw error;
+      resent += 1;
+    }
+  }
   if (!response.ok) throw new Error(`chat answered ${response.status}: ${await response.text()}`);
   const headers = Date.now();
   const steps = new Map<string, number>();
@@ -53,5 +77,5 @@ export async function streamTurn(chatUrl: string, key: string, messages: unknown
     for (const block of blocks) take(block);
   }
   take(buffered);
-  return { start, headers, done: Date.now(), steps, session: sentIn, stepsBeforeContent: Math.max(0, stepsBeforeContent), content };
+  return { start, headers, done: Date.now(), steps, resent, session: sentIn, stepsBeforeContent: Math.max(0, stepsBeforeContent), content };
 }

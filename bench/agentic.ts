@@ -172,6 +172,8 @@ async function main() {
     reportHops(timed);
     console.log('');
     reportCpu(Object.fromEntries([...cpu].map(([service, byName]) => [service, Object.fromEntries(byName)])), all.length, 'turn');
+    const resent = all.reduce((sum, row) => sum + (row.streamed?.resent ?? 0), 0);
+    console.log(`\nrequests sent again after the runtime closed their kept-alive connection (as the openai SDK does): ${resent}`);
     const failed = all.filter((row) => Number.isNaN(row.ms));
     if (failed.length) {
       const reasons = new Map<string, number>();
