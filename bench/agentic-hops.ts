@@ -27,6 +27,8 @@ export const AGENTIC_HOPS = [
     ms: ({ specialist: s }: Timed) => (s ? s.team + s.chat + s.edgar : Number.NaN),
   },
   // The specialist's reply phase ends when the chat webhook answers, after the waiter was woken: not a hop of its own.
+  // Its queue wait starts when the webhook queued the job, before the chat saw the webhook's answer: by that overlap
+  // this hop can come out below zero.
   {
     key: 'back',
     label: 'specialist → chat: answer signed, sent, verified, filed',
