@@ -14,12 +14,15 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type ChatCompletionChunk, ChatCompletionChunk as chunkSchema } from '../schemas/chat.ts';
 import { createdKeySchema } from '../schemas/keys.ts';
 import { featureAgent } from '../scripts/stack/feature-agent.ts';
 import { expectedLine, type Figure } from './agentic-expected.ts';
+import { reportHops } from './agentic-hops.ts';
+import { type StreamedTurn, streamTurn } from './agentic-turn.ts';
 import { startWorkersStack } from './e2e-workers-stack.ts';
 import { percentile } from './e2e-stats.ts';
+import { cpuSnapshot, cpuSpent, reportCpu } from './process-cpu.ts';
+import { readSessionTimings } from './timing-log.ts';
 
 const { values } = parseArgs({ options: { conversations: { type: 'string', default: '50' }, logs: { type: 'string' } } });
 const CONVERSATIONS = Number(values.conversations);
@@ -55,31 +58,8 @@ interface TurnResult {
   stepsBeforeContent: number;
   correct: boolean;
   content: string;
-}
-
-/** One streamed completion: its time to [DONE], the steps before the first content token, the content. */
-async function streamTurn(chatUrl: string, key: string, messages: unknown[], session: string | null) {
-  const started = performance.now();
-  const response = await fetch(`${chatUrl}/v1/chat/completions`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', ...(session ? { 'x-session-id': session } : {}) },
-    body: JSON.stringify({ model: 'llm1-agentic', stream: true, messages }),
-  });
-  if (!response.ok) throw new Error(`chat answered ${response.status}: ${await response.text()}`);
-  const text = await response.text();
-  const ms = performance.now() - started;
-  let steps = 0;
-  let stepsBeforeContent = -1;
-  let content = '';
-  for (const block of text.split('\n\n')) {
-    if (!block.startsWith('data: ') || block === 'data: [DONE]') continue;
-    const chunk: ChatCompletionChunk = chunkSchema.parse(JSON.parse(block.slice('data: '.length)));
-    steps += chunk.intermediate_steps?.length ?? 0;
-    const delta = chunk.choices[0]?.delta.content ?? '';
-    if (delta && stepsBeforeContent < 0) stepsBeforeContent = steps;
-    content += delta;
-  }
-  return { ms, stepsBeforeContent: Math.max(0, stepsBeforeContent), content };
+  /** The turn as streamed; null when the request failed. */
+  streamed: StreamedTurn | null;
 }
 
 async function converse(chatUrl: string, key: string, index: number): Promise<TurnResult[]> {
@@ -91,14 +71,32 @@ async function converse(chatUrl: string, key: string, index: number): Promise<Tu
     history.push({ role: 'user', content: question });
     const messages = session ? [{ role: 'user', content: question }] : history;
     // A turn that failed (a reset connection, an error status) counts as answered wrongly, with what happened.
-    const { ms, stepsBeforeContent, content } = await streamTurn(chatUrl, key, messages, session).catch((error: unknown) => ({
-      ms: NaN,
-      stepsBeforeContent: 0,
-      content: `request failed: ${error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error)}`,
-    }));
-    history.push({ role: 'assistant', content });
+    const streamed = await streamTurn(chatUrl, key, messages, session).catch((error: unknown) => {
+      const why = error instanceof Error ? `${error.message} ${String(error.cause ?? '')}` : String(error);
+      history.push({ role: 'assistant', content: `request failed: ${why}` });
+      return why;
+    });
+    if (typeof streamed === 'string') {
+      results.push({
+        turn: turn + 1,
+        ms: NaN,
+        stepsBeforeContent: 0,
+        correct: false,
+        content: `request failed: ${streamed}`,
+        streamed: null,
+      });
+      continue;
+    }
+    history.push({ role: 'assistant', content: streamed.content });
     const line = expectedLine(ROOT, company.cik, expect.figure, expect.year);
-    results.push({ turn: turn + 1, ms, stepsBeforeContent, correct: content.includes(line), content });
+    results.push({
+      turn: turn + 1,
+      ms: streamed.done - streamed.start,
+      stepsBeforeContent: streamed.stepsBeforeContent,
+      correct: streamed.content.includes(line),
+      content: streamed.content,
+      streamed,
+    });
   }
   return results;
 }
@@ -127,11 +125,18 @@ async function main() {
 
     const load = loadavg()[0]!.toFixed(2);
     const started = performance.now();
+    const snapshot = () => cpuSnapshot(new Map([['edgar', stack.edgarGroup]]), new Map(Object.entries(stack.runtimes)));
+    const cpuBefore = snapshot();
+    const clientCpuBefore = process.cpuUsage();
     const all = (await Promise.all(Array.from({ length: CONVERSATIONS }, (_, index) => converse(stack.urls.chat, key, index)))).flat();
+    const clientCpu = process.cpuUsage(clientCpuBefore);
+    const cpu = cpuSpent(cpuBefore, snapshot());
+    cpu.set('bench clients', new Map([['node', (clientCpu.user + clientCpu.system) / 1000]]));
     const seconds = (performance.now() - started) / 1000;
+    const loadAfter = loadavg()[0]!.toFixed(2);
 
     console.log(
-      `\nruntime: workerd through Miniflare (bench/e2e-workers-stack.ts), offline engine; load average before the round: ${load}`,
+      `\nruntime: workerd through Miniflare (bench/e2e-workers-stack.ts), offline engine; load average before the round ${load}, after it ${loadAfter}`,
     );
     console.log(
       `${CONVERSATIONS} conversations × 3 turns at once, a chat-only key, half with x-session-id, half with the history alone: ${seconds.toFixed(1)} s\n`,
@@ -150,6 +155,25 @@ async function main() {
         `| ${turn === 0 ? 'all' : turn} | ${percentile(times, 50).toFixed(0)} | ${percentile(times, 99).toFixed(0)} | ${Math.min(...steps)}–${Math.max(...steps)} | ${correct}/${rows.length} |`,
       );
     }
+    // The Workers log their timing lines as each batch ends; give the last ones time to reach the log file.
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    const sessionTimings = readSessionTimings(stack.workerdLog);
+    // A session's questions were asked one after the other, so its timing lines are in the order of its turns.
+    const turnsOfSession = new Map<string, StreamedTurn[]>();
+    for (const { streamed } of all)
+      if (streamed?.session) turnsOfSession.set(streamed.session, [...(turnsOfSession.get(streamed.session) ?? []), streamed]);
+    const timed = all.flatMap(({ streamed }) => {
+      if (!streamed) return [];
+      const turns = turnsOfSession.get(streamed.session ?? '') ?? [];
+      const lines = streamed.session ? sessionTimings(streamed.session) : [];
+      return [{ turn: streamed, specialist: lines[turns.indexOf(streamed)] ?? null }];
+    });
+    console.log(`\nwhere a turn's time goes (request → [DONE]), ${timed.length} turns:`);
+    reportHops(timed);
+    console.log('');
+    reportCpu(Object.fromEntries([...cpu].map(([service, byName]) => [service, Object.fromEntries(byName)])), all.length, 'turn');
+    const resent = all.reduce((sum, row) => sum + (row.streamed?.resent ?? 0), 0);
+    console.log(`\nrequests sent again after the runtime closed their kept-alive connection (as the openai SDK does): ${resent}`);
     const failed = all.filter((row) => Number.isNaN(row.ms));
     if (failed.length) {
       const reasons = new Map<string, number>();

@@ -15,7 +15,7 @@
  *   npm run bench:e2e -- --logs /tmp/e2e-logs             # keep the stack's logs
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -26,7 +26,7 @@ import type { ServiceName } from '../scripts/stack/ports.ts';
 import { startStack } from '../scripts/stack/stack.ts';
 import { startWorkersStack } from './e2e-workers-stack.ts';
 import { HOPS, summarise, type Sample } from './e2e-stats.ts';
-import { cpuSnapshot, cpuSpent } from './process-cpu.ts';
+import { cpuSnapshot, cpuSpent, reportCpu } from './process-cpu.ts';
 import { lineChartSvg, measuredUnder, writeChart } from './svg-chart.ts';
 import { readTimings } from './timing-log.ts';
 
@@ -188,7 +188,7 @@ function report(label: string, result: Awaited<ReturnType<typeof round>>) {
       `  EDGAR: ${result.edgar} requests to the data server; at the SEC's pace (9/s configured, 10/s allowed) that alone takes ≥ ${least.toFixed(1)} s`,
     );
   }
-  reportCpu(result.cpu, result.answered);
+  reportCpu(result.cpu, result.answered, 'answer');
   if (!result.summary) return;
   const { available, total, hops } = result.summary;
   console.log(`  send → answer at the router   p50 ${ms(available.p50)}   p99 ${ms(available.p99)}`);
@@ -199,31 +199,6 @@ function report(label: string, result: Awaited<ReturnType<typeof round>>) {
     if (!figures) continue;
     console.log(
       `    ${hop.label.padEnd(46)} p50 ${ms(figures.p50)}  p99 ${ms(figures.p99)}  ${(figures.share * 100).toFixed(1).padStart(5)} % of mean`,
-    );
-  }
-}
-
-/** CPU ms per answer of each service (its processes summed, the busiest named): the load-independent figure. */
-function reportCpu(cpu: Record<string, Record<string, number>>, answered: number) {
-  const entries = Object.entries(cpu);
-  if (!entries.length || !answered) return;
-  const total = entries.reduce((sum, [, byName]) => sum + Object.values(byName).reduce((a, b) => a + b, 0), 0);
-  // workerd runs the Workers; wrangler's node prints a log line per request and esbuild serves its builds: dev tooling only.
-  const workerd = entries.reduce((sum, [, byName]) => sum + (byName.workerd ?? 0), 0);
-  const perAnswer = (ms: number) => (ms / answered).toFixed(1);
-  console.log(
-    `  CPU per answer (user + system): ${perAnswer(total)} ms in all, ${perAnswer(workerd)} ms in the Workers (workerd); ` +
-      `at that cost this machine's ${availableParallelism()} cores, idle, serve at most ${((availableParallelism() * 1000 * answered) / total).toFixed(0)} answers/s`,
-  );
-  for (const [service, byName] of entries) {
-    const ms = Object.values(byName).reduce((a, b) => a + b, 0);
-    const parts = Object.entries(byName)
-      .filter(([, part]) => part > 0)
-      .sort((a, b) => b[1] - a[1])
-      .map(([name, part]) => `${name} ${(part / answered).toFixed(1)}`)
-      .join(', ');
-    console.log(
-      `    ${service.padEnd(14)} ${(ms / answered).toFixed(1).padStart(7)} ms  ${((ms / total) * 100).toFixed(0).padStart(3)} %  (${parts})`,
     );
   }
 }

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { readdirSync, readFileSync } from 'node:fs';
 
 /** Kernel clock ticks per second, the unit of utime and stime in /proc/<pid>/stat. */
@@ -53,4 +54,29 @@ export function cpuSpent(before: CpuSnapshot, after: CpuSnapshot): Map<string, M
       new Map([...byName].map(([name, ms]) => [name, ms - (before.get(service)?.get(name) ?? 0)])),
     ]),
   );
+}
+
+/** CPU ms per `unit` (an answer, a turn) of each service (its processes summed, the busiest named): the load-independent figure. */
+export function reportCpu(cpu: Record<string, Record<string, number>>, units: number, unit: string): void {
+  const entries = Object.entries(cpu);
+  if (!entries.length || !units) return;
+  const total = entries.reduce((sum, [, byName]) => sum + Object.values(byName).reduce((a, b) => a + b, 0), 0);
+  // workerd runs the Workers; wrangler's node prints a log line per request and esbuild serves its builds: dev tooling only.
+  const workerd = entries.reduce((sum, [, byName]) => sum + (byName.workerd ?? 0), 0);
+  const perUnit = (ms: number) => (ms / units).toFixed(1);
+  console.log(
+    `  CPU per ${unit} (user + system): ${perUnit(total)} ms in all, ${perUnit(workerd)} ms in the Workers (workerd); ` +
+      `at that cost this machine's ${availableParallelism()} cores, idle, serve at most ${((availableParallelism() * 1000 * units) / total).toFixed(0)} ${unit}s/s`,
+  );
+  for (const [service, byName] of entries) {
+    const ms = Object.values(byName).reduce((a, b) => a + b, 0);
+    const parts = Object.entries(byName)
+      .filter(([, part]) => part > 0)
+      .sort((a, b) => b[1] - a[1])
+      .map(([name, part]) => `${name} ${(part / units).toFixed(1)}`)
+      .join(', ');
+    console.log(
+      `    ${service.padEnd(14)} ${(ms / units).toFixed(1).padStart(7)} ms  ${((ms / total) * 100).toFixed(0).padStart(3)} %  (${parts})`,
+    );
+  }
 }

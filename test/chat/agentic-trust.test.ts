@@ -87,7 +87,8 @@ describe('failures say what happened and whether retrying helps', () => {
     // The operator broke the chat agent's key (it lost `read`): the registry refuses its searches.
     await setPermissions(['write']);
     try {
-      const body = await ask(chatOnly, 'How long should quince membrillo cook?');
+      // A question not searched in the last 10 s: a search the chat agent made is shared that long (decision 0125).
+      const body = await ask(chatOnly, 'How long should quince membrillo rest before slicing?');
       expect(stepOf(body, 'failed')).toMatchObject({ reason: 'search_refused' });
       const content = body.choices[0]!.message.content!;
       expect(content).toContain('the registry refused the chat agent’s own key (HTTP 403)');

@@ -2,7 +2,8 @@ import { ownAgentsResponseSchema } from '../../../../schemas/own-agents.ts';
 import { agentDetailSchema } from '../../../../schemas/registry.ts';
 import type { StepEvent } from '../completion/events.ts';
 import { registryFetch } from '../discovery/registry-fetch.ts';
-import { type FoundAgent, type SearchFailure, searchAgents } from '../discovery/search.ts';
+import type { FoundAgent, SearchFailure } from '../discovery/search.ts';
+import { searchPublicAgents } from './public-search.ts';
 import type { RegistryAccess } from './registry-access.ts';
 import { stepEvent } from './steps.ts';
 import { targetOf, type Target } from './target.ts';
@@ -91,7 +92,7 @@ export async function findCandidates(
     return { ok: false, failure: { kind: 'no_agent_key', status: null, retryAfter: null }, step: searchStep(error, [], 0, error) };
   }
   const [searched, own] = await Promise.all([
-    searchAgents(env, access.agentKey, searchText, SEARCHED, signal),
+    searchPublicAgents(env, access.agentKey, searchText, SEARCHED, signal),
     ownAgents(env, access, searchText, signal),
   ]);
   if (searched.failure) {
