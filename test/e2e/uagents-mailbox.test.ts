@@ -28,8 +28,12 @@ function pythonForUagents(): string | null {
 const python = pythonForUagents();
 const pythonEnv = { ...process.env, PYTHONDONTWRITEBYTECODE: '1', NO_COLOR: '1' };
 
-function runPython(script: string, args: string[]): { status: number | null; stdout: string; stderr: string } {
-  const result = spawnSync(python!, [join(DIR, script), ...args], { env: pythonEnv, encoding: 'utf8', timeout: 60_000 });
+/**
+ * Runs a script of test/interop/mailbox in `cwd`: uAgents' logger writes uagents_core.log into the working directory,
+ * so the tests run it in the stack's temp dir (kept with its logs by KEEP_E2E_STATE), never in the checkout.
+ */
+function runPython(script: string, args: string[], cwd: string): { status: number | null; stdout: string; stderr: string } {
+  const result = spawnSync(python!, [join(DIR, script), ...args], { cwd, env: pythonEnv, encoding: 'utf8', timeout: 60_000 });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
 }
 
@@ -67,9 +71,7 @@ describe.skipIf(!python)('a uAgents agent connects by mailbox with uAgents’ ow
     const agent = spawn(
       python!,
       [join(DIR, 'agent.py'), '--base', base, '--key', key, '--seed', seed, '--handle', handle, '--expect', '2'],
-      {
-        env: pythonEnv,
-      },
+      { cwd: temp.dir, env: pythonEnv },
     );
     let stderr = '';
     agent.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
@@ -109,7 +111,7 @@ describe.skipIf(!python)('a uAgents agent connects by mailbox with uAgents’ ow
       expect(ready.status).toMatchObject({ status: 200, body: { is_active: true, status: 'active' } });
 
       // The Agentverse CLI reads the almanac record without an error, and resolves the address and the handle.
-      const check = runPython('cli.py', ['--av', base, 'agent', ready.address, '--all']);
+      const check = runPython('cli.py', ['--av', base, 'agent', ready.address, '--all'], temp.dir);
       expect(check.status, check.stderr).toBe(0);
       expect(check.stdout).not.toMatch(/Failed to parse almanac registration|Agent not registered|Could not resolve/);
       expect(check.stdout).toContain(`Available at ${ready.mailbox_endpoint}`);
@@ -121,14 +123,14 @@ describe.skipIf(!python)('a uAgents agent connects by mailbox with uAgents’ ow
       // Search needs a key (the spec); the CLI searches without one, so that one record is missing, said as such.
       expect(check.stdout).toMatch(/Failed to fetch search record \(401/);
       for (const identifier of [ready.address, handle, `@${handle}`]) {
-        const resolved = runPython('cli.py', ['--av', base, 'resolve', identifier]);
+        const resolved = runPython('cli.py', ['--av', base, 'resolve', identifier], temp.dir);
         expect(resolved.status, resolved.stderr).toBe(0);
         expect(resolved.stdout).toContain(`Address: ${ready.address}`);
         expect(resolved.stdout).toContain('Status: active');
         expect(resolved.stdout).toContain('Type: mailbox');
         expect(resolved.stdout).toContain(`Endpoints: ${ready.mailbox_endpoint}`);
       }
-      const unknown = runPython('cli.py', ['--av', base, 'resolve', Identity.fromSeed(`${seed} nobody`, 0).address]);
+      const unknown = runPython('cli.py', ['--av', base, 'resolve', Identity.fromSeed(`${seed} nobody`, 0).address], temp.dir);
       expect(unknown.stdout).toContain('Identifier is available (not assigned)');
 
       // Two senders, each with uagents_core's send_message_to_agent: resolved through the almanac, posted to the mailbox.
@@ -136,7 +138,7 @@ describe.skipIf(!python)('a uAgents agent connects by mailbox with uAgents’ ow
         [`${seed} sender one`, 'first'],
         [`${seed} sender two`, 'second'],
       ] as const) {
-        const sent = runPython('send.py', ['--base', base, '--seed', senderSeed, '--to', ready.address, '--text', text]);
+        const sent = runPython('send.py', ['--base', base, '--seed', senderSeed, '--to', ready.address, '--text', text], temp.dir);
         expect(sent.status, sent.stderr).toBe(0);
         const { statuses } = z
           .object({ statuses: z.array(z.object({ status: z.string(), endpoint: z.string() })) })
