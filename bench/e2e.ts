@@ -297,7 +297,10 @@ try {
     resolve(import.meta.dirname, `charts/e2e-latency-${RUNTIME}.svg`),
     lineChartSvg({
       title: `Reference app: latency against concurrent users`,
-      note: measuredUnder(RUNTIME),
+      note: measuredUnder(
+        RUNTIME,
+        `${waitSeconds > 0 ? `long polls (wait=${waitSeconds} s)` : `short polls every ${pollMs} ms`}, one warm round per level`,
+      ),
       xLabel: 'users asking at once (warm)',
       yLabel: 'ms, send → answer',
       logX: true,
