@@ -2,51 +2,15 @@ import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { model } from '../../lib/agent/model.ts';
-import { buildEnvelope, serializeEnvelope } from '../../lib/envelope/index.ts';
-import { Identity } from '../../lib/identity/index.ts';
 import type { AgentLog, HostedAgent } from '../../schemas/hosting.ts';
 import { createDevKey } from '../../scripts/dev/bootstrap-key.ts';
 import { readDevVars } from '../../scripts/stack/dev-vars.ts';
 import { launchBrowser } from './helpers/browser.ts';
+import { createFromTemplate, hostedAgentAddress, saveAndStart, sendGreeting } from './helpers/hosting-screen.ts';
 import { createTempStack, type TempStack } from './helpers/temp-stack.ts';
+import { PING_PONG_AGENT, Ping, Pong } from '../support/python-ping-pong.ts';
 
 const PEER = resolve(import.meta.dirname, '../interop/ping_peer.py');
-
-/** Agentverse's style, unchanged: a Ping → Pong agent counting in ctx.storage and logging with ctx.logger. */
-const AGENT = `from uagents import Agent, Context, Model
-
-
-class Ping(Model):
-    text: str
-
-
-class Pong(Model):
-    text: str
-    count: int
-
-
-agent = Agent(name="ponger", seed="a seed is ignored when hosted")
-
-
-@agent.on_event("startup")
-async def introduce(ctx: Context):
-    ctx.logger.info(f"hello, my name is {agent.name} and my address is {agent.address}")
-
-
-@agent.on_message(model=Ping)
-async def handle_ping(ctx: Context, sender: str, msg: Ping):
-    count = ctx.storage.get("pings") or 0
-    count += 1
-    ctx.storage.set("pings", count)
-    ctx.logger.info(f"ping number {count} from {sender}: {msg.text}")
-    await ctx.send(sender, Pong(text=f"pong to {msg.text}", count=count))
-
-
-if __name__ == "__main__":
-    agent.run()
-`;
 
 /** Debian's pydantic 1.x and ecdsa, as the chat interop test needs them (scripts/test.sh installs them). */
 function pythonWithPeerModules(): string | null {
@@ -56,9 +20,6 @@ function pythonWithPeerModules(): string | null {
 }
 
 const python = pythonWithPeerModules();
-const Ping = model('Ping', z.object({ text: z.string() }));
-const Pong = model('Pong', z.object({ text: z.string(), count: z.int() }));
-const Greeting = model('Greeting', z.object({ text: z.string() }));
 
 describe('hosted Python agents on the running stack', () => {
   let temp: TempStack;
@@ -97,7 +58,7 @@ describe('hosted Python agents on the running stack', () => {
       };
       const agent = await call<HostedAgent>('POST', '/agents', { name: 'python ponger' });
       await call('PUT', `/agents/${agent.address}/code`, {
-        code: JSON.stringify([{ name: 'agent.py', value: AGENT, language: 'python' }]),
+        code: JSON.stringify([{ name: 'agent.py', value: PING_PONG_AGENT, language: 'python' }]),
       });
       expect(await call<HostedAgent>('POST', `/agents/${agent.address}/start`)).toMatchObject({ running: true, compiled: true });
 
@@ -126,15 +87,13 @@ describe('hosted Python agents on the running stack', () => {
 
   it('the Hosted agents screen: a Python agent from the template, highlighted as Python, saved, started, its logs live', async () => {
     const key = await hostingKey();
-    const page = await browser.newPage({ viewport: { width: 1100, height: 1600 } });
-    await page.goto(`${temp.stack.urls.client}#hosting`);
-    await page.getByLabel('API key with the hosting permission').fill(key);
-    await page.getByLabel('API key with the hosting permission').press('Tab');
-    await page.getByLabel('New agent name').fill('browser python agent');
-    await page.getByLabel('Language').selectOption('python');
-    await page.getByRole('button', { name: 'Create from template' }).click();
+    const page = await createFromTemplate(browser, temp.stack.urls.client, {
+      key,
+      name: 'browser python agent',
+      language: 'python',
+      templateLine: 'from uagents import Agent, Context, Model',
+    });
     const editor = page.getByTestId('code-editor');
-    await editor.getByText('from uagents import Agent, Context, Model').waitFor();
     expect(await editor.getAttribute('data-language')).toBe('python');
     // Python's grammar at work: the comment is one comment token (TypeScript's grammar splits it into several).
     await editor.locator('span', { hasText: /^# An Agentverse-style agent: uagents, hosted on Rendezvous$/ }).waitFor();
@@ -143,36 +102,16 @@ describe('hosted Python agents on the running stack', () => {
     await editor.locator('.cm-content').click();
     await page.keyboard.press('Control+End');
     await page.keyboard.type('\nprint("edited in the browser")\n');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByTestId('agent-state').getByText('saved, digest').waitFor();
-    await page.getByRole('button', { name: 'Start', exact: true }).click();
-    await page.getByTestId('agent-state').getByText('running · compiled: true').waitFor({ timeout: 30_000 });
+    await saveAndStart(page, 30_000);
     const logs = page.getByTestId('agent-logs');
     await logs.getByText('edited in the browser').waitFor({ timeout: 30_000 });
     await logs.getByText('my agent is up at').waitFor({ timeout: 30_000 });
 
     // A message while the page is open: its handler's line shows up without a reload.
-    const listed = (await (
-      await fetch(`${temp.stack.urls.registry}/v1/hosting/agents`, { headers: { authorization: `Bearer ${key}` } })
-    ).json()) as { items: { name: string; address: string }[] };
-    const address = listed.items.find((item) => item.name === 'browser python agent')!.address;
-    const me = Identity.fromSeed(`e2e python browser sender ${crypto.randomUUID()}`, 0);
-    const response = await fetch(`${temp.stack.urls.registry}/v1/hosting/submit`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-uagents-connection': 'sync' },
-      body: serializeEnvelope(
-        buildEnvelope({
-          sender: me,
-          target: address,
-          schemaDigest: Greeting.digest,
-          payload: { text: 'from the e2e test' },
-          expires: Math.floor(Date.now() / 1000) + 300,
-          nonce: 1,
-        }),
-      ),
-    });
+    const address = await hostedAgentAddress(temp.stack.urls.registry, key, 'browser python agent');
+    const { sender, response } = await sendGreeting(temp.stack.urls.registry, address, 'from the e2e test');
     expect(response.status, await response.clone().text()).toBe(200);
-    await logs.getByText(`greeting 1 from ${me.address}: from the e2e test`).waitFor({ timeout: 15_000 });
+    await logs.getByText(`greeting 1 from ${sender.address}: from the e2e test`).waitFor({ timeout: 15_000 });
     await page.close();
   }, 180_000);
 });
