@@ -298,7 +298,7 @@ try {
     lineChartSvg({
       title: `Reference app: latency against concurrent users`,
       note: measuredUnder(
-        RUNTIME,
+        RUNTIME === 'miniflare' ? 'the Workers in workerd via Miniflare' : 'the npm start stack (wrangler dev)',
         `${waitSeconds > 0 ? `long polls (wait=${waitSeconds} s)` : `short polls every ${pollMs} ms`}, one warm round per level`,
       ),
       xLabel: 'users asking at once (warm)',
@@ -307,7 +307,7 @@ try {
       series: [
         line('at the router p50', (entry) => entry.summary.available.p50),
         line('at the router p99', (entry) => entry.summary.available.p99),
-        line('seen by the client p50', (entry) => entry.summary.total.p50),
+        line('client saw it, p50', (entry) => entry.summary.total.p50),
       ],
     }),
   );
