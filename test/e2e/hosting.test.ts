@@ -1,37 +1,23 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { model } from '../../lib/agent/model.ts';
 import { MemoryReplayGuard, parseEnvelope, verifyEnvelope } from '../../lib/envelope/index.ts';
 import { z } from 'zod';
 import type { HostedAgentSummary } from '../../schemas/hosting.ts';
 import { EXAMPLE_NAME } from '../../scripts/stack/hosting-example.ts';
-import { launchBrowser } from './helpers/browser.ts';
-import { createFromTemplate, hostedAgentAddress, saveAndStart, sendGreeting } from './helpers/hosting-screen.ts';
-import { createTempStack, type TempStack } from './helpers/temp-stack.ts';
+import { createFromTemplate, hostedAgentAddress, hostingStackWithBrowser, saveAndStart, sendGreeting } from './helpers/hosting-screen.ts';
 
 const Reply = model('Reply', z.object({ text: z.string(), count: z.number() }));
 
 describe('npm start: the hosting Worker with its example hosted agent', () => {
-  let temp: TempStack;
-  let browser: Browser;
+  const running = hostingStackWithBrowser();
 
-  beforeAll(async () => {
-    temp = await createTempStack();
-    for (const name of ['registry', 'hosting', 'client'] as const) await temp.stack.start(name);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await temp?.dispose();
-  });
-
-  const exampleKey = () => readFileSync(join(temp.dir, 'state', 'hosting-example-key'), 'utf8').trim();
+  const exampleKey = () => readFileSync(join(running.temp.dir, 'state', 'hosting-example-key'), 'utf8').trim();
 
   /** Sends a signed Greeting through the registry's submit URL and returns the verified reply's payload. */
   async function greet(address: string, text: string): Promise<unknown> {
-    const { sender, session, response } = await sendGreeting(temp.stack.urls.registry, address, text);
+    const { sender, session, response } = await sendGreeting(running.temp.stack.urls.registry, address, text);
     expect(response.status).toBe(200);
     const parsed = parseEnvelope(await response.text());
     if (!parsed.ok) throw new Error(parsed.message);
@@ -42,7 +28,7 @@ describe('npm start: the hosting Worker with its example hosted agent', () => {
   }
 
   it('the Hosted agents screen: create from the template, save, start, then a message shows in its logs and storage', async () => {
-    const page = await createFromTemplate(browser, temp.stack.urls.client, {
+    const page = await createFromTemplate(running.browser, running.temp.stack.urls.client, {
       key: exampleKey(),
       name: 'browser agent',
       templateLine: "defineAgent({ name: 'my agent' })",
@@ -51,7 +37,7 @@ describe('npm start: the hosting Worker with its example hosted agent', () => {
     await saveAndStart(page);
     await page.getByTestId('agent-logs').getByText('my agent is up at').waitFor({ timeout: 15_000 });
 
-    const created = await hostedAgentAddress(temp.stack.urls.registry, exampleKey(), 'browser agent');
+    const created = await hostedAgentAddress(running.temp.stack.urls.registry, exampleKey(), 'browser agent');
     expect(await greet(created, 'browser')).toEqual({ text: 'hello, browser', count: 1 });
     await page.getByTestId('agent-logs').getByText('greeting 1 from').waitFor({ timeout: 10_000 });
     await page.getByRole('button', { name: 'storage', exact: true }).click();
@@ -61,7 +47,7 @@ describe('npm start: the hosting Worker with its example hosted agent', () => {
 
   it('created, started and registered the example; it answers a signed Greeting through {base_url}/v1/hosting/submit', async () => {
     const key = exampleKey();
-    const registry = temp.stack.urls.registry;
+    const registry = running.temp.stack.urls.registry;
     const page = (await (await fetch(`${registry}/v1/hosting/agents`, { headers: { authorization: `Bearer ${key}` } })).json()) as {
       items: HostedAgentSummary[];
     };

@@ -1,13 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { AgentLog, HostedAgent } from '../../schemas/hosting.ts';
 import { createDevKey } from '../../scripts/dev/bootstrap-key.ts';
 import { readDevVars } from '../../scripts/stack/dev-vars.ts';
-import { launchBrowser } from './helpers/browser.ts';
-import { createFromTemplate, hostedAgentAddress, saveAndStart, sendGreeting } from './helpers/hosting-screen.ts';
-import { createTempStack, type TempStack } from './helpers/temp-stack.ts';
+import { createFromTemplate, hostedAgentAddress, hostingStackWithBrowser, saveAndStart, sendGreeting } from './helpers/hosting-screen.ts';
 import { PING_PONG_AGENT, Ping, Pong } from '../support/python-ping-pong.ts';
 
 const PEER = resolve(import.meta.dirname, '../interop/ping_peer.py');
@@ -22,29 +19,19 @@ function pythonWithPeerModules(): string | null {
 const python = pythonWithPeerModules();
 
 describe('hosted Python agents on the running stack', () => {
-  let temp: TempStack;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    temp = await createTempStack();
-    for (const name of ['registry', 'hosting', 'client'] as const) await temp.stack.start(name);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await temp?.dispose();
-  });
+  const running = hostingStackWithBrowser();
 
   const hostingKey = async () => {
-    const adminToken = readDevVars(join(temp.dir, 'secrets', 'registry.dev.vars')).ADMIN_TOKEN!;
-    return (await createDevKey({ registryUrl: temp.stack.urls.registry, adminToken, name: 'python hosting', permissions: ['hosting'] }))
-      .key;
+    const adminToken = readDevVars(join(running.temp.dir, 'secrets', 'registry.dev.vars')).ADMIN_TOKEN!;
+    return (
+      await createDevKey({ registryUrl: running.temp.stack.urls.registry, adminToken, name: 'python hosting', permissions: ['hosting'] })
+    ).key;
   };
 
   it.skipIf(!python)(
     'deployed through the hosting API and started, it pongs a uagents-core-style Python agent twice, with the stored count, digests and logs to match',
     async () => {
-      const registry = temp.stack.urls.registry;
+      const registry = running.temp.stack.urls.registry;
       const key = await hostingKey();
       const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
         const response = await fetch(`${registry}/v1/hosting${path}`, {
@@ -87,7 +74,7 @@ describe('hosted Python agents on the running stack', () => {
 
   it('the Hosted agents screen: a Python agent from the template, highlighted as Python, saved, started, its logs live', async () => {
     const key = await hostingKey();
-    const page = await createFromTemplate(browser, temp.stack.urls.client, {
+    const page = await createFromTemplate(running.browser, running.temp.stack.urls.client, {
       key,
       name: 'browser python agent',
       language: 'python',
@@ -108,8 +95,8 @@ describe('hosted Python agents on the running stack', () => {
     await logs.getByText('my agent is up at').waitFor({ timeout: 30_000 });
 
     // A message while the page is open: its handler's line shows up without a reload.
-    const address = await hostedAgentAddress(temp.stack.urls.registry, key, 'browser python agent');
-    const { sender, response } = await sendGreeting(temp.stack.urls.registry, address, 'from the e2e test');
+    const address = await hostedAgentAddress(running.temp.stack.urls.registry, key, 'browser python agent');
+    const { sender, response } = await sendGreeting(running.temp.stack.urls.registry, address, 'from the e2e test');
     expect(response.status, await response.clone().text()).toBe(200);
     await logs.getByText(`greeting 1 from ${sender.address}: from the e2e test`).waitFor({ timeout: 15_000 });
     await page.close();

@@ -1,12 +1,33 @@
 import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { z } from 'zod';
 import { model } from '../../../lib/agent/model.ts';
 import { buildEnvelope, serializeEnvelope } from '../../../lib/envelope/index.ts';
 import { Identity } from '../../../lib/identity/index.ts';
 import type { HostedAgentSummary } from '../../../schemas/hosting.ts';
+import { launchBrowser } from './browser.ts';
+import { createTempStack, type TempStack } from './temp-stack.ts';
 
 /** The message the Hosted agents screen's templates (TypeScript and Python) answer. */
 const Greeting = model('Greeting', z.object({ text: z.string() }));
+
+/**
+ * Before the file's tests: a stack of its own with the registry, the hosting Worker and the client, and a browser;
+ * both closed after. Its fields are set once the tests run.
+ */
+export function hostingStackWithBrowser(): { temp: TempStack; browser: Browser } {
+  const running = {} as { temp: TempStack; browser: Browser };
+  beforeAll(async () => {
+    running.temp = await createTempStack();
+    for (const name of ['registry', 'hosting', 'client'] as const) await running.temp.stack.start(name);
+    running.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await running.browser?.close();
+    await running.temp?.dispose();
+  });
+  return running;
+}
 
 /**
  * The steps a person takes on the Hosted agents screen, shared by the e2e tests of each template language: open it
