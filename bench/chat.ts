@@ -261,12 +261,13 @@ async function main() {
       join(import.meta.dirname, 'charts/chat-ttft-added.svg'),
       barChartSvg({
         title: `Time to first token added over the upstream`,
-        note: measuredUnder(RUNTIME),
+        note: measuredUnder(`chat Worker (${RUNTIME})`, `${TTFT_RUNS} first tokens per contender, one local upstream`),
         yLabel: 'ms added',
         groups: ['p50', 'p90'],
         series: [
           { name: 'bare relay Worker', values: [added(ttft.relayed, 50), added(ttft.relayed, 90)] },
           { name: 'chat Worker', values: [added50, added90] },
+          { name: 'Responses API', values: [added(ttft.responses, 50), added(ttft.responses, 90)] },
           { name: 'runtime floor', values: [floor50, percentile(floor.worker, 90) - percentile(floor.direct, 90)] },
         ],
       }),

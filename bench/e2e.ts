@@ -272,14 +272,17 @@ try {
     resolve(import.meta.dirname, `charts/e2e-latency-${RUNTIME}.svg`),
     lineChartSvg({
       title: `Reference app: latency against concurrent users`,
-      note: measuredUnder(RUNTIME),
+      note: measuredUnder(
+        RUNTIME === 'miniflare' ? 'the Workers in workerd via Miniflare' : 'the npm start stack (wrangler dev)',
+        `${waitSeconds > 0 ? `long polls (wait=${waitSeconds} s)` : `short polls every ${pollMs} ms`}, one warm round per level`,
+      ),
       xLabel: 'users asking at once (warm)',
       yLabel: 'ms, send → answer',
       logX: true,
       series: [
         line('at the router p50', (entry) => entry.summary.available.p50),
         line('at the router p99', (entry) => entry.summary.available.p99),
-        line('seen by the client p50', (entry) => entry.summary.total.p50),
+        line('client saw it, p50', (entry) => entry.summary.total.p50),
       ],
     }),
   );

@@ -276,7 +276,10 @@ const chart = writeChart(
   path.join(import.meta.dirname, 'charts/relevance-by-kind.svg'),
   barChartSvg({
     title: 'Relevance by query kind: MRR on held-out set 2 (never tuned on)',
-    note: measuredUnder(RUNTIME === 'miniflare' ? 'registry Worker, workerd via Miniflare' : 'search code on better-sqlite3'),
+    note: measuredUnder(
+      RUNTIME === 'miniflare' ? 'registry Worker, workerd via Miniflare' : 'search code on better-sqlite3',
+      `${HELD_OUT_2.agents.length} agents, ${HELD_OUT_2_QUERIES.length} queries, default search`,
+    ),
     yLabel: 'MRR',
     yMax: 1,
     groups: [...KINDS, 'overall'],

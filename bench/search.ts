@@ -249,7 +249,10 @@ const chart = writeChart(
   path.join(import.meta.dirname, 'charts/search-latency.svg'),
   lineChartSvg({
     title: `Search latency against registry size`,
-    note: measuredUnder(RUNTIME),
+    note: measuredUnder(
+      `registry Worker (${RUNTIME}) and raw SQLite`,
+      `${Object.keys(KINDS).length} query kinds × ${ROUNDS * 4} rounds, default (hybrid) ranking`,
+    ),
     xLabel: 'agents in the registry',
     yLabel: 'ms',
     logX: true,

@@ -41,6 +41,8 @@ const HEIGHT = 360;
 const MARGIN = { top: 48, right: 150, bottom: 50, left: 64 };
 const PLOT = { width: WIDTH - MARGIN.left - MARGIN.right, height: HEIGHT - MARGIN.top - MARGIN.bottom };
 /** Colour-blind-safe (Okabe–Ito). */
+/** What fits on one line under the title at 11 px. */
+const NOTE_LINE_CHARS = 105;
 const COLOURS = ['#0072B2', '#E69F00', '#009E73', '#CC79A7', '#56B4E9', '#D55E00', '#F0E442', '#000000'];
 
 const escapeXml = (text: string) =>
@@ -60,9 +62,29 @@ export function niceCeiling(value: number): number {
   return [1, 2, 5, 10].map((step) => step * power).find((candidate) => candidate >= value)!;
 }
 
-/** The machine's load when a bench ran (timings on a shared machine are noisy): shown under a chart's title. */
-export function measuredUnder(runtime: string): string {
-  return `${runtime}; ${new Date().toISOString().slice(0, 10)}, load ${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`;
+/** The load when the bench started: this module is imported as it starts, before any of its work. */
+const LOAD_AT_START = loadavg()[0]!;
+
+/**
+ * Where, how and under what load a bench measured (timings on a shared machine are noisy): shown under a chart's
+ * title. The load is the one-minute average when the bench started and when it drew the chart.
+ */
+export function measuredUnder(runtime: string, configuration?: string): string {
+  const load = `load ${LOAD_AT_START.toFixed(1)}–${loadavg()[0]!.toFixed(1)} on ${availableParallelism()} cores`;
+  return [runtime, configuration, `${new Date().toISOString().slice(0, 10)}, ${load}`].filter(Boolean).join('; ');
+}
+
+/** A note's lines: split at its "; " where one line would run past the chart's width; two fit above the plot. */
+function noteLines(note: string): string[] {
+  const lines: string[] = [];
+  if (!note) return lines;
+  for (const part of note.split('; ')) {
+    const last = lines.at(-1);
+    if (last !== undefined && `${last}; ${part}`.length <= NOTE_LINE_CHARS) lines[lines.length - 1] = `${last}; ${part}`;
+    else lines.push(part);
+  }
+  if (lines.length > 2) throw new Error(`a chart's note takes two lines at most: "${note}"`);
+  return lines;
 }
 
 function frame(title: string, note: string | undefined, body: string[]): string {
@@ -70,8 +92,11 @@ function frame(title: string, note: string | undefined, body: string[]): string 
     `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${WIDTH} ${HEIGHT}" width="${WIDTH}" height="${HEIGHT}" font-family="sans-serif" font-size="12" role="img">`,
     `<title>${escapeXml(title)}</title>`,
     `<rect width="${WIDTH}" height="${HEIGHT}" fill="#ffffff"/>`,
-    `<text x="${WIDTH / 2}" y="22" text-anchor="middle" font-size="15" font-weight="bold">${escapeXml(title)}</text>`,
-    ...(note ? [`<text x="${WIDTH / 2}" y="36" text-anchor="middle" font-size="11" fill="#555555">${escapeXml(note)}</text>`] : []),
+    `<text x="${WIDTH / 2}" y="20" text-anchor="middle" font-size="15" font-weight="bold">${escapeXml(title)}</text>`,
+    ...noteLines(note ?? '').map(
+      (line, index) =>
+        `<text x="${WIDTH / 2}" y="${34 + index * 11}" text-anchor="middle" font-size="11" fill="#555555">${escapeXml(line)}</text>`,
+    ),
     ...body,
     '</svg>',
     '',

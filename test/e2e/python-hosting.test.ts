@@ -1,18 +1,13 @@
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { z } from 'zod';
-import { model } from '../../lib/agent/model.ts';
-import { buildEnvelope, serializeEnvelope } from '../../lib/envelope/index.ts';
-import { Identity } from '../../lib/identity/index.ts';
+import { describe, expect, it } from 'vitest';
 import type { AgentLog, HostedAgent } from '../../schemas/hosting.ts';
 import { createDevKey } from '../../scripts/dev/bootstrap-key.ts';
 import { readDevVars } from '../../scripts/stack/dev-vars.ts';
-import { launchBrowser } from './helpers/browser.ts';
-import { createTempStack, type TempStack } from './helpers/temp-stack.ts';
+import { createFromTemplate, hostedAgentAddress, hostingStackWithBrowser, saveAndStart, sendGreeting } from './helpers/hosting-screen.ts';
 import { documentedAgents } from '../support/documented-agents.ts';
+import { Ping, Pong } from '../support/python-ping-pong.ts';
 
 const PEER = resolve(import.meta.dirname, '../interop/ping_peer.py');
 
@@ -27,34 +22,21 @@ function pythonWithPeerModules(): string | null {
 }
 
 const python = pythonWithPeerModules();
-const Ping = model('Ping', z.object({ text: z.string() }));
-const Pong = model('Pong', z.object({ text: z.string(), count: z.int() }));
-const Greeting = model('Greeting', z.object({ text: z.string() }));
 
 describe('hosted Python agents on the running stack', () => {
-  let temp: TempStack;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    temp = await createTempStack();
-    for (const name of ['registry', 'vault', 'hosting', 'client'] as const) await temp.stack.start(name);
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await temp?.dispose();
-  });
+  const running = hostingStackWithBrowser();
 
   const hostingKey = async () => {
-    const adminToken = readDevVars(join(temp.dir, 'secrets', 'registry.dev.vars')).ADMIN_TOKEN!;
-    return (await createDevKey({ registryUrl: temp.stack.urls.registry, adminToken, name: 'python hosting', permissions: ['hosting'] }))
-      .key;
+    const adminToken = readDevVars(join(running.temp.dir, 'secrets', 'registry.dev.vars')).ADMIN_TOKEN!;
+    return (
+      await createDevKey({ registryUrl: running.temp.stack.urls.registry, adminToken, name: 'python hosting', permissions: ['hosting'] })
+    ).key;
   };
 
   it.skipIf(!python)(
     'deployed through the hosting API and started, it pongs a uagents-core-style Python agent twice, with the stored count, digests and logs to match',
     async () => {
-      const registry = temp.stack.urls.registry;
+      const registry = running.temp.stack.urls.registry;
       const key = await hostingKey();
       const call = async <T>(method: string, path: string, body?: unknown): Promise<T> => {
         const response = await fetch(`${registry}/v1/hosting${path}`, {
@@ -97,15 +79,13 @@ describe('hosted Python agents on the running stack', () => {
 
   it('the Hosted agents screen: a Python agent from the template, highlighted as Python, saved, started, its logs live', async () => {
     const key = await hostingKey();
-    const page = await browser.newPage({ viewport: { width: 1100, height: 1600 } });
-    await page.goto(`${temp.stack.urls.client}#hosting`);
-    await page.getByLabel('API key with the hosting permission').fill(key);
-    await page.getByLabel('API key with the hosting permission').press('Tab');
-    await page.getByLabel('New agent name').fill('browser python agent');
-    await page.getByLabel('Language').selectOption('python');
-    await page.getByRole('button', { name: 'Create from template' }).click();
+    const page = await createFromTemplate(running.browser, running.temp.stack.urls.client, {
+      key,
+      name: 'browser python agent',
+      language: 'python',
+      templateLine: 'from uagents import Agent, Context, Model',
+    });
     const editor = page.getByTestId('code-editor');
-    await editor.getByText('from uagents import Agent, Context, Model').waitFor();
     expect(await editor.getAttribute('data-language')).toBe('python');
     // Python's grammar at work: the comment is one comment token (TypeScript's grammar splits it into several).
     await editor.locator('span', { hasText: /^# An Agentverse-style agent: uagents, hosted on Rendezvous$/ }).waitFor();
@@ -114,36 +94,16 @@ describe('hosted Python agents on the running stack', () => {
     await editor.locator('.cm-content').click();
     await page.keyboard.press('Control+End');
     await page.keyboard.type('\nprint("edited in the browser")\n');
-    await page.getByRole('button', { name: 'Save', exact: true }).click();
-    await page.getByTestId('agent-state').getByText('saved, digest').waitFor();
-    await page.getByRole('button', { name: 'Start', exact: true }).click();
-    await page.getByTestId('agent-state').getByText('running · compiled: true').waitFor({ timeout: 30_000 });
+    await saveAndStart(page, 30_000);
     const logs = page.getByTestId('agent-logs');
     await logs.getByText('edited in the browser').waitFor({ timeout: 30_000 });
     await logs.getByText('my agent is up at').waitFor({ timeout: 30_000 });
 
     // A message while the page is open: its handler's line shows up without a reload.
-    const listed = (await (
-      await fetch(`${temp.stack.urls.registry}/v1/hosting/agents`, { headers: { authorization: `Bearer ${key}` } })
-    ).json()) as { items: { name: string; address: string }[] };
-    const address = listed.items.find((item) => item.name === 'browser python agent')!.address;
-    const me = Identity.fromSeed(`e2e python browser sender ${crypto.randomUUID()}`, 0);
-    const response = await fetch(`${temp.stack.urls.registry}/v1/hosting/submit`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-uagents-connection': 'sync' },
-      body: serializeEnvelope(
-        buildEnvelope({
-          sender: me,
-          target: address,
-          schemaDigest: Greeting.digest,
-          payload: { text: 'from the e2e test' },
-          expires: Math.floor(Date.now() / 1000) + 300,
-          nonce: 1,
-        }),
-      ),
-    });
+    const address = await hostedAgentAddress(running.temp.stack.urls.registry, key, 'browser python agent');
+    const { sender, response } = await sendGreeting(running.temp.stack.urls.registry, address, 'from the e2e test');
     expect(response.status, await response.clone().text()).toBe(200);
-    await logs.getByText(`greeting 1 from ${me.address}: from the e2e test`).waitFor({ timeout: 15_000 });
+    await logs.getByText(`greeting 1 from ${sender.address}: from the e2e test`).waitFor({ timeout: 15_000 });
     await page.close();
   }, 180_000);
 });

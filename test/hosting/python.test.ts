@@ -1,70 +1,34 @@
 /// <reference types="vite/client" />
 import { describe, expect, it } from 'vitest';
-import { accountKey, call, codeOf, createAgent, GREETER, json, logLine, putCode, start, storageValue } from './helpers.ts';
-import { model } from '../../lib/agent/model.ts';
 import { z } from 'zod';
+import { model } from '../../lib/agent/model.ts';
+import { accountKey, call, codeOf, createAgent, GREETER, json, logLine, putCode, start, storageValue } from './helpers.ts';
 import { SELF } from 'cloudflare:test';
 import { Identity } from '../../lib/identity/index.ts';
 import { envelopeText, peerContext } from './peer.ts';
 import { ChatAcknowledgement, chatMessage } from '../../lib/agent/chat-protocol.ts';
+import { PING_PONG_AGENT, Ping, Pong } from '../support/python-ping-pong.ts';
 import README from '../../README.md?raw';
 import PYTHON_AGENTS_DOC from '../../docs/python-agents.md?raw';
 import { documentedAgents } from '../support/documented-agents.ts';
 
-const Ping = model('Ping', z.object({ text: z.string() }));
-const Pong = model('Pong', z.object({ text: z.string(), count: z.int() }));
-
-const PING_PONG = `import os
-
-from uagents import Agent, Context, Model
-
-
-class Ping(Model):
-    text: str
-
-
-class Pong(Model):
-    text: str
-    count: int
-
-
-agent = Agent(name="pinger", seed="ignored here")
-
-
-@agent.on_event("startup")
-async def hello(ctx: Context):
-    ctx.logger.info(f"{agent.name} is up at {agent.address}")
-
-
-@agent.on_message(model=Ping)
-async def answer(ctx: Context, sender: str, msg: Ping):
-    count = (ctx.storage.get("count") or 0) + 1
-    ctx.storage.set("count", count)
-    ctx.logger.info(f"ping {count} from {sender}: {msg.text}")
-    await ctx.send(sender, Pong(text=msg.text + os.getenv("SUFFIX", ""), count=count))
-
-
-if __name__ == "__main__":
-    agent.run()
-`;
-
 describe('Python agents', () => {
   it('answers a Ping with a Pong, counting in storage, logging, reading its secrets from the environment', async () => {
     const key = await accountKey();
-    const agent = await createAgent(key, 'python pinger');
+    const agent = await createAgent(key, 'python ponger');
     await json(call(key, 'POST', '/v1/hosting/secrets', { address: agent.address, name: 'SUFFIX', secret: '!' }));
-    await json(call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code: codeOf({ 'agent.py': PING_PONG }, 'python') }));
+    await json(call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code: codeOf({ 'agent.py': PING_PONG_AGENT }, 'python') }));
     const started = await start(key, agent.address);
     expect(started.running).toBe(true);
-    await logLine(key, agent.address, `pinger is up at ${agent.address}`, 30_000);
+    await logLine(key, agent.address, `hello, my name is ponger and my address is ${agent.address}`, 30_000);
     const ctx = peerContext();
     const [reply, status] = await ctx.sendAndReceive(agent.address, Ping({ text: 'one' }), { response: Pong, timeout: 30_000 });
     expect(status.status).toBe('delivered');
-    expect(reply?.payload).toEqual({ text: 'one!', count: 1 });
+    expect(reply?.payload).toEqual({ text: 'pong to one!', count: 1 });
     const [second] = await ctx.sendAndReceive(agent.address, Ping({ text: 'two' }), { response: Pong, timeout: 30_000 });
-    expect(second?.payload).toEqual({ text: 'two!', count: 2 });
-    expect(await storageValue(key, agent.address, 'count')).toBe('2');
-    await logLine(key, agent.address, `ping 2 from ${ctx.address}: two`);
+    expect(second?.payload).toEqual({ text: 'pong to two!', count: 2 });
+    expect(await storageValue(key, agent.address, 'pings')).toBe('2');
+    await logLine(key, agent.address, `ping number 2 from ${ctx.address}: two`);
   });
 });
 

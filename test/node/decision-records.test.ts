@@ -24,6 +24,14 @@ describe('decision records (docs/decisions)', () => {
     for (const part of ['## Context', '## Decision', '## Consequences']) expect(text).toContain(`\n${part}\n`);
   });
 
+  it.each(records)('%s says in its Context what called for the decision, in two sentences at least', (name) => {
+    const context = /\n## Context\n([\s\S]*?)\n## Decision\n/.exec(readFileSync(join(FOLDER, name), 'utf8'))?.[1] ?? '';
+    // Where the record came from (a provenance line) is not why it was taken.
+    const situation = context.replace(/^(Formerly docs\/decisions\.md|docs\/decisions\.md held it).*$/gm, '');
+    expect(situation, 'the placeholder of the move from docs/decisions.md').not.toMatch(/Taken on top of|written into the decision below/);
+    expect(situation.match(/[.:!?)](\s|$)/g)?.length ?? 0, 'sentences in its Context').toBeGreaterThanOrEqual(2);
+  });
+
   it.each(records)('%s is listed in the index', (name) => {
     expect(index, `add a row for ${name} to docs/decisions/README.md`).toContain(`(${name})`);
   });

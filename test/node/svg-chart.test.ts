@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { barChartSvg, lineChartSvg, niceCeiling } from '../../bench/svg-chart.ts';
+import { barChartSvg, lineChartSvg, measuredUnder, niceCeiling } from '../../bench/svg-chart.ts';
 
 describe('the benches’ SVG charts', () => {
   it('draws a line per series through its points, on a log axis when asked', () => {
@@ -54,5 +54,17 @@ describe('the benches’ SVG charts', () => {
   it('refuses a chart with nothing to draw, and rounds axes up to 1, 2 or 5 × 10ⁿ', () => {
     expect(() => lineChartSvg({ title: 'empty', xLabel: 'x', yLabel: 'y', series: [] })).toThrow(/no points/);
     expect([0.3, 1, 1.2, 38, 61, 480, 0].map(niceCeiling)).toEqual([0.5, 1, 2, 50, 100, 500, 1]);
+  });
+  it('states the runtime, the configuration and the load under the title, on a second line when one would not hold it', () => {
+    const note = measuredUnder('registry Worker, workerd via Miniflare', '9 query kinds × 12 rounds, default (hybrid) ranking');
+    expect(note).toMatch(
+      /^registry Worker, workerd via Miniflare; 9 query kinds × 12 rounds, default \(hybrid\) ranking; \d{4}-\d\d-\d\d, load \d+\.\d–\d+\.\d on \d+ cores$/,
+    );
+    const svg = barChartSvg({ title: 'MRR', note, yLabel: 'MRR', groups: ['a'], series: [{ name: 'ours', values: [1] }] });
+    const lines = [...svg.matchAll(/<text [^>]*fill="#555555">([^<]*)<\/text>/g)].map((match) => match[1]);
+    expect(lines).toEqual([note.slice(0, note.lastIndexOf('; ')), note.slice(note.lastIndexOf('; ') + 2)]);
+    expect(() =>
+      barChartSvg({ ...{ title: 'x', yLabel: 'y', groups: ['a'], series: [{ name: 's', values: [1] }] }, note: `${note}; ${note}` }),
+    ).toThrow(/two lines at most/);
   });
 });

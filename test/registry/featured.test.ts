@@ -1,20 +1,16 @@
-import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FeaturedAgent, FeaturedAgentList } from '../../schemas/featured.ts';
 import { Identity } from '../../lib/identity/index.ts';
 import { generateAgents } from './fixtures/corpus/generate.ts';
 import { searchAgents } from './fixtures/search-client.ts';
-import { accountWithKey, insertAgents } from './fixtures/search-seed.ts';
-import { ADMIN_TOKEN, api, json, migrate, newKey } from './helpers.ts';
+import { ADMIN_TOKEN, api, json, newKey } from './helpers.ts';
+import { seedRegistry } from './fixtures/seeded-registry.ts';
 
 const agents = [...generateAgents(12, 404)].map((agent) => ({ ...agent, is_active: true, featured: false }));
 let reader: string;
 
 beforeAll(async () => {
-  await migrate();
-  const owner = await accountWithKey(env.DB, ['read']);
-  reader = owner.token;
-  await insertAgents(env.DB, owner.accountId, agents);
+  reader = (await seedRegistry(agents)).token;
 });
 
 const featured = async () =>

@@ -1,8 +1,9 @@
-import { applyD1Migrations, env } from 'cloudflare:test';
+import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateAgents, type CorpusAgent } from './fixtures/corpus/generate.ts';
 import { allPages, post, searchAgents, type SearchPage } from './fixtures/search-client.ts';
 import { accountWithKey, insertAgents, type SeedAgent } from './fixtures/search-seed.ts';
+import { seedRegistry } from './fixtures/seeded-registry.ts';
 
 const agents: SeedAgent[] = [...generateAgents(150, 11)].map((agent, i) => ({
   ...agent,
@@ -39,10 +40,7 @@ const listedByDefault = all.filter((agent) => agent.is_active && agent.is_public
 let token: string;
 
 beforeAll(async () => {
-  await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
-  const owner = await accountWithKey(env.DB, ['read']);
-  token = owner.token;
-  await insertAgents(env.DB, owner.accountId, all);
+  token = (await seedRegistry(all)).token;
 });
 
 const addresses = (page: SearchPage) => page.agents.map((agent) => agent.address);

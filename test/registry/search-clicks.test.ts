@@ -1,9 +1,10 @@
-import { applyD1Migrations, env } from 'cloudflare:test';
+import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { DAILY_CLICKS_PER_AGENT } from '../../workers/registry/src/search/clicks.ts';
 import { generateAgents } from './fixtures/corpus/generate.ts';
 import { post, searchAgents } from './fixtures/search-client.ts';
-import { accountWithKey, insertAgents, type SeedAgent } from './fixtures/search-seed.ts';
+import { accountWithKey, type SeedAgent } from './fixtures/search-seed.ts';
+import { seedRegistry } from './fixtures/seeded-registry.ts';
 
 const [first, second, third] = [...generateAgents(3, 21)];
 const base = { tags: [], protocols: [], is_active: true, featured: false, recent_interactions: 0, geo_location: null };
@@ -27,10 +28,7 @@ let token: string;
 const clickBody = (search_id: string, address: string, page_index = 0) => ({ search_id, address, page_index });
 
 beforeAll(async () => {
-  await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
-  const owner = await accountWithKey(env.DB);
-  token = owner.token;
-  await insertAgents(env.DB, owner.accountId, [favourite, chosen, other]);
+  token = (await seedRegistry([favourite, chosen, other])).token;
 });
 
 describe('POST /v1/search/agents/click', () => {

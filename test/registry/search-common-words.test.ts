@@ -1,9 +1,10 @@
-import { applyD1Migrations, env } from 'cloudflare:test';
+import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MATCH_ALONE_MAX_DOCS } from '../../workers/registry/src/search/text/expand.ts';
 import { generateAgents, type CorpusAgent } from './fixtures/corpus/generate.ts';
 import { allPages, searchAgents, type SearchPage } from './fixtures/search-client.ts';
-import { accountWithKey, insertAgents, type SeedAgent } from './fixtures/search-seed.ts';
+import type { SeedAgent } from './fixtures/search-seed.ts';
+import { seedRegistry } from './fixtures/seeded-registry.ts';
 
 /**
  * Words too frequent to match alone (expand.ts, MATCH_ALONE_MAX_DOCS): with a rarer word in the query, an agent
@@ -45,10 +46,7 @@ async function makeFrequent(word: string, offset: number) {
 }
 
 beforeAll(async () => {
-  await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
-  const owner = await accountWithKey(env.DB, ['read']);
-  token = owner.token;
-  await insertAgents(env.DB, owner.accountId, [both, rareOnly, frequentOnly, twoFrequent, unrelated]);
+  token = (await seedRegistry([both, rareOnly, frequentOnly, twoFrequent, unrelated])).token;
   await makeFrequent('ubiquitous', 1_000_000);
   await makeFrequent('omnipresent', 2_000_000);
 });

@@ -1,8 +1,8 @@
-import { applyD1Migrations, env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateAgents } from './fixtures/corpus/generate.ts';
 import { searchAgents } from './fixtures/search-client.ts';
-import { accountWithKey, insertAgents, type SeedAgent } from './fixtures/search-seed.ts';
+import { PLAIN_LISTING, type SeedAgent } from './fixtures/search-seed.ts';
+import { seedRegistry } from './fixtures/seeded-registry.ts';
 
 /**
  * Query expansion (typo corrections, the prefix of the word being typed) widens what the user typed, never turns
@@ -10,32 +10,23 @@ import { accountWithKey, insertAgents, type SeedAgent } from './fixtures/search-
  * search only (`semantic_search: false`), so expansion alone decides what is found.
  */
 const [a, b, c, d] = [...generateAgents(4, 251)];
-const plain = {
-  tags: [],
-  protocols: [],
-  is_active: true,
-  featured: false,
-  recent_interactions: 0,
-  geo_location: null,
-  last_probe_ok: null,
-};
 const traits: SeedAgent = {
   ...a!,
-  ...plain,
+  ...PLAIN_LISTING,
   name: 'Personality Traits Analyzer',
   description: 'Scores personality traits from a questionnaire.',
   readme: '# Personality Traits Analyzer\n\nBig five traits.',
 };
 const coach: SeedAgent = {
   ...b!,
-  ...plain,
+  ...PLAIN_LISTING,
   name: 'Career Change Coach',
   description: 'Coaching for transitions between careers.',
   readme: '# Career Change Coach\n\nPlans for career transitions.',
 };
 const weather: SeedAgent = {
   ...c!,
-  ...plain,
+  ...PLAIN_LISTING,
   name: 'Weather Forecast',
   description: 'Forecasts for any city.',
   readme: '# Weather Forecast\n\nHourly forecasts.',
@@ -43,7 +34,7 @@ const weather: SeedAgent = {
 
 const portfolio: SeedAgent = {
   ...d!,
-  ...plain,
+  ...PLAIN_LISTING,
   name: 'Portfolio Rebalancer',
   description: 'Brings a portfolio back to its target allocation.',
   readme: '# Portfolio Rebalancer\n\nTarget weights and trades.',
@@ -54,10 +45,7 @@ const names = async (text: string) =>
   (await searchAgents(token, { search_text: text, semantic_search: false })).agents.map((agent) => agent.name);
 
 beforeAll(async () => {
-  await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
-  const owner = await accountWithKey(env.DB);
-  token = owner.token;
-  await insertAgents(env.DB, owner.accountId, [traits, coach, weather, portfolio]);
+  token = (await seedRegistry([traits, coach, weather, portfolio])).token;
 });
 
 describe('query expansion keeps ordinary words', () => {

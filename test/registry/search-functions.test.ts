@@ -1,9 +1,9 @@
-import { applyD1Migrations, env } from 'cloudflare:test';
+import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FunctionSearchResponse } from '../../schemas/search.ts';
 import { generateAgents } from './fixtures/corpus/generate.ts';
 import { post } from './fixtures/search-client.ts';
-import { accountWithKey, insertAgents } from './fixtures/search-seed.ts';
+import { seedRegistry } from './fixtures/seeded-registry.ts';
 
 const agents = [...generateAgents(72, 31)];
 const listed = agents.filter((agent) => agent.is_active);
@@ -19,10 +19,7 @@ async function searchFunctions(body: Record<string, unknown>): Promise<FunctionS
 }
 
 beforeAll(async () => {
-  await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
-  const owner = await accountWithKey(env.DB);
-  token = owner.token;
-  await insertAgents(env.DB, owner.accountId, agents);
+  token = (await seedRegistry(agents)).token;
 });
 
 describe('POST /v1/search/functions', () => {

@@ -1,10 +1,10 @@
-import { applyD1Migrations, createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { agentSearchResponseSchema, functionSearchResponseSchema } from '../../schemas/search.ts';
 import { generateAgents } from './fixtures/corpus/generate.ts';
 import worker from '../../workers/registry/src/index.ts';
-import { accountWithKey, insertAgents } from './fixtures/search-seed.ts';
+import { seedRegistry } from './fixtures/seeded-registry.ts';
 
 /**
  * Whatever a client sends — valid bodies, wrong types, hostile texts (FTS5 syntax, SQL, unicode, emoji,
@@ -115,10 +115,7 @@ const request = fc.oneof(
 let token: string;
 
 beforeAll(async () => {
-  await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
-  const owner = await accountWithKey(env.DB);
-  token = owner.token;
-  await insertAgents(env.DB, owner.accountId, [...generateAgents(80, 41)]);
+  token = (await seedRegistry([...generateAgents(80, 41)])).token;
 });
 
 async function call(path: string, raw: string): Promise<Response> {

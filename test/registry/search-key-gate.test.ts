@@ -1,4 +1,4 @@
-import { applyD1Migrations, env } from 'cloudflare:test';
+import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { parseKeyToken } from '../../lib/api-keys/key-token.ts';
 import type { AgentSearchRequest } from '../../schemas/search.ts';
@@ -6,7 +6,7 @@ import { BatchedKeyCheck } from '../../workers/registry/src/keys/batched-key.ts'
 import { searchAgents } from '../../workers/registry/src/search/agent-search.ts';
 import { d1Runner } from '../../workers/registry/src/search/sql-runner.ts';
 import { generateAgents } from './fixtures/corpus/generate.ts';
-import { accountWithKey, insertAgents } from './fixtures/search-seed.ts';
+import { seedRegistry } from './fixtures/seeded-registry.ts';
 
 /**
  * The search's first batch reads the caller's key and, in the same batch, runs the search statements. Those
@@ -19,10 +19,7 @@ let keyId: string;
 let commonWord: string;
 
 beforeAll(async () => {
-  await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
-  const owner = await accountWithKey(env.DB, ['read']);
-  ({ token, keyId } = owner);
-  await insertAgents(env.DB, owner.accountId, [...generateAgents(60, 5)]);
+  ({ token, keyId } = await seedRegistry([...generateAgents(60, 5)]));
   commonWord = (await env.DB.prepare('SELECT term FROM search_words_vocab WHERE length(term) > 4 ORDER BY doc DESC LIMIT 1').first<{
     term: string;
   }>())!.term;

@@ -1,28 +1,20 @@
-import { applyD1Migrations, createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test';
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import worker from '../../workers/registry/src/index.ts';
 import { generateAgents } from './fixtures/corpus/generate.ts';
 import { searchAgents } from './fixtures/search-client.ts';
-import { accountWithKey, insertAgents, type SeedAgent } from './fixtures/search-seed.ts';
+import { PLAIN_LISTING, type SeedAgent } from './fixtures/search-seed.ts';
+import { seedRegistry } from './fixtures/seeded-registry.ts';
 
 /**
  * Search ranks agents the registry's own liveness probe found unreachable below those that answer, for every
  * caller: the probe's verdict (cron), not anything a caller reports.
  */
 const [a, b] = [...generateAgents(2, 161)];
-const plain = {
-  tags: [],
-  protocols: [],
-  is_active: true,
-  featured: false,
-  recent_interactions: 0,
-  geo_location: null,
-  last_probe_ok: null,
-};
 // The stronger text match for "tide tables": both words in its title and description.
 const flaky: SeedAgent = {
   ...a!,
-  ...plain,
+  ...PLAIN_LISTING,
   name: 'Tide Tables Live',
   url: 'https://flaky.example.com/webhook',
   description: 'Tide tables: high and low tide times for 3,000 harbours.',
@@ -30,7 +22,7 @@ const flaky: SeedAgent = {
 };
 const steady: SeedAgent = {
   ...b!,
-  ...plain,
+  ...PLAIN_LISTING,
   name: 'Harbour Almanac',
   url: 'https://steady.example.com/webhook',
   description: 'High and low tide times for harbours.',
@@ -49,10 +41,7 @@ async function probeAll() {
 const order = async (body: Record<string, unknown>) => (await searchAgents(token, body)).agents.map((agent) => agent.name);
 
 beforeAll(async () => {
-  await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
-  const owner = await accountWithKey(env.DB);
-  token = owner.token;
-  await insertAgents(env.DB, owner.accountId, [flaky, steady]);
+  token = (await seedRegistry([flaky, steady])).token;
 });
 
 afterEach(() => vi.restoreAllMocks());

@@ -1,8 +1,9 @@
-import { applyD1Migrations, env } from 'cloudflare:test';
+import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { generateAgents } from './fixtures/corpus/generate.ts';
 import { searchAgents } from './fixtures/search-client.ts';
 import { accountWithKey, insertAgents } from './fixtures/search-seed.ts';
+import { seedRegistry } from './fixtures/seeded-registry.ts';
 
 /**
  * search_agent_rank (0005) is what relevancy ranking reads for listed agents: it must follow every write to
@@ -16,10 +17,7 @@ const FACTS = 'SELECT agent_rowid, address, recent_interactions, featured FROM s
 const rows = async (sql: string) => (await env.DB.prepare(sql).all()).results;
 
 beforeAll(async () => {
-  await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
-  const owner = await accountWithKey(env.DB, ['read']);
-  token = owner.token;
-  await insertAgents(env.DB, owner.accountId, agents);
+  token = (await seedRegistry(agents)).token;
 });
 
 describe('search_agent_rank', () => {

@@ -1,10 +1,9 @@
-import { applyD1Migrations, env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { CorpusAgent } from './fixtures/corpus/generate.ts';
 import corpus from './fixtures/search-corpus.json';
 import judged from './fixtures/search-relevance-queries.json';
 import { searchAgents } from './fixtures/search-client.ts';
-import { accountWithKey, insertAgents } from './fixtures/search-seed.ts';
+import { seedRegistry } from './fixtures/seeded-registry.ts';
 
 /**
  * Relevance over a realistic corpus (360 agents, search-corpus.json) and 60 judged queries
@@ -43,10 +42,7 @@ const dcg = (grades: number[]) => grades.reduce((sum, grade, i) => sum + (2 ** g
 let token: string;
 
 beforeAll(async () => {
-  await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
-  const owner = await accountWithKey(env.DB);
-  token = owner.token;
-  await insertAgents(env.DB, owner.accountId, agents);
+  token = (await seedRegistry(agents)).token;
 });
 
 describe('search relevance', () => {

@@ -1,9 +1,10 @@
-import { applyD1Migrations, createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test';
+import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test';
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AgentSearchResponse } from '../../schemas/search.ts';
 import worker from '../../workers/registry/src/index.ts';
 import { generateAgents } from './fixtures/corpus/generate.ts';
 import { accountWithKey, insertAgents, type SeedAgent } from './fixtures/search-seed.ts';
+import { seedRegistry } from './fixtures/seeded-registry.ts';
 
 /**
  * The deployed path of semantic_search (Workers AI embeddings + Vectorize), with both bindings replaced by
@@ -81,10 +82,7 @@ async function search(body: Record<string, unknown>) {
 }
 
 beforeAll(async () => {
-  await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
-  const owner = await accountWithKey(env.DB);
-  token = owner.token;
-  await insertAgents(env.DB, owner.accountId, [weather, budget, chef]);
+  token = (await seedRegistry([weather, budget, chef])).token;
 });
 
 describe('semantic_search with Workers AI and Vectorize', () => {

@@ -169,20 +169,12 @@ def _validate(annotation, value, where: str):
             return value if isinstance(value, uuid.UUID) else uuid.UUID(str(value))
         except ValueError:
             pass
-    elif annotation is datetime:
-        if isinstance(value, datetime):
+    elif annotation in (datetime, date):
+        if isinstance(value, annotation):
             return value
         if isinstance(value, str):
             try:
-                return datetime.fromisoformat(value)
-            except ValueError:
-                pass
-    elif annotation is date:
-        if isinstance(value, date):
-            return value
-        if isinstance(value, str):
-            try:
-                return date.fromisoformat(value)
+                return annotation.fromisoformat(value)
             except ValueError:
                 pass
     else:
