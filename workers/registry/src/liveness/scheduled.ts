@@ -1,5 +1,6 @@
 import { sweep } from '../interactions/store.ts';
 import { semanticBackend, syncEmbeddings } from '../search/semantic.ts';
+import { indexPendingAgents } from '../search/semantic-index.ts';
 import { d1Runner } from '../search/sql-runner.ts';
 import { sweepLiveness, type SweepSummary } from './sweep.ts';
 
@@ -9,17 +10,20 @@ const CRON_EMBED_BATCH = 100;
 interface ScheduledSummary extends SweepSummary {
   /** Agents (re)embedded for semantic search; 0 where Workers AI and Vectorize are not bound. */
   embedded: number;
+  /** Agents written into the offline semantic index (agents written by paths other than registration). */
+  indexed: number;
 }
 
 /**
  * The Cron Trigger: the liveness sweep (its first share probed here, the rest queued), then housekeeping (expired nonces and challenges, aging interaction counts),
  * then bring semantic search's vectors up to date, so new and changed agents are found by meaning without
- * waiting for a semantic search to start the sync.
+ * waiting for a semantic search to start the sync, and index a batch of agents the offline semantic index lacks.
  */
 export async function runScheduled(env: RegistryEnv, now = new Date()): Promise<ScheduledSummary> {
   const summary = await sweepLiveness(env, now);
   await sweep(env.DB, now);
   const semantic = semanticBackend(env);
   const embedded = semantic ? await syncEmbeddings(semantic, d1Runner(env.DB), CRON_EMBED_BATCH) : 0;
-  return { ...summary, embedded };
+  const indexed = await indexPendingAgents(d1Runner(env.DB));
+  return { ...summary, embedded, indexed };
 }
