@@ -22,22 +22,20 @@ export async function conceptHits(runner: SqlRunner, text: string): Promise<Sema
   const { vector: query, wordShare } = queryConcepts(text);
   if (query.size === 0) return [];
   const concepts = [...query.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  // Concept ids are the lexicon's indexes (integers of ours), inlined so each read is its own index range.
-  const reads = concepts
-    .slice(0, CONCEPTS_READ)
-    .map(
-      ([concept]) =>
-        `SELECT * FROM (SELECT agent_rowid FROM search_agent_concepts WHERE concept = ${concept} ORDER BY weight DESC LIMIT ${CONCEPT_CANDIDATES})`,
-    );
+  // `cand`: each read concept's agents down to its CONCEPT_CANDIDATES-th strongest (`floor`, found by walking that
+  // many index entries): one range scan a concept. Then every query concept counts in the cosine.
   const rows = await runner.all<{ address: string; similarity: number }>({
-    sql: `WITH q AS (SELECT json_extract(value, '$[0]') AS concept, json_extract(value, '$[1]') AS weight FROM json_each(?1)),
-        cand AS (${reads.join(' UNION ')}),
+    sql: `WITH q AS (SELECT j.key AS ord, json_extract(j.value, '$[0]') AS concept, json_extract(j.value, '$[1]') AS weight FROM json_each(?1) j),
+        reads AS MATERIALIZED (SELECT concept, coalesce((SELECT weight FROM search_agent_concepts WHERE concept = q.concept
+            ORDER BY weight DESC LIMIT 1 OFFSET ?4 - 1), -1) AS floor FROM q WHERE ord < ?5),
+        cand AS MATERIALIZED (SELECT DISTINCT c.agent_rowid FROM reads r
+          CROSS JOIN search_agent_concepts c ON c.concept = r.concept AND c.weight >= r.floor),
         scored AS (SELECT c.agent_rowid AS rid, sum(c.weight * q.weight) AS similarity
           FROM cand CROSS JOIN search_agent_concepts c ON c.agent_rowid = cand.agent_rowid CROSS JOIN q ON q.concept = c.concept
           GROUP BY c.agent_rowid)
       SELECT f.address, s.similarity FROM scored s CROSS JOIN search_agent_facts f ON f.agent_rowid = s.rid
       WHERE s.similarity >= ?2 ORDER BY s.similarity DESC, f.address LIMIT ?3`,
-    params: [JSON.stringify(concepts), CONCEPT_MIN_SIMILARITY, CONCEPT_TOP_K],
+    params: [JSON.stringify(concepts), CONCEPT_MIN_SIMILARITY, CONCEPT_TOP_K, CONCEPT_CANDIDATES, CONCEPTS_READ],
   });
   return rows.map((row) => ({ address: row.address, similarity: row.similarity, strength: row.similarity * wordShare }));
 }

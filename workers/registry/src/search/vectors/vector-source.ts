@@ -13,9 +13,8 @@ import { addText, emptyVector, knownWords, normalize } from './word-vectors.ts';
 
 /** Rows a search wants to score: every agent of a registry this size, a few buckets of a large one. */
 const ROWS_WANTED = 400;
-/** A bucket holding more agents is read most central first, this many, if it is among the BUCKETS_READ nearest. */
+/** Rows read from any one bucket, most central first. */
 const ROWS_PER_BUCKET = 200;
-const BUCKETS_READ = 24;
 /** Hits handed on, as many as Vectorize is asked for. */
 const VECTOR_TOP_K = 50;
 /** Cosine at which a hit starts to count: the sums of word vectors of unrelated texts sit around 0.1–0.3. */
@@ -35,24 +34,22 @@ interface VectorCandidate {
 
 /**
  * One statement: every bucket in order of closeness, with the agents the closer ones hold (`before`). Buckets
- * are read while fewer than ROWS_WANTED agents come before them: a small bucket whole, a large one (only
- * among the nearest) up to ROWS_PER_BUCKET, most central first. So at most ROWS_WANTED + ROWS_PER_BUCKET rows.
+ * are read while fewer than ROWS_WANTED agents come before them, each down to its ROWS_PER_BUCKET-th most central
+ * row (`floor`, found by walking that many index entries), so at most about ROWS_WANTED + ROWS_PER_BUCKET rows are
+ * read. One range scan a bucket: D1 refuses a compound SELECT of a term per bucket.
  */
 function candidatesStatement(buckets: number[]) {
-  const large = buckets.slice(0, BUCKETS_READ).map(
-    (bucket, ord) => `SELECT * FROM (SELECT agent_rowid, scale, code FROM search_agent_vectors
-        WHERE bucket = ${bucket} AND (SELECT before < ${ROWS_WANTED} AND agents > ${ROWS_PER_BUCKET} FROM probe WHERE ord = ${ord})
-        ORDER BY centrality DESC LIMIT ${ROWS_PER_BUCKET})`,
-  );
-  const small = `SELECT v.agent_rowid, v.scale, v.code FROM probe p CROSS JOIN search_agent_vectors v ON v.bucket = p.bucket
-        WHERE p.before < ${ROWS_WANTED} AND p.agents <= ${ROWS_PER_BUCKET}`;
   return {
-    sql: `WITH probe AS MATERIALIZED (SELECT j.key AS ord, b.bucket, b.agents,
+    sql: `WITH probe AS MATERIALIZED (SELECT b.bucket, b.agents,
             coalesce(sum(b.agents) OVER (ORDER BY j.key ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
           FROM json_each(?1) j CROSS JOIN search_vector_buckets b ON b.bucket = j.value),
-        read AS (${[small, ...large].join(' UNION ALL ')})
-      SELECT f.address, r.scale, r.code FROM read r CROSS JOIN search_agent_facts f ON f.agent_rowid = r.agent_rowid`,
-    params: [JSON.stringify(buckets)],
+        chosen AS MATERIALIZED (SELECT bucket, CASE WHEN agents > ?3 THEN (SELECT centrality FROM search_agent_vectors
+            WHERE bucket = p.bucket ORDER BY centrality DESC LIMIT 1 OFFSET ?3 - 1) ELSE -2 END AS floor
+          FROM probe p WHERE before < ?2 AND agents > 0)
+      SELECT f.address, v.scale, v.code FROM chosen c
+        CROSS JOIN search_agent_vectors v ON v.bucket = c.bucket AND v.centrality >= c.floor
+        CROSS JOIN search_agent_facts f ON f.agent_rowid = v.agent_rowid`,
+    params: [JSON.stringify(buckets), ROWS_WANTED, ROWS_PER_BUCKET],
   };
 }
 
