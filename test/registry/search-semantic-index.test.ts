@@ -35,10 +35,11 @@ beforeAll(async () => {
   await migrate();
   token = (await newKey()).key;
   // Neighbours, so a hit is a ranking and not the only agent there is.
-  for (const [name, description] of [
+  const neighbours: [string, string][] = [
     ['Ledger Lens', 'Tracks spending against a monthly budget and flags overspend.'],
     ['Parcel Pilot', 'Follows shipments across couriers and reports delivery status.'],
-  ]) {
+  ];
+  for (const [name, description] of neighbours) {
     const response = await registered(freshIdentity(), token, { name, ...profile(description, `# ${name}\n\n${description}`) });
     expect(response.status).toBeLessThan(300);
   }
