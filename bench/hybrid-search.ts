@@ -7,6 +7,7 @@ import { HELD_OUT_VECTOR_QUERIES } from '../test/registry/fixtures/judged/held-o
 import { JUDGED_QUERIES } from '../test/registry/fixtures/judged/queries.ts';
 import { searchAgents } from '../workers/registry/src/search/agent-search.ts';
 import { conceptSource, offlineSource } from '../workers/registry/src/search/offline-source.ts';
+import { indexAllPendingAgents } from '../workers/registry/src/search/semantic-index.ts';
 import type { SemanticSource } from '../workers/registry/src/search/semantic-source-types.ts';
 import { sqliteRunner } from './sqlite-runner.ts';
 
@@ -38,6 +39,7 @@ async function database(size: number): Promise<Database.Database> {
     for (const agent of generateAgents(size, 1)) insert.run(...registrationColumns('bench', agent));
   })();
   db.prepare("INSERT INTO search_agents_fts (search_agents_fts) VALUES ('optimize')").run();
+  await indexAllPendingAgents(sqliteRunner(db));
   return db;
 }
 

@@ -14,6 +14,8 @@ import { HELD_OUT_VECTOR_QUERIES } from '../test/registry/fixtures/judged/held-o
 import { HELD_OUT_QUERIES, JUDGED_QUERIES } from '../test/registry/fixtures/judged/queries.ts';
 import { judgedAgents, type JudgedAgent, type JudgedQuery } from '../test/registry/fixtures/judged/spec.ts';
 import { searchAgents } from '../workers/registry/src/search/agent-search.ts';
+import { indexAllPendingAgents } from '../workers/registry/src/search/semantic-index.ts';
+import { d1Runner } from '../workers/registry/src/search/sql-runner.ts';
 import { conceptSource, wordVectorSource } from '../workers/registry/src/search/offline-source.ts';
 import { semanticRequested } from '../workers/registry/src/search/semantic-default.ts';
 import { semanticSource } from '../workers/registry/src/search/semantic-source.ts';
@@ -72,7 +74,7 @@ function corpus(agents: JudgedAgent[]): Corpus {
 const DEVELOPMENT = corpus(judgedAgents());
 const HELD_OUT_2 = corpus(heldOut2Agents());
 
-/** The seed statements: one account, one read key, the agents as registration stores them. */
+/** The seed statements: one account, one read key, the agents as registration stores them (then indexed: semantic-index.ts). */
 function seedStatements(agents: JudgedAgent[]): { statements: { sql: string; params: unknown[] }[]; token: string } {
   const key = newKeyToken();
   const now = new Date().toISOString();
@@ -103,6 +105,7 @@ async function sqliteRankers({ agents, keyOf }: Corpus, sources: Record<string, 
   }
   for (const { sql, params } of seedStatements(agents).statements) db.prepare(sql).run(...params);
   const runner = sqliteRunner(db);
+  await indexAllPendingAgents(runner);
   const run = (body: (text: string) => AgentSearchRequest, source: SemanticSource) => async (text: string) => {
     const request = body(text);
     const input = { request, searchId: crypto.randomUUID(), queryKey: text, startedAt: new Date().toISOString() };
@@ -138,6 +141,8 @@ async function workerRankers({ agents, keyOf }: Corpus): Promise<Rankers> {
     const db = await stack.d1('registry', 'DB');
     const { statements, token } = seedStatements(agents);
     await db.batch(statements.map(({ sql, params }) => db.prepare(sql).bind(...params)));
+    // Indexed for semantic search as registration indexes its agent.
+    await indexAllPendingAgents(d1Runner(db));
     const rankers = Object.fromEntries(
       Object.entries(MODES).map(([label, body]) => [
         label,

@@ -73,7 +73,7 @@ function sqliteFile(persist: string): string {
 }
 
 /** A migrated, seeded D1 directory for `size` agents: reused under --keep when already seeded at that size. */
-function seeded(size: number): { persist: string; scratch: boolean } {
+async function seeded(size: number): Promise<{ persist: string; scratch: boolean }> {
   const persist = args.keep ? path.join(args.keep, String(size)) : mkdtempSync(path.join(tmpdir(), 'rdv-scale-'));
   const marker = path.join(persist, 'seeded.json');
   if (args.keep && existsSync(marker)) {
@@ -85,7 +85,7 @@ function seeded(size: number): { persist: string; scratch: boolean } {
   mkdirSync(persist, { recursive: true });
   migrate(persist);
   const started = performance.now();
-  streamSeed({ file: sqliteFile(persist), count: size, owners: Math.min(Number(args.owners), size) });
+  await streamSeed({ file: sqliteFile(persist), count: size, owners: Math.min(Number(args.owners), size) });
   const seconds = (performance.now() - started) / 1000;
   console.log(
     `${size.toLocaleString('en')} agents seeded in ${seconds.toFixed(0)} s (${Math.round(size / seconds).toLocaleString('en')} agents/s)`,
@@ -147,7 +147,7 @@ interface Row {
 }
 
 async function measure(size: number): Promise<{ rows: Row[]; registration: RegistrationFigures | null; lines: string[]; pass: boolean }> {
-  const { persist, scratch } = seeded(size);
+  const { persist, scratch } = await seeded(size);
   const file = sqliteFile(persist);
   const token = benchKey(file);
   const started = performance.now();

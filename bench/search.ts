@@ -77,10 +77,10 @@ function wrangler(args: string[], persist: string) {
  * A local D1 with the migrations, `size` generated agents of one account (streamed into the file: any size,
  * flat memory; bench/scale/seed-stream.ts) and a read key of that account.
  */
-function seed(size: number, persist: string): string {
+async function seed(size: number, persist: string): Promise<string> {
   wrangler(['d1', 'migrations', 'apply', 'DB'], persist);
   const file = sqliteFile(persist);
-  streamSeed({ file, count: size, owners: 1 });
+  await streamSeed({ file, count: size, owners: 1 });
   const key = newKeyToken();
   const db = new Database(file);
   db.prepare(
@@ -179,7 +179,7 @@ async function measure(size: number): Promise<boolean> {
   let worker: RunningWorker | undefined;
   try {
     let started = performance.now();
-    const token = seed(size, persist);
+    const token = await seed(size, persist);
     console.log(`\n${size.toLocaleString('en')} agents: seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     started = performance.now();
     worker = await startWorker(persist);

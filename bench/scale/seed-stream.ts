@@ -1,13 +1,16 @@
 import Database from 'better-sqlite3';
 import { generateAgents } from '../../test/registry/fixtures/corpus/generate.ts';
 import { AGENT_COLUMNS, registrationColumns } from '../../test/registry/fixtures/corpus/registration-columns.ts';
+import { indexAllPendingAgents } from '../../workers/registry/src/search/semantic-index.ts';
+import { sqliteRunner } from '../sqlite-runner.ts';
 import { progressBar } from './progress.ts';
 
 /**
  * Seeds generated agents straight into a migrated D1 database file (the SQLite file Miniflare's D1 opens),
  * streamed: agents are generated one at a time and written in transactions of CHUNK rows through one prepared
  * statement, so memory stays flat whatever the count. The schema's triggers index each row as registration
- * does (FTS, facts, rank, tags, functions). Owners: `owners` accounts, agent i owned by account i % owners.
+ * does (FTS, facts, rank, tags, functions), and the semantic index is written as registration writes it
+ * (semantic-index.ts). Owners: `owners` accounts, agent i owned by account i % owners.
  */
 const CHUNK = 5_000;
 const FTS_TABLES = ['search_agents_fts', 'search_words', 'search_functions_fts'];
@@ -20,7 +23,7 @@ export interface StreamSeedOptions {
   corpusSeed?: number;
 }
 
-export function streamSeed({ file, count, owners, corpusSeed = 1 }: StreamSeedOptions): void {
+export async function streamSeed({ file, count, owners, corpusSeed = 1 }: StreamSeedOptions): Promise<void> {
   const db = new Database(file);
   // Bulk load: no fsync per transaction (the file is scratch until the bench opens it).
   db.pragma('synchronous = OFF');
@@ -53,7 +56,10 @@ export function streamSeed({ file, count, owners, corpusSeed = 1 }: StreamSeedOp
   if (chunk.length) flush(chunk);
   progress.tick(index);
   progress.finish();
-  const started = performance.now();
+  let started = performance.now();
+  const indexed = await indexAllPendingAgents(sqliteRunner(db));
+  process.stderr.write(`seed: ${indexed} agents indexed for semantic search in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+  started = performance.now();
   for (const fts of FTS_TABLES) {
     db.prepare(`INSERT INTO ${fts} (${fts}, rank) VALUES ('automerge', 4)`).run();
     db.prepare(`INSERT INTO ${fts} (${fts}) VALUES ('optimize')`).run();

@@ -15,57 +15,63 @@ const ZIPF_H = Math.log(400_000) + 0.5772;
 export interface WordTable {
   words: string[];
   index: Map<string, number>;
-  /** Components -levels…levels, dims per word. */
-  codes: Int8Array;
-  /** Each word's weight divided by its code vector's length: scales a code vector to a weighted unit vector. */
-  scale: Float32Array;
   dims: number;
 }
 
-let decoded: WordTable | null = null;
+let table: WordTable | null = null;
 
 const BASE64 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
-
-/** The table's 4-bit codes as signed components, straight from base64 (no intermediate binary string). */
-function decodeCodes(base64: string, count: number, levels: number): Int8Array {
-  const sextet = new Uint8Array(128);
-  for (let i = 0; i < BASE64.length; i++) sextet[BASE64.charCodeAt(i)] = i;
-  const codes = new Int8Array(count);
-  let at = 0;
-  for (let i = 0; i + 3 < base64.length && at < count; i += 4) {
-    const bits =
-      (sextet[base64.charCodeAt(i)]! << 18) |
-      (sextet[base64.charCodeAt(i + 1)]! << 12) |
-      (sextet[base64.charCodeAt(i + 2)]! << 6) |
-      sextet[base64.charCodeAt(i + 3)]!;
-    for (const byte of [bits >> 16, (bits >> 8) & 0xff, bits & 0xff]) {
-      codes[at++] = (byte & 0xf) - levels - 1;
-      codes[at++] = (byte >> 4) - levels - 1;
-    }
-  }
-  return codes;
-}
+const SEXTET = new Uint8Array(128);
+for (let i = 0; i < BASE64.length; i++) SEXTET[BASE64.charCodeAt(i)] = i;
 
 /** The rarity weight of the word at frequency rank `rank` (0-based). */
-export function rarityWeight(rank: number): number {
+function rarityWeight(rank: number): number {
   const p = 1 / ((rank + 1) * ZIPF_H);
   return SIF_A / (SIF_A + p);
 }
 
-/** Decoded on first use, then kept for the isolate's life. */
+/** The word list and its index, built on first use (the vectors are decoded per word, when read). */
 export function wordTable(): WordTable {
-  if (decoded) return decoded;
-  const { dims, levels } = WORD_TABLE;
+  if (table) return table;
   const words = WORD_TABLE.words.split('\n');
-  const codes = decodeCodes(WORD_TABLE.codes, words.length * dims, levels);
-  const scale = new Float32Array(words.length);
-  for (let w = 0; w < words.length; w++) {
-    let norm = 0;
-    for (let i = w * dims; i < (w + 1) * dims; i++) norm += codes[i]! * codes[i]!;
-    scale[w] = rarityWeight(w) / (Math.sqrt(norm) || 1);
+  table = { words, index: new Map(words.map((word, i) => [word, i])), dims: WORD_TABLE.dims };
+  return table;
+}
+
+/**
+ * Each word's components are decoded when a text first uses it, and kept: decoding the whole table (40,000
+ * words) was most of an isolate's first search, while a request or an agent reads a few hundred words.
+ */
+const decoded = new Map<number, { codes: Int8Array; scale: number }>();
+
+/** The word's 4-bit code vector (components -levels…levels) and the factor scaling it to a rarity-weighted unit vector. */
+export function wordVector(w: number): { codes: Int8Array; scale: number } {
+  let entry = decoded.get(w);
+  if (entry) return entry;
+  const { dims, levels } = WORD_TABLE;
+  // dims is even (two 4-bit codes a byte) and a multiple of 3 bytes starts a base64 quartet: decode from there.
+  const firstByte = (w * dims) / 2;
+  const quartet = Math.floor(firstByte / 3);
+  const skip = firstByte - quartet * 3;
+  const codes = new Int8Array(dims);
+  let at = -skip * 2;
+  for (let i = quartet * 4; at < dims; i += 4) {
+    const bits =
+      (SEXTET[WORD_TABLE.codes.charCodeAt(i)]! << 18) |
+      (SEXTET[WORD_TABLE.codes.charCodeAt(i + 1)]! << 12) |
+      (SEXTET[WORD_TABLE.codes.charCodeAt(i + 2)]! << 6) |
+      SEXTET[WORD_TABLE.codes.charCodeAt(i + 3)]!;
+    for (const byte of [bits >> 16, (bits >> 8) & 0xff, bits & 0xff]) {
+      if (at >= 0 && at < dims) codes[at] = (byte & 0xf) - levels - 1;
+      if (at + 1 >= 0 && at + 1 < dims) codes[at + 1] = (byte >> 4) - levels - 1;
+      at += 2;
+    }
   }
-  decoded = { words, index: new Map(words.map((word, i) => [word, i])), codes, scale, dims };
-  return decoded;
+  let norm = 0;
+  for (const code of codes) norm += code * code;
+  entry = { codes, scale: rarityWeight(w) / (Math.sqrt(norm) || 1) };
+  decoded.set(w, entry);
+  return entry;
 }
 
 /** Text as the table's words are written: lower case, accents removed (as the registry's full-text index folds them). */
@@ -85,12 +91,13 @@ export function textWords(text: string): string[] {
 
 /** Adds weight × the words' weighted unit vectors to `into` (words outside the table add nothing). */
 export function addWords(into: Float32Array, words: Iterable<string>, weight = 1): Float32Array {
-  const { index, codes, scale, dims } = wordTable();
+  const { index, dims } = wordTable();
   for (const word of words) {
     const w = index.get(word);
     if (w === undefined) continue;
-    const factor = weight * scale[w]!;
-    for (let i = 0; i < dims; i++) into[i]! += factor * codes[w * dims + i]!;
+    const { codes, scale } = wordVector(w);
+    const factor = weight * scale;
+    for (let i = 0; i < dims; i++) into[i]! += factor * codes[i]!;
   }
   return into;
 }

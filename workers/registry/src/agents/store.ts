@@ -1,5 +1,7 @@
 import type { AgentEndpoint, ProfileRecord, ReadmeAnalysis } from '../../../../schemas/registry.ts';
 import type { AgentStatus } from '../../../../schemas/search.ts';
+import { indexPendingAgents } from '../search/semantic-index.ts';
+import { d1Runner } from '../search/sql-runner.ts';
 import { agentColumns } from './columns.ts';
 import type { AgentRow } from './row.ts';
 import { deriveStatus, webhookOf } from './status.ts';
@@ -152,6 +154,8 @@ export async function saveAgent(
       }),
     )
     .run();
+  // Semantic search reads the agent's vectors from the moment it is registered, not from the next cron.
+  await indexPendingAgents(d1Runner(db), { address });
 }
 
 /** A signed status update: active or not, as of `timestamp` (unix seconds, signed by the agent). */

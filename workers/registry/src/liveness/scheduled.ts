@@ -1,6 +1,7 @@
 import { updateAgentRanks } from '../interactions/agent-rank.ts';
 import { sweep } from '../interactions/store.ts';
 import { semanticBackend, syncEmbeddings } from '../search/semantic.ts';
+import { indexPendingAgents } from '../search/semantic-index.ts';
 import { d1Runner } from '../search/sql-runner.ts';
 import { sweepLiveness, type SweepSummary } from './sweep.ts';
 
@@ -12,12 +13,14 @@ interface ScheduledSummary extends SweepSummary {
   embedded: number;
   /** Agents in the cross-account interaction graph AgentRank ran over (interactions/agent-rank.ts). */
   ranked: number;
+  /** Agents written into the offline semantic index (agents written by paths other than registration). */
+  indexed: number;
 }
 
 /**
  * The Cron Trigger: the liveness sweep (its first share probed here, the rest queued), then housekeeping (expired nonces and challenges, aging interaction counts),
  * then AgentRank over the interactions still counted, then bring semantic search's vectors up to date, so new and changed agents are found by meaning without
- * waiting for a semantic search to start the sync.
+ * waiting for a semantic search to start the sync, and index a batch of agents the offline semantic index lacks.
  */
 export async function runScheduled(env: RegistryEnv, now = new Date()): Promise<ScheduledSummary> {
   const summary = await sweepLiveness(env, now);
@@ -25,5 +28,6 @@ export async function runScheduled(env: RegistryEnv, now = new Date()): Promise<
   const { agents: ranked } = await updateAgentRanks(env.DB);
   const semantic = semanticBackend(env);
   const embedded = semantic ? await syncEmbeddings(semantic, d1Runner(env.DB), CRON_EMBED_BATCH) : 0;
-  return { ...summary, embedded, ranked };
+  const indexed = await indexPendingAgents(d1Runner(env.DB));
+  return { ...summary, embedded, ranked, indexed };
 }

@@ -1,43 +1,41 @@
 import type { SemanticHit } from '../semantic.ts';
-import { termsWithinBudget } from '../candidate-terms.ts';
 import type { SqlRunner } from '../sql-runner.ts';
-import { quoteFts } from '../text/fts-query.ts';
-import { agentVector, conceptTerms, cosine, queryConcepts, type AgentText } from './concept-vectors.ts';
+import { queryConcepts } from './concept-vectors.ts';
 
 /**
- * The offline semantic source's concept half (offline-source.ts): the query's concept vector, candidates from
- * the full-text index (agents using any term of the query's concepts, best bm25 first), ranked by the cosine
- * of their concept vectors. Runs wherever D1 does (wrangler dev, tests): the model is the lexicon shipped in code.
+ * The offline semantic source's concept half (offline-source.ts): the query's concept vector against the agents'
+ * concept vectors stored at write time (search_agent_concepts, semantic-index.ts). Candidates are each of the
+ * query's strongest concepts' agents, strongest first, up to CONCEPT_CANDIDATES a concept: the work is bounded
+ * whatever the registry's size. Runs wherever D1 does: the model is the lexicon shipped in code.
  */
 
-/** Candidates read per query: enough to hold every agent of a concept in a mid-sized registry. */
+/** Agents read per query concept: every agent of a concept in a mid-sized registry, the strongest of a large one's. */
 const CONCEPT_CANDIDATES = 200;
+/** Query concepts whose agents are read; every query concept still counts in the score. */
+const CONCEPTS_READ = 6;
 /** Hits handed to fusion, as many as Vectorize is asked for. */
 const CONCEPT_TOP_K = 50;
 /** Cosine under which an agent shares too little of the request's meaning to count. */
 const CONCEPT_MIN_SIMILARITY = 0.2;
 
-interface CandidateRow extends AgentText {
-  address: string;
-}
-
 export async function conceptHits(runner: SqlRunner, text: string): Promise<SemanticHit[]> {
   const { vector: query, wordShare } = queryConcepts(text);
-  const terms = await termsWithinBudget(runner, conceptTerms(query));
-  if (terms.length === 0) return [];
-  // The user's words are not in this expression, only lexicon terms, quoted: no FTS syntax can come from the request.
-  const match = `- {listing} : (${terms.map(quoteFts).join(' OR ')})`;
-  const rows = await runner.all<CandidateRow>({
-    sql: `SELECT address, name, tags, description, use_cases, functions, readme FROM search_agents_fts
-            WHERE search_agents_fts MATCH ?1 ORDER BY rank LIMIT ?2`,
-    params: [match, CONCEPT_CANDIDATES],
+  if (query.size === 0) return [];
+  const concepts = [...query.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
+  // `cand`: each read concept's agents down to its CONCEPT_CANDIDATES-th strongest (`floor`, found by walking that
+  // many index entries): one range scan a concept. Then every query concept counts in the cosine.
+  const rows = await runner.all<{ address: string; similarity: number }>({
+    sql: `WITH q AS (SELECT j.key AS ord, json_extract(j.value, '$[0]') AS concept, json_extract(j.value, '$[1]') AS weight FROM json_each(?1) j),
+        reads AS MATERIALIZED (SELECT concept, coalesce((SELECT weight FROM search_agent_concepts WHERE concept = q.concept
+            ORDER BY weight DESC LIMIT 1 OFFSET ?4 - 1), -1) AS floor FROM q WHERE ord < ?5),
+        cand AS MATERIALIZED (SELECT DISTINCT c.agent_rowid FROM reads r
+          CROSS JOIN search_agent_concepts c ON c.concept = r.concept AND c.weight >= r.floor),
+        scored AS (SELECT c.agent_rowid AS rid, sum(c.weight * q.weight) AS similarity
+          FROM cand CROSS JOIN search_agent_concepts c ON c.agent_rowid = cand.agent_rowid CROSS JOIN q ON q.concept = c.concept
+          GROUP BY c.agent_rowid)
+      SELECT f.address, s.similarity FROM scored s CROSS JOIN search_agent_facts f ON f.agent_rowid = s.rid
+      WHERE s.similarity >= ?2 ORDER BY s.similarity DESC, f.address LIMIT ?3`,
+    params: [JSON.stringify(concepts), CONCEPT_MIN_SIMILARITY, CONCEPT_TOP_K, CONCEPT_CANDIDATES, CONCEPTS_READ],
   });
-  return rows
-    .map((row) => {
-      const similarity = cosine(query, agentVector(row));
-      return { address: row.address, similarity, strength: similarity * wordShare };
-    })
-    .filter((hit) => hit.similarity >= CONCEPT_MIN_SIMILARITY)
-    .sort((a, b) => b.similarity - a.similarity || (a.address < b.address ? -1 : 1))
-    .slice(0, CONCEPT_TOP_K);
+  return rows.map((row) => ({ address: row.address, similarity: row.similarity, strength: row.similarity * wordShare }));
 }

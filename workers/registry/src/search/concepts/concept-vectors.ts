@@ -43,8 +43,6 @@ interface Lexicon {
   terms: Map<string, number[]>;
   /** Stem → concepts it names as a term or a cue. */
   cues: Map<string, number[]>;
-  /** Each concept's terms as written (matched by the full-text index, which stems them itself). */
-  termWords: string[][];
 }
 
 function add(index: Map<string, number[]>, stem: string, concept: number) {
@@ -53,11 +51,10 @@ function add(index: Map<string, number[]>, stem: string, concept: number) {
 }
 
 const LEXICON: Lexicon = (() => {
-  const lexicon: Lexicon = { terms: new Map(), cues: new Map(), termWords: [] };
+  const lexicon: Lexicon = { terms: new Map(), cues: new Map() };
   CONCEPTS.forEach((line, concept) => {
     const [terms = '', cues = ''] = line.split('|');
     const termWords = words(terms);
-    lexicon.termWords.push(termWords);
     for (const word of termWords) {
       add(lexicon.terms, stemOf(word), concept);
       add(lexicon.cues, stemOf(word), concept);
@@ -98,7 +95,7 @@ export function queryConcepts(text: string): QueryConcepts {
 /** Weight of each field of an agent's text in its vector; the title and description say most about what it does. */
 const FIELD_WEIGHTS = { name: 3, tags: 2, description: 3, use_cases: 1.5, functions: 1, readme: 0.5 } as const;
 
-export type AgentText = Record<keyof typeof FIELD_WEIGHTS, string>;
+export type AgentText = Record<keyof typeof FIELD_WEIGHTS, string | null>;
 
 /** An agent's concepts from its terms, field-weighted, damped (log) so repeating a word buys little. */
 export function agentVector(text: AgentText): ConceptVector {
@@ -111,17 +108,4 @@ export function agentVector(text: AgentText): ConceptVector {
   }
   for (const [concept, count] of counts) counts.set(concept, Math.log1p(count));
   return normalize(counts);
-}
-
-export function cosine(a: ConceptVector, b: ConceptVector): number {
-  let sum = 0;
-  for (const [concept, weight] of a) sum += weight * (b.get(concept) ?? 0);
-  return sum;
-}
-
-/** The terms of a vector's concepts: what the full-text index is asked for to find candidate agents. */
-export function conceptTerms(vector: ConceptVector): string[] {
-  // The query's strongest concepts first: a bounded candidate search keeps their terms (candidate-terms.ts).
-  const concepts = [...vector.entries()].sort((a, b) => b[1] - a[1]).map(([concept]) => concept);
-  return [...new Set(concepts.flatMap((concept) => LEXICON.termWords[concept] ?? []))];
 }

@@ -1,14 +1,11 @@
-import { WORD_TABLE } from '../../../../../lib/word-vectors/word-table.generated.ts';
+import { wordTable } from '../../../../../lib/word-vectors/table.ts';
 
 /**
  * The 40,000 most frequent English words (the shipped word table's list, GloVe 6B; names of places and brands
  * included). A word in it was typed as meant: expansion must not turn it into another word ("trains" is not a
  * typo of "traits", "breach" is not a prefix of "breaches" typed half-way in a finished sentence).
- * Only the word list is split (a few ms, once per isolate), not the vectors.
+ * The table's own word index, which the semantic source reads too: the list is split once per isolate.
  */
-let words: ReadonlySet<string> | null = null;
-
 export function isDictionaryWord(word: string): boolean {
-  words ??= new Set(WORD_TABLE.words.split('\n'));
-  return words.has(word);
+  return wordTable().index.has(word);
 }

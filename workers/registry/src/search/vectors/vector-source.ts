@@ -1,26 +1,20 @@
 import type { SemanticHit } from '../semantic.ts';
-import { termsWithinBudget } from '../candidate-terms.ts';
 import type { SqlRunner } from '../sql-runner.ts';
-import { quoteFts } from '../text/fts-query.ts';
 import { splitIdentifiers } from '../text/identifiers.ts';
-import { addText, contentWords, cosine, emptyVector, knownWords, nearestWords, normalize, type TextVector } from './word-vectors.ts';
+import { nearestBuckets, storedCosine } from './vector-index.ts';
+import { addText, emptyVector, knownWords, normalize } from './word-vectors.ts';
 
 /**
- * The offline semantic source's word-vector half: the query's vector against the vectors of candidate agents,
- * computed from the text the full-text index holds (so always in step with the agent; no table to backfill).
- * Candidates are the best bm25 matches of the query's words and of the table's words nearest to its meaning
- * ("dollars yen" → currency, exchange, …), so an agent that shares no word with the request can still be found.
+ * The offline semantic source's word-vector half: the query's vector against the agents' vectors stored at
+ * write time (vector-index.ts), read from the buckets nearest the query until ROWS_WANTED rows are in hand.
+ * The work is bounded by the rows read, whatever the registry's size or the request's words: a small registry
+ * is read whole (exact), a large one in its nearest buckets, each most central first.
  */
 
-/** Weight of each field in an agent's vector: what it does (description, use cases, tags) over how it is named. */
-const FIELD_WEIGHTS = { name: 1, tags: 2, description: 3, use_cases: 2, functions: 0.5, readme: 2 } as const;
-
-type AgentText = Record<keyof typeof FIELD_WEIGHTS, string>;
-
-/** Table words nearest to the query's meaning added to its candidate search (30 left answers out of the candidates). */
-const NEIGHBOUR_WORDS = 100;
-/** Candidates read per query. */
-const VECTOR_CANDIDATES = 200;
+/** Rows a search wants to score: every agent of a registry this size, a few buckets of a large one. */
+const ROWS_WANTED = 400;
+/** Rows read from any one bucket, most central first. */
+const ROWS_PER_BUCKET = 200;
 /** Hits handed on, as many as Vectorize is asked for. */
 const VECTOR_TOP_K = 50;
 /** Cosine at which a hit starts to count: the sums of word vectors of unrelated texts sit around 0.1–0.3. */
@@ -32,26 +26,31 @@ const VECTOR_FLOOR = 0.3;
  */
 const MIN_WORDS = 4;
 
-interface CandidateRow extends AgentText {
+interface VectorCandidate {
   address: string;
+  scale: number;
+  code: string;
 }
 
-/** README characters read (its start says what the agent does): bounds the work per candidate whatever a README holds. */
-const README_CHARS = 4000;
-
 /**
- * Markdown images and links' targets, HTML tags and URLs: the same in every README (badges, `<use_case>`),
- * they would pull every agent's vector the same way. Repeats are bounded (200 characters tried from any
- * position), so a hostile README costs at most README_CHARS × 200 steps.
+ * One statement: every bucket in order of closeness, with the agents the closer ones hold (`before`). Buckets
+ * are read while fewer than ROWS_WANTED agents come before them, each down to its ROWS_PER_BUCKET-th most central
+ * row (`floor`, found by walking that many index entries), so at most about ROWS_WANTED + ROWS_PER_BUCKET rows are
+ * read. One range scan a bucket: D1 refuses a compound SELECT of a term per bucket.
  */
-const MARKUP = /!\[[^\]]{0,200}\]\([^)]{0,200}\)|\]\([^)]{0,200}\)|<[^<>]{0,200}>|https?:\/\/\S{1,200}/g;
-
-function agentVector(text: AgentText): TextVector {
-  const vector = emptyVector();
-  for (const [field, weight] of Object.entries(FIELD_WEIGHTS) as [keyof AgentText, number][]) {
-    addText(vector, field === 'readme' ? (text.readme ?? '').slice(0, README_CHARS).replace(MARKUP, ' ') : (text[field] ?? ''), weight);
-  }
-  return normalize(vector);
+function candidatesStatement(buckets: number[]) {
+  return {
+    sql: `WITH probe AS MATERIALIZED (SELECT b.bucket, b.agents,
+            coalesce(sum(b.agents) OVER (ORDER BY j.key ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
+          FROM json_each(?1) j CROSS JOIN search_vector_buckets b ON b.bucket = j.value),
+        chosen AS MATERIALIZED (SELECT bucket, CASE WHEN agents > ?3 THEN (SELECT centrality FROM search_agent_vectors
+            WHERE bucket = p.bucket ORDER BY centrality DESC LIMIT 1 OFFSET ?3 - 1) ELSE -2 END AS floor
+          FROM probe p WHERE before < ?2 AND agents > 0)
+      SELECT f.address, v.scale, v.code FROM chosen c
+        CROSS JOIN search_agent_vectors v ON v.bucket = c.bucket AND v.centrality >= c.floor
+        CROSS JOIN search_agent_facts f ON f.agent_rowid = v.agent_rowid`,
+    params: [JSON.stringify(buckets), ROWS_WANTED, ROWS_PER_BUCKET],
+  };
 }
 
 export async function vectorHits(runner: SqlRunner, text: string): Promise<SemanticHit[]> {
@@ -59,18 +58,10 @@ export async function vectorHits(runner: SqlRunner, text: string): Promise<Seman
   if (knownWords(plain) < MIN_WORDS) return [];
   const query = normalize(addText(emptyVector(), plain));
   if (!query.some((x) => x !== 0)) return [];
-  const terms = await termsWithinBudget(runner, [...contentWords(plain), ...nearestWords(query, NEIGHBOUR_WORDS)]);
-  if (terms.length === 0) return [];
-  // Every word is quoted: no FTS syntax can come from the request.
-  const match = `- {listing} : (${terms.map(quoteFts).join(' OR ')})`;
-  const rows = await runner.all<CandidateRow>({
-    sql: `SELECT address, name, tags, description, use_cases, functions, readme FROM search_agents_fts
-          WHERE search_agents_fts MATCH ?1 ORDER BY rank LIMIT ?2`,
-    params: [match, VECTOR_CANDIDATES],
-  });
+  const rows = await runner.all<VectorCandidate>(candidatesStatement(nearestBuckets(query)));
   return rows
     .map((row) => {
-      const similarity = cosine(query, agentVector(row));
+      const similarity = storedCosine(row, query);
       return { address: row.address, similarity, strength: (wordShare * Math.max(0, similarity - VECTOR_FLOOR)) / (1 - VECTOR_FLOOR) };
     })
     .filter((hit) => hit.strength > 0)
