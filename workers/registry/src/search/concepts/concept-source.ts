@@ -22,14 +22,18 @@ export async function conceptHits(runner: SqlRunner, text: string): Promise<Sema
   const { vector: query, wordShare } = queryConcepts(text);
   if (query.size === 0) return [];
   const concepts = [...query.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
-  // `cand`: each read concept's agents down to its CONCEPT_CANDIDATES-th strongest (`floor`, found by walking that
-  // many index entries): one range scan a concept. Then every query concept counts in the cosine.
+  // `cand`: each read concept's agents down to its CONCEPT_CANDIDATES-th strongest (`floor`, then `floor_rid` among
+  // equal weights: agents with the same text tie; found by walking that many index entries): one range scan a concept. Then every query concept counts in the cosine.
   const rows = await runner.all<{ address: string; similarity: number }>({
     sql: `WITH q AS (SELECT j.key AS ord, json_extract(j.value, '$[0]') AS concept, json_extract(j.value, '$[1]') AS weight FROM json_each(?1) j),
-        reads AS MATERIALIZED (SELECT concept, coalesce((SELECT weight FROM search_agent_concepts WHERE concept = q.concept
-            ORDER BY weight DESC LIMIT 1 OFFSET ?4 - 1), -1) AS floor FROM q WHERE ord < ?5),
+        reads AS MATERIALIZED (SELECT concept,
+            coalesce((SELECT weight FROM search_agent_concepts WHERE concept = q.concept
+              ORDER BY weight DESC, agent_rowid DESC LIMIT 1 OFFSET ?4 - 1), -1) AS floor,
+            coalesce((SELECT agent_rowid FROM search_agent_concepts WHERE concept = q.concept
+              ORDER BY weight DESC, agent_rowid DESC LIMIT 1 OFFSET ?4 - 1), 0) AS floor_rid
+          FROM q WHERE ord < ?5),
         cand AS MATERIALIZED (SELECT DISTINCT c.agent_rowid FROM reads r
-          CROSS JOIN search_agent_concepts c ON c.concept = r.concept AND c.weight >= r.floor),
+          CROSS JOIN search_agent_concepts c ON c.concept = r.concept AND (c.weight, c.agent_rowid) >= (r.floor, r.floor_rid)),
         scored AS (SELECT c.agent_rowid AS rid, sum(c.weight * q.weight) AS similarity
           FROM cand CROSS JOIN search_agent_concepts c ON c.agent_rowid = cand.agent_rowid CROSS JOIN q ON q.concept = c.concept
           GROUP BY c.agent_rowid)

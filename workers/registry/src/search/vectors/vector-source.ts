@@ -35,7 +35,8 @@ interface VectorCandidate {
 /**
  * One statement: every bucket in order of closeness, with the agents the closer ones hold (`before`). Buckets
  * are read while fewer than ROWS_WANTED agents come before them, each down to its ROWS_PER_BUCKET-th most central
- * row (`floor`, found by walking that many index entries), so at most about ROWS_WANTED + ROWS_PER_BUCKET rows are
+ * row (`floor`, then `floor_rid` among equal ones: agents with the same text tie; found by walking that many index
+ * entries), so at most about ROWS_WANTED + ROWS_PER_BUCKET rows are
  * read. One range scan a bucket: D1 refuses a compound SELECT of a term per bucket.
  */
 function candidatesStatement(buckets: number[]) {
@@ -43,11 +44,14 @@ function candidatesStatement(buckets: number[]) {
     sql: `WITH probe AS MATERIALIZED (SELECT b.bucket, b.agents,
             coalesce(sum(b.agents) OVER (ORDER BY j.key ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
           FROM json_each(?1) j CROSS JOIN search_vector_buckets b ON b.bucket = j.value),
-        chosen AS MATERIALIZED (SELECT bucket, CASE WHEN agents > ?3 THEN (SELECT centrality FROM search_agent_vectors
-            WHERE bucket = p.bucket ORDER BY centrality DESC LIMIT 1 OFFSET ?3 - 1) ELSE -2 END AS floor
+        chosen AS MATERIALIZED (SELECT bucket,
+            CASE WHEN agents > ?3 THEN (SELECT centrality FROM search_agent_vectors WHERE bucket = p.bucket
+              ORDER BY centrality DESC, agent_rowid DESC LIMIT 1 OFFSET ?3 - 1) ELSE -2 END AS floor,
+            CASE WHEN agents > ?3 THEN (SELECT agent_rowid FROM search_agent_vectors WHERE bucket = p.bucket
+              ORDER BY centrality DESC, agent_rowid DESC LIMIT 1 OFFSET ?3 - 1) ELSE 0 END AS floor_rid
           FROM probe p WHERE before < ?2 AND agents > 0)
       SELECT f.address, v.scale, v.code FROM chosen c
-        CROSS JOIN search_agent_vectors v ON v.bucket = c.bucket AND v.centrality >= c.floor
+        CROSS JOIN search_agent_vectors v ON v.bucket = c.bucket AND (v.centrality, v.agent_rowid) >= (c.floor, c.floor_rid)
         CROSS JOIN search_agent_facts f ON f.agent_rowid = v.agent_rowid`,
     params: [JSON.stringify(buckets), ROWS_WANTED, ROWS_PER_BUCKET],
   };
