@@ -246,7 +246,7 @@ function table(size: number, rows: Row[], registration: RegistrationFigures | nu
 
 if (args['seed-only']) {
   if (!args.keep) throw new Error('--seed-only needs --keep DIR (a scratch seed would be deleted unused)');
-  for (const size of SIZES) seeded(size);
+  for (const size of SIZES) await seeded(size);
   process.exit(0);
 }
 let passed = true;

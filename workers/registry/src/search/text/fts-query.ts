@@ -14,7 +14,7 @@ export interface TermGroup {
   matchesAlone: boolean;
 }
 
-function quoteFts(word: string): string {
+export function quoteFts(word: string): string {
   return `"${word.replaceAll('"', '""')}"`;
 }
 
