@@ -117,6 +117,44 @@ describe('Python code that fails', () => {
   });
 });
 
+describe("a Python agent's memory", () => {
+  it('is bounded by the guest budget: a 300 MiB allocation is a MemoryError in the agent, which keeps answering', async () => {
+    const key = await accountKey();
+    const agent = await createAgent(key, 'python hog');
+    const code = `from uagents import Agent, Context, Model
+
+
+class Ping(Model):
+    text: str
+
+
+class Pong(Model):
+    text: str
+    count: int
+
+
+agent = Agent()
+
+
+@agent.on_message(model=Ping)
+async def hog(ctx: Context, sender: str, msg: Ping):
+    try:
+        hoard = bytearray(300 * 1024 * 1024)
+        ctx.logger.info(f"kept {len(hoard) // (1024 * 1024)} MiB")
+    except MemoryError:
+        ctx.logger.info("refused: MemoryError")
+    small = bytearray(16 * 1024 * 1024)
+    await ctx.send(sender, Pong(text=f"still here with {len(small) // (1024 * 1024)} MiB", count=1))
+`;
+    await json(call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code: codeOf({ 'agent.py': code }, 'python') }));
+    expect((await start(key, agent.address)).running).toBe(true);
+    const ctx = peerContext();
+    const [reply] = await ctx.sendAndReceive(agent.address, Ping({ text: 'hog' }), { response: Pong, timeout: 30_000 });
+    expect(reply?.payload).toEqual({ text: 'still here with 16 MiB', count: 1 });
+    await logLine(key, agent.address, 'refused: MemoryError', 30_000);
+  });
+});
+
 describe('Python agents on a schedule and as senders', () => {
   it('runs intervals while running and the shutdown handler on stop', async () => {
     const key = await accountKey();

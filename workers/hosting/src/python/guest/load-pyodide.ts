@@ -5,6 +5,7 @@ import ASM_WASM from 'pyodide.asm.wasm';
 import STDLIB from 'python_stdlib.zip';
 import TRAMPOLINES from 'pyodide-trampolines.js';
 import PYTHON_SITE from 'python-site.json';
+import { GUEST_MEMORY_BYTES } from '../../guest/protocol.ts';
 import { PYODIDE_LOCK_INFO } from '../pyodide-recorded.ts';
 import { INDEX_URL } from './shims.ts';
 
@@ -36,6 +37,23 @@ function usePrecompiledModules(): void {
   });
 }
 
+const WASM_PAGE_BYTES = 65_536;
+
+/**
+ * Python's heap is Pyodide's WebAssembly memory, which Emscripten grows from JavaScript as malloc needs more.
+ * Growth past the guest's memory budget (the same 128 MiB as a TypeScript guest's, and Cloudflare's limit per
+ * isolate) is refused: Emscripten turns the refusal into a failed allocation, so the agent's Python sees a
+ * MemoryError where it asked for too much, and the isolate, with every other tenant, stays up (docs/decisions/0155).
+ */
+function boundPythonMemory(): void {
+  const grow = WebAssembly.Memory.prototype.grow;
+  WebAssembly.Memory.prototype.grow = function boundedGrow(this: WebAssembly.Memory, delta: number): number {
+    if (this.buffer.byteLength + delta * WASM_PAGE_BYTES > GUEST_MEMORY_BYTES)
+      throw new RangeError(`past the agent's memory budget of ${GUEST_MEMORY_BYTES / 1024 / 1024} MiB`);
+    return grow.call(this, delta);
+  };
+}
+
 /** Pyodide fetches its standard library while it starts: served from the bundled zip, nothing leaves the isolate. */
 async function withBundledFiles<T>(run: () => Promise<T>): Promise<T> {
   const nativeFetch = globalThis.fetch;
@@ -55,6 +73,7 @@ async function withBundledFiles<T>(run: () => Promise<T>): Promise<T> {
 /** Pyodide, started once per isolate from the memory snapshot, with the platform's `uagents` package in site-packages. */
 export async function startPython(snapshot: ArrayBuffer, print: (level: 'info' | 'erro', line: string) => void): Promise<PyodideInterface> {
   usePrecompiledModules();
+  boundPythonMemory();
   const pyodide = await withBundledFiles(() =>
     loadPyodide({
       // Python's memory as it is once the interpreter is initialised (made at build time, decision 0153):
