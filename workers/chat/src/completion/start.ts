@@ -163,9 +163,8 @@ export async function startCompletion(c: Context<ChatApp>, input: CompletionInpu
     release: () => meter.release(admission.reservation),
   };
   try {
-    const run = admitted.agentic
-      ? agenticEvents(c, input, model, messages, admitted, maxTokens, upstream.signal)
-      : await modelEvents(c, input, model, messages, admitted, maxTokens, upstream.signal);
+    const request: RunRequest = { c, input, model, messages, admitted, maxTokens, signal: upstream.signal };
+    const run = admitted.agentic ? agenticEvents(request) : await modelEvents(request);
     const sentPromptTokens = run.promptTokens ?? promptTokens;
     return {
       ...started,
@@ -190,16 +189,19 @@ interface Run {
   promptTokens?: number;
 }
 
+/** What either way of running an admitted completion needs. */
+interface RunRequest {
+  c: Context<ChatApp>;
+  input: CompletionInput;
+  model: ServedModel;
+  messages: ProviderMessage[];
+  admitted: Admitted;
+  maxTokens: number;
+  signal: AbortSignal;
+}
+
 /** llm1-agentic: the question goes to an agent (agentic/run.ts), its steps and answer are the events. */
-function agenticEvents(
-  c: Context<ChatApp>,
-  input: CompletionInput,
-  model: ServedModel,
-  messages: ProviderMessage[],
-  admitted: Admitted,
-  maxTokens: number,
-  signal: AbortSignal,
-): Run {
+function agenticEvents({ c, input, model, messages, admitted, maxTokens, signal }: RunRequest): Run {
   const key = c.get('key');
   return {
     context: completionContext(model, { manifests: [], steps: [] }),
@@ -220,15 +222,7 @@ function agenticEvents(
 }
 
 /** A model's completion: agent discovery first when asked for (its context joins the prompt), then the provider. */
-async function modelEvents(
-  c: Context<ChatApp>,
-  input: CompletionInput,
-  model: ServedModel,
-  messages: ProviderMessage[],
-  admitted: Admitted,
-  maxTokens: number,
-  signal: AbortSignal,
-): Promise<Run> {
+async function modelEvents({ c, input, model, messages, admitted, maxTokens, signal }: RunRequest): Promise<Run> {
   const { request } = input;
   const discovery = await discoverAgents(c.env, c.get('key').token, request, messages, signal);
   const found = discoveryContext(discovery.manifests);
