@@ -56,6 +56,8 @@ const AGENT_DETAIL = agentDetailSchema.parse({
   status: 'active',
   total_interactions: 12,
   recent_interactions: 3,
+  cross_account_interactions: 3,
+  agent_rank: 0.4,
   rating: null,
   type: 'hosted',
   category: 'finance',

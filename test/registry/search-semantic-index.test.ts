@@ -60,6 +60,24 @@ describe('the semantic index', () => {
     expect((await search(UMBRELLA)).names).not.toContain('Sky Watch');
   });
 
+  it('re-registers an agent another path left pending, and indexes its new text at once', async () => {
+    const identity = freshIdentity();
+    const tides = profile('Tide times and heights for harbours.', '# Tide Table\n\nTides for harbours and beaches.');
+    expect((await registered(identity, token, { name: 'Tide Table', ...tides })).status).toBeLessThan(300);
+    // Another path changes its text: the index marks it pending until the cron or a registration indexes it.
+    await env.DB.prepare('UPDATE agents SET description = ? WHERE address = ?').bind('Tides for surf beaches.', identity.address).run();
+    // Registration is an upsert: its DO UPDATE fires the index's trigger while the pending row exists (was a 500).
+    const ferries = profile('Ferry timetables between islands.', '# Tide Table\n\nFerry crossings and sailing times.');
+    const again = await registered(identity, token, { name: 'Tide Table', ...ferries });
+    expect(again.status, await again.clone().text()).toBeLessThan(300);
+    const pending = await env.DB.prepare(
+      'SELECT count(*) AS n FROM search_semantic_pending WHERE agent_rowid = (SELECT rowid FROM agents WHERE address = ?)',
+    )
+      .bind(identity.address)
+      .first<{ n: number }>();
+    expect(pending?.n).toBe(0);
+  });
+
   it('indexes agents written by another path from the cron', async () => {
     const [generated] = [...generateAgents(1, 91)];
     const agent = {

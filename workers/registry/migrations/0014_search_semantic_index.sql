@@ -43,18 +43,22 @@ CREATE INDEX search_concepts_by_agent ON search_agent_concepts (agent_rowid, con
 -- Agents whose text changed since they were indexed. Every write path marks them (these triggers), the
 -- registration path indexes its agent at once, the cron drains the rest (search/semantic-index.ts). `mark`
 -- changes on every write (53 bits: exact as a JSON number), so indexing an older text never clears a newer one's mark.
+-- An upsert, not INSERT OR REPLACE: inside a trigger fired by an upsert's DO UPDATE (re-registration), the outer
+-- statement's ABORT overrides a trigger's OR REPLACE, and a second write of a pending agent failed (fuzz.test.ts).
 CREATE TABLE search_semantic_pending (
   agent_rowid INTEGER PRIMARY KEY,
   mark INTEGER NOT NULL
 );
 
 CREATE TRIGGER search_semantic_after_insert AFTER INSERT ON agents BEGIN
-  INSERT OR REPLACE INTO search_semantic_pending (agent_rowid, mark) VALUES (NEW.rowid, random() & 9007199254740991);
+  INSERT INTO search_semantic_pending (agent_rowid, mark) VALUES (NEW.rowid, random() & 9007199254740991)
+    ON CONFLICT (agent_rowid) DO UPDATE SET mark = excluded.mark;
 END;
 CREATE TRIGGER search_semantic_after_update AFTER UPDATE OF name, tags, description, use_cases, functions, readme ON agents BEGIN
   DELETE FROM search_agent_vectors WHERE agent_rowid = OLD.rowid;
   DELETE FROM search_agent_concepts WHERE agent_rowid = OLD.rowid;
-  INSERT OR REPLACE INTO search_semantic_pending (agent_rowid, mark) VALUES (NEW.rowid, random() & 9007199254740991);
+  INSERT INTO search_semantic_pending (agent_rowid, mark) VALUES (NEW.rowid, random() & 9007199254740991)
+    ON CONFLICT (agent_rowid) DO UPDATE SET mark = excluded.mark;
 END;
 CREATE TRIGGER search_semantic_after_delete AFTER DELETE ON agents BEGIN
   DELETE FROM search_agent_vectors WHERE agent_rowid = OLD.rowid;
