@@ -64,6 +64,11 @@ export async function logLine(key: string, address: string, text: string, timeou
   return found!;
 }
 
+/** Whether the agent's record says it runs (a stopped agent's says false). */
+export async function isRunning(key: string, address: string): Promise<boolean> {
+  return (await json<HostedAgent>(call(key, 'GET', `/v1/hosting/agents/${address}`))).running;
+}
+
 export async function storageValue(key: string, address: string, item: string): Promise<string | null> {
   const response = await call(key, 'GET', `/v1/hosting/agents/${address}/storage/${encodeURIComponent(item)}`);
   if (response.status === 404) return null;

@@ -1,9 +1,8 @@
 import { SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { Identity } from '../../lib/identity/index.ts';
-import type { HostedAgent } from '../../schemas/hosting.ts';
-import { accountKey, call, createAgent, GREETER, json, logLine, putCode, start } from './helpers.ts';
-import { envelopeText, Greeting } from './peer.ts';
+import { accountKey, call, createAgent, isRunning, GREETER, json, logLine, putCode, start } from './helpers.ts';
+import { timedSubmit } from './peer.ts';
 
 /**
  * Isolation of tenants in memory (issue 22, finding 7): local workerd sets no memory limit on any isolate, so the
@@ -12,16 +11,7 @@ import { envelopeText, Greeting } from './peer.ts';
  */
 const sender = Identity.fromSeed('memory test sender', 0);
 
-async function message(address: string, payload: unknown, schemaDigest = Greeting.digest): Promise<{ status: number; ms: number }> {
-  const started = Date.now();
-  const response = await SELF.fetch('http://hosting.test/v1/hosting/submit', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: envelopeText(sender, address, schemaDigest, payload),
-  });
-  await response.body?.cancel();
-  return { status: response.status, ms: Date.now() - started };
-}
+const message = (address: string, payload: unknown, schemaDigest?: string) => timedSubmit(sender, address, payload, schemaDigest);
 
 async function agentWith(name: string, files: Record<string, string>): Promise<{ key: string; address: string }> {
   const key = await accountKey();
@@ -40,9 +30,6 @@ agent.onPayload(z.object({ go: z.literal(true) }), () => { ${handler} });
 export default agent;
 `,
   });
-
-const running = async (key: string, address: string) =>
-  (await json<HostedAgent>(call(key, 'GET', `/v1/hosting/agents/${address}`))).running;
 
 describe('a tenant past its memory budget is stopped; the others keep answering', () => {
   const hogs: [string, string, number][] = [
@@ -75,7 +62,7 @@ describe('a tenant past its memory budget is stopped; the others keep answering'
       expect(statuses).toContain(500);
       expect(statuses.indexOf(500)).toBeLessThanOrEqual(2);
       expect((await logLine(b.key, b.address, 'stopped: ')).log_entry).toMatch(/memory budget of 128 MiB/);
-      expect(await running(b.key, b.address)).toBe(false);
+      expect(await isRunning(b.key, b.address)).toBe(false);
       expect((await message(b.address, { go: true }, 'model:hog')).status).toBe(503);
       expect((await SELF.fetch('http://hosting.test/health')).status).toBe(200);
       expect((await message(a.address, { text: 'and now?' })).status).toBe(200);
@@ -85,6 +72,6 @@ describe('a tenant past its memory budget is stopped; the others keep answering'
   it('code that allocates and drops buffers, far more in total than its budget, keeps running', async () => {
     const b = await tenantB('honest', 'const scratch = new Uint8Array(24 * 1024 * 1024).fill(7); return { sum: scratch[0] };');
     for (let index = 0; index < 20; index += 1) expect((await message(b.address, { go: true }, 'model:hog')).status).toBe(200);
-    expect(await running(b.key, b.address)).toBe(true);
+    expect(await isRunning(b.key, b.address)).toBe(true);
   });
 });

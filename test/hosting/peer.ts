@@ -1,4 +1,4 @@
-import { createExecutionContext, env } from 'cloudflare:test';
+import { createExecutionContext, env, SELF } from 'cloudflare:test';
 import { z } from 'zod';
 import { defineAgent, model } from '../../lib/agent/index.ts';
 import { buildEnvelope, serializeEnvelope } from '../../lib/envelope/index.ts';
@@ -48,4 +48,21 @@ export function envelopeText(
       nonce: Date.now(),
     }),
   );
+}
+
+/** Submits `payload` from `sender` to a hosted agent at the submit URL: the answer's status and how long it took. */
+export async function timedSubmit(
+  sender: Identity,
+  address: string,
+  payload: unknown,
+  schemaDigest = Greeting.digest,
+): Promise<{ status: number; ms: number }> {
+  const started = Date.now();
+  const response = await SELF.fetch('http://hosting.test/v1/hosting/submit', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: envelopeText(sender, address, schemaDigest, payload),
+  });
+  await response.body?.cancel();
+  return { status: response.status, ms: Date.now() - started };
 }

@@ -1,9 +1,7 @@
-import { SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { Identity } from '../../lib/identity/index.ts';
-import type { HostedAgent } from '../../schemas/hosting.ts';
-import { accountKey, call, createAgent, GREETER, json, logLine, putCode, start, storageValue } from './helpers.ts';
-import { envelopeText, Greeting } from './peer.ts';
+import { accountKey, call, createAgent, isRunning, GREETER, json, logLine, putCode, start, storageValue } from './helpers.ts';
+import { timedSubmit } from './peer.ts';
 
 /**
  * Isolation of tenants in time (issue 22, finding 4): tenant B's code loops, spins or allocates without end;
@@ -13,16 +11,7 @@ import { envelopeText, Greeting } from './peer.ts';
  */
 const sender = Identity.fromSeed('watchdog test sender', 0);
 
-async function message(address: string, payload: unknown, schemaDigest = Greeting.digest): Promise<{ status: number; ms: number }> {
-  const started = Date.now();
-  const response = await SELF.fetch('http://hosting.test/v1/hosting/submit', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: envelopeText(sender, address, schemaDigest, payload),
-  });
-  await response.body?.cancel();
-  return { status: response.status, ms: Date.now() - started };
-}
+const message = (address: string, payload: unknown, schemaDigest?: string) => timedSubmit(sender, address, payload, schemaDigest);
 
 /** A's greeter, running, and its normal latency: the slowest of three messages. */
 async function tenantA(): Promise<{ address: string; normalMs: number }> {
@@ -47,9 +36,6 @@ async function tenantB(name: string, code: string): Promise<{ key: string; addre
   });
   return { key, address: agent.address };
 }
-
-const running = async (key: string, address: string) =>
-  (await json<HostedAgent>(call(key, 'GET', `/v1/hosting/agents/${address}`))).running;
 
 /** Slack over A's normal latency while B runs away: B's code is stopped after half a second of running. */
 const SLACK_MS = 1_500;
@@ -89,7 +75,7 @@ describe('a runaway tenant does not stall the others', () => {
       expect(slowestMs).toBeLessThan(a.normalMs + SLACK_MS);
       expect((await runaway).status).toBe(500);
       expect((await logLine(b.key, b.address, 'stopped: ')).log_entry).toMatch(/budget/);
-      expect(await running(b.key, b.address)).toBe(false);
+      expect(await isRunning(b.key, b.address)).toBe(false);
       expect((await message(b.address, { go: true }, 'model:runaway')).status).toBe(503);
       expect((await message(a.address, { text: 'and now?' })).status).toBe(200);
     });
@@ -100,12 +86,12 @@ describe('a runaway tenant does not stall the others', () => {
     const startup = await tenantB('startup loop', 'agent.onStartup(() => { while (true) {} });');
     await start(startup.key, startup.address);
     expect((await logLine(startup.key, startup.address, 'stopped: ')).log_entry).toMatch(/startup/);
-    expect(await running(startup.key, startup.address)).toBe(false);
+    expect(await isRunning(startup.key, startup.address)).toBe(false);
 
     const interval = await tenantB('interval loop', 'agent.onInterval({ period: 1 }, () => { for (;;) {} });');
     await start(interval.key, interval.address);
     expect((await logLine(interval.key, interval.address, 'stopped: ', 15_000)).log_entry).toMatch(/interval/);
-    expect(await running(interval.key, interval.address)).toBe(false);
+    expect(await isRunning(interval.key, interval.address)).toBe(false);
     expect((await message(a.address, { text: 'fine' })).status).toBe(200);
   });
 
@@ -121,7 +107,7 @@ agent.onPayload(z.object({ work: z.number() }), async (ctx, _sender, payload) =>
     );
     await start(b.key, b.address);
     expect((await message(b.address, { go: true }, 'model:runaway')).status).toBe(500);
-    expect(await running(b.key, b.address)).toBe(false);
+    expect(await isRunning(b.key, b.address)).toBe(false);
     await start(b.key, b.address);
     expect((await message(b.address, { work: 200_000 }, 'model:work')).status).toBe(200);
     expect(Number(await storageValue(b.key, b.address, 'sum'))).toBeGreaterThan(0);

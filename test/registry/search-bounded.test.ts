@@ -1,9 +1,8 @@
 import { applyD1Migrations, createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import worker from '../../workers/registry/src/index.ts';
-import { generateAgents, type CorpusAgent } from './fixtures/corpus/generate.ts';
 import type { SearchPage } from './fixtures/search-client.ts';
-import { accountWithKey, insertAgents, type SeedAgent } from './fixtures/search-seed.ts';
+import { accountWithKey, craftAgent, insertAgents, type SeedAgent } from './fixtures/search-seed.ts';
 import { BASE } from './helpers.ts';
 
 /**
@@ -14,22 +13,9 @@ import { BASE } from './helpers.ts';
  */
 const BOUNDED = { ...env, SEARCH_COMMON_WORD_DOCS: '10', SEARCH_EXACT_TOTAL_MAX: '20' };
 
-function craft(seed: number, name: string, description: string, extra: Partial<SeedAgent> = {}): SeedAgent {
-  const [base] = [...generateAgents(1, seed)] as CorpusAgent[];
-  return {
-    ...base!,
-    name,
-    description,
-    readme: `# ${name}\n\n${description}`,
-    tags: [],
-    protocols: [],
-    is_active: true,
-    featured: false,
-    recent_interactions: 0,
-    handle: null,
-    ...extra,
-  };
-}
+/** Without a handle, so nothing but the text fields matches a query. */
+const craft = (seed: number, name: string, description: string, extra: Partial<SeedAgent> = {}) =>
+  craftAgent(seed, name, description, { handle: null, ...extra });
 
 /** Featured with 200 recent interactions: a quality prior of 1.15, over the preferred line (1.135). */
 const preferred = Array.from({ length: 6 }, (_, i) =>

@@ -1,9 +1,8 @@
 import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { MATCH_ALONE_MAX_DOCS } from '../../workers/registry/src/search/text/expand.ts';
-import { generateAgents, type CorpusAgent } from './fixtures/corpus/generate.ts';
 import { allPages, searchAgents, type SearchPage } from './fixtures/search-client.ts';
-import type { SeedAgent } from './fixtures/search-seed.ts';
+import { craftAgent } from './fixtures/search-seed.ts';
 import { seedRegistry } from './fixtures/seeded-registry.ts';
 
 /**
@@ -12,26 +11,12 @@ import { seedRegistry } from './fixtures/seeded-registry.ts';
  * threshold there takes that many documents, added straight to it (no agents, no other index), so a handful
  * of agents can show the behaviour.
  */
-function craft(seed: number, name: string, description: string): SeedAgent {
-  const [base] = [...generateAgents(1, seed)] as CorpusAgent[];
-  return {
-    ...base!,
-    name,
-    description,
-    readme: `# ${name}\n\n${description}`,
-    tags: [],
-    protocols: [],
-    is_active: true,
-    featured: false,
-    recent_interactions: 0,
-  };
-}
 
-const both = craft(1, 'Ubiquitous Parcel Tracker', 'Tracks every parcel, ubiquitous coverage.');
-const rareOnly = craft(2, 'Parcel Courier', 'Delivers a parcel.');
-const frequentOnly = craft(3, 'Ubiquitous Widget', 'A ubiquitous widget.');
-const twoFrequent = craft(4, 'Omnipresent Ubiquitous Helper', 'Omnipresent help.');
-const unrelated = craft(5, 'Jazz Radio', 'Plays jazz.');
+const both = craftAgent(1, 'Ubiquitous Parcel Tracker', 'Tracks every parcel, ubiquitous coverage.');
+const rareOnly = craftAgent(2, 'Parcel Courier', 'Delivers a parcel.');
+const frequentOnly = craftAgent(3, 'Ubiquitous Widget', 'A ubiquitous widget.');
+const twoFrequent = craftAgent(4, 'Omnipresent Ubiquitous Helper', 'Omnipresent help.');
+const unrelated = craftAgent(5, 'Jazz Radio', 'Plays jazz.');
 
 let token: string;
 const addresses = (page: SearchPage) => page.agents.map((agent) => agent.address);
