@@ -2,9 +2,8 @@ import { createExecutionContext, createScheduledController, env, waitOnExecution
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { AgentSearchResponse } from '../../schemas/search.ts';
 import worker from '../../workers/registry/src/index.ts';
-import { generateAgents } from './fixtures/corpus/generate.ts';
 import { AGENT_COLUMNS, registrationColumns } from './fixtures/corpus/registration-columns.ts';
-import { accountWithKey } from './fixtures/search-seed.ts';
+import { accountWithKey, craftAgent } from './fixtures/search-seed.ts';
 import { api, freshIdentity, json, migrate, newKey, registered } from './helpers.ts';
 
 /**
@@ -79,19 +78,10 @@ describe('the semantic index', () => {
   });
 
   it('indexes agents written by another path from the cron', async () => {
-    const [generated] = [...generateAgents(1, 91)];
-    const agent = {
-      ...generated!,
-      tags: [],
-      protocols: [],
-      is_active: true,
-      featured: false,
-      recent_interactions: 0,
+    const agent = craftAgent(91, 'Trail Scout', 'Hiking routes and mountain trails with elevation and difficulty.', {
       geo_location: null,
-      name: 'Trail Scout',
-      description: 'Hiking routes and mountain trails with elevation and difficulty.',
       readme: '# Trail Scout\n\nHiking trails and routes in the mountains.',
-    };
+    });
     const owner = await accountWithKey(env.DB);
     await env.DB.prepare(`INSERT INTO agents (${AGENT_COLUMNS.join(', ')}) VALUES (${AGENT_COLUMNS.map(() => '?').join(', ')})`)
       .bind(...registrationColumns(owner.accountId, agent))
