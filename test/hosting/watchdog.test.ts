@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Identity } from '../../lib/identity/index.ts';
+import type { HostedAgent } from '../../schemas/hosting.ts';
 import { accountKey, call, createAgent, isRunning, GREETER, json, logLine, putCode, start, storageValue } from './helpers.ts';
 import { timedSubmit } from './peer.ts';
 
