@@ -1,7 +1,7 @@
 import { SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { Identity } from '../../lib/identity/index.ts';
-import { accountKey, call, createAgent, isRunning, GREETER, json, logLine, putCode, start } from './helpers.ts';
+import { accountKey, createAgent, isRunning, GREETER, logLine, putCode, start } from './helpers.ts';
 import { timedSubmit } from './peer.ts';
 
 /**
