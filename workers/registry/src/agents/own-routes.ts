@@ -3,6 +3,7 @@ import type { OwnAgents } from '../../../../schemas/own-agents.ts';
 import type { RegistryApp } from '../app.ts';
 import { speaksDetail } from '../http/detail.ts';
 import { requireKey } from '../keys/require-key.ts';
+import { agentShards } from '../shards/agent-shards.ts';
 import { agentColumns } from './columns.ts';
 import type { AgentRow } from './row.ts';
 
@@ -17,11 +18,18 @@ export function ownAgentRoutes() {
   const app = new Hono<RegistryApp>();
   app.use('*', speaksDetail);
   app.get('/', requireKey(['read', 'write']), async (c) => {
-    const { results } = await c.env.DB.prepare(
-      'SELECT address, name, status, functions FROM agents WHERE account_id = ? ORDER BY rowid LIMIT ?',
-    )
-      .bind(c.get('key').accountId, OWN_AGENTS_MAX)
-      .all<Pick<AgentRow, 'address' | 'name' | 'status' | 'functions'>>();
+    // Each shard's agents of the account in registration order, shard after shard (one shard: as registered).
+    const pages = await Promise.all(
+      agentShards(c.env)
+        .sessions()
+        .map((db) =>
+          db
+            .prepare('SELECT address, name, status, functions FROM agents WHERE account_id = ? ORDER BY rowid LIMIT ?')
+            .bind(c.get('key').accountId, OWN_AGENTS_MAX)
+            .all<Pick<AgentRow, 'address' | 'name' | 'status' | 'functions'>>(),
+        ),
+    );
+    const results = pages.flatMap((page) => page.results).slice(0, OWN_AGENTS_MAX);
     const agents = results.map((row) => ({
       address: row.address,
       name: row.name,

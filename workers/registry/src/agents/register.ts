@@ -3,7 +3,10 @@ import { ownerOf, proveIdentity } from '../identity/ownership.ts';
 import { analyzeReadme } from './readme.ts';
 import { toAgentDetail } from './record.ts';
 import type { AgentRow } from './row.ts';
-import { type AgentState, emptyState, findAgent, handleOwner, saveAgent, stateOf } from './store.ts';
+import { ensureAccountOnShard } from '../shards/account-stub.ts';
+import { handleHolder } from '../shards/handle-holder.ts';
+import type { ShardSet } from '../shards/shard-set.ts';
+import { type AgentState, emptyState, findAgent, saveAgent, stateOf } from './store.ts';
 
 type Refusal = { ok: false; status: 401 | 403 | 404 | 409; detail: string };
 type Saved = { ok: true; created: boolean; body: RegistrationResponse };
@@ -33,19 +36,24 @@ function applyUpdate(base: AgentState, update: AgentUpdate): AgentState {
   };
 }
 
-async function handleTaken(db: D1Database, handle: string | undefined, address: string): Promise<Refusal | null> {
+/** Handles are unique registry-wide: every shard's primary is asked (agents.handle UNIQUE holds within a shard). */
+async function handleTaken(shards: ShardSet, handle: string | undefined, address: string): Promise<Refusal | null> {
   if (!handle) return null;
-  const holder = await handleOwner(db, handle);
+  const holder = await handleHolder(shards.all, handle);
   return holder && holder !== address ? { ok: false, status: 409, detail: `handle "${handle}" is taken by another agent` } : null;
 }
 
 async function save(
-  db: D1Database,
+  shards: ShardSet,
   address: string,
   accountId: string,
   state: AgentState,
   previous: AgentRow | null,
 ): Promise<Saved | Refusal> {
+  const db = shards.owner(address);
+  // An agent known only from an almanac attestation becomes registered now: for its owner that is a creation.
+  const created = previous === null || previous.account_id === null;
+  if (created) await ensureAccountOnShard(shards.home, db, accountId);
   try {
     await saveAgent(db, address, accountId, state, previous, new Date().toISOString());
   } catch (error) {
@@ -57,26 +65,25 @@ async function save(
   }
   const row = await findAgent(db, address);
   if (!row) throw new Error(`agent ${address} vanished after saving`);
-  // An agent known only from an almanac attestation becomes registered now: for its owner that is a creation.
-  const created = previous === null || previous.account_id === null;
   return { ok: true, created, body: { success: true, created, agent: toAgentDetail(row), readme: state.readmeAnalysis } };
 }
 
 /**
  * POST /v2/agents: create or replace an agent of an address the caller's account proved (beforehand via
- * /v2/identity, or inline with `challenge` + `challenge_response` as older SDKs send).
+ * /v2/identity, or inline with `challenge` + `challenge_response` as older SDKs send). Identities are on the
+ * home database; the agent is written to the shard that owns its address.
  */
-export async function register(db: D1Database, accountId: string, request: RegistrationRequest): Promise<Saved | Refusal> {
+export async function register(shards: ShardSet, accountId: string, request: RegistrationRequest): Promise<Saved | Refusal> {
   const { address } = request;
   if (request.challenge && request.challenge_response) {
     const proof = await proveIdentity(
-      db,
+      shards.home,
       { address, challenge: request.challenge, challenge_response: request.challenge_response },
       accountId,
     );
     if (!proof.ok) return proof;
   }
-  const owner = await ownerOf(db, address);
+  const owner = await ownerOf(shards.home, address);
   if (owner && owner !== accountId) return { ok: false, status: 409, detail: `address ${address} is owned by another account` };
   if (!owner) {
     return {
@@ -85,9 +92,9 @@ export async function register(db: D1Database, accountId: string, request: Regis
       detail: `prove you hold ${address} first: GET /v2/identity/${address}/challenge, sign it, POST /v2/identity`,
     };
   }
-  const taken = await handleTaken(db, request.handle, address);
+  const taken = await handleTaken(shards, request.handle, address);
   if (taken) return taken;
-  const previous = await findAgent(db, address);
+  const previous = await findAgent(shards.owner(address), address);
   // An attestation-only agent was kept unlisted; its first registration by an account lists it like a new one.
   const base = previous?.account_id ? stateOf(previous) : { ...(previous ? stateOf(previous) : emptyState()), isPublic: true };
   const state = applyUpdate(base, {
@@ -102,15 +109,15 @@ export async function register(db: D1Database, accountId: string, request: Regis
     metadata: request.metadata,
     geo_location: request.geo_location,
   });
-  return save(db, address, accountId, state, previous);
+  return save(shards, address, accountId, state, previous);
 }
 
 /** PUT / PATCH /v2/agents/{address}: change some fields of the caller's own agent. */
-export async function update(db: D1Database, accountId: string, address: string, changes: AgentUpdate): Promise<Saved | Refusal> {
-  const previous = await findAgent(db, address);
+export async function update(shards: ShardSet, accountId: string, address: string, changes: AgentUpdate): Promise<Saved | Refusal> {
+  const previous = await findAgent(shards.owner(address), address);
   if (!previous || previous.account_id === null) return { ok: false, status: 404, detail: `agent ${address} is not registered` };
   if (previous.account_id !== accountId) return { ok: false, status: 409, detail: `agent ${address} belongs to another account` };
-  const taken = await handleTaken(db, changes.handle, address);
+  const taken = await handleTaken(shards, changes.handle, address);
   if (taken) return taken;
-  return save(db, address, accountId, applyUpdate(stateOf(previous), changes), previous);
+  return save(shards, address, accountId, applyUpdate(stateOf(previous), changes), previous);
 }

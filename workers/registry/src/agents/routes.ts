@@ -12,7 +12,9 @@ import { speaksDetail, validateDetail } from '../http/detail.ts';
 import { requireKey } from '../keys/require-key.ts';
 import { register, update } from './register.ts';
 import { toAgentDetail } from './record.ts';
-import { deleteAgent, findAgent, handleOwner } from './store.ts';
+import { agentShards } from '../shards/agent-shards.ts';
+import { handleHolder } from '../shards/handle-holder.ts';
+import { deleteAgent, findAgent } from './store.ts';
 
 /**
  * `/v2/agents` (and the older `/v1/agents`): the registration API the Python SDKs call. Lookup takes a
@@ -26,8 +28,9 @@ export function agentRoutes() {
 
   // `@handle` in a chat: the agent holding the handle, seen as the lookup by address would show it.
   app.get('/handles/:handle', lookupKey, validateDetail('param', handleParamSchema), async (c) => {
-    const address = await handleOwner(c.env.DB, c.req.valid('param').handle);
-    const row = address ? await findAgent(c.env.DB, address) : null;
+    const shards = agentShards(c.env);
+    const address = await handleHolder(shards.sessions(), c.req.valid('param').handle);
+    const row = address ? await findAgent(shards.ownerReader(address), address) : null;
     if (!row || row.account_id === null || (row.is_public !== 1 && row.account_id !== c.get('key').accountId))
       throw new ApiError({ status: 404, message: 'no agent has this handle' });
     return c.json(toAgentDetail(row));
@@ -36,14 +39,15 @@ export function agentRoutes() {
   // An agent known only from an almanac attestation is not registered yet: 404 makes the SDK prove ownership.
   // An unlisted agent (public: false) is its owner's business: other accounts get the same 404 as for no agent.
   app.get('/:address', lookupKey, validateDetail('param', addressParamSchema), async (c) => {
-    const row = await findAgent(c.env.DB, c.req.valid('param').address);
+    const { address } = c.req.valid('param');
+    const row = await findAgent(agentShards(c.env).ownerReader(address), address);
     if (!row || row.account_id === null) throw new ApiError({ status: 404, message: 'agent not found' });
     if (row.is_public !== 1 && row.account_id !== c.get('key').accountId) throw new ApiError({ status: 404, message: 'agent not found' });
     return c.json(toAgentDetail(row));
   });
 
   app.post('/', writeKey, validateDetail('json', registrationRequestSchema), async (c) => {
-    const outcome = await register(c.env.DB, c.get('key').accountId, c.req.valid('json'));
+    const outcome = await register(agentShards(c.env), c.get('key').accountId, c.req.valid('json'));
     if (!outcome.ok) throw new ApiError({ status: outcome.status, message: outcome.detail });
     // 200 for a creation too: uAgents' register_in_agentverse accepts nothing else (docs/decisions/0110); `created` tells them apart.
     return c.json(outcome.body);
@@ -56,7 +60,7 @@ export function agentRoutes() {
       validateDetail('param', addressParamSchema),
       validateDetail('json', agentUpdateSchema),
       async (c) => {
-        const outcome = await update(c.env.DB, c.get('key').accountId, c.req.valid('param').address, c.req.valid('json'));
+        const outcome = await update(agentShards(c.env), c.get('key').accountId, c.req.valid('param').address, c.req.valid('json'));
         if (!outcome.ok) throw new ApiError({ status: outcome.status, message: outcome.detail });
         return c.json(outcome.body);
       },
@@ -65,14 +69,15 @@ export function agentRoutes() {
 
   app.delete('/:address', writeKey, validateDetail('param', addressParamSchema), async (c) => {
     const { address } = c.req.valid('param');
-    const row = await findAgent(c.env.DB, address);
+    const owner = agentShards(c.env).owner(address);
+    const row = await findAgent(owner, address);
     if (!row || row.account_id === null) throw new ApiError({ status: 404, message: 'agent not found' });
     if (row.account_id !== c.get('key').accountId)
       throw new ApiError({
         status: 409,
         message: `agent ${address} belongs to another account`,
       });
-    await deleteAgent(c.env.DB, address);
+    await deleteAgent(owner, address);
     const body: DeletedAgent = { address, deleted: true };
     return c.json(body);
   });

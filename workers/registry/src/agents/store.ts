@@ -32,11 +32,11 @@ export interface AgentState {
   isPublic: boolean;
 }
 
-export async function findAgent(db: D1Database, address: string): Promise<AgentRow | null> {
+export async function findAgent(db: Pick<D1Database, 'prepare'>, address: string): Promise<AgentRow | null> {
   return db.prepare('SELECT rowid, * FROM agents WHERE address = ?').bind(address).first<AgentRow>();
 }
 
-export async function handleOwner(db: D1Database, handle: string): Promise<string | null> {
+export async function handleOwner(db: Pick<D1Database, 'prepare'>, handle: string): Promise<string | null> {
   return (await db.prepare('SELECT address FROM agents WHERE handle = ?').bind(handle).first<{ address: string }>())?.address ?? null;
 }
 

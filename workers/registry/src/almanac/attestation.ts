@@ -3,6 +3,7 @@ import { addressOfIdentifier, verifyVerifiableModel } from '../../../../lib/regi
 import { type AlmanacRecord, almanacAttestationSchema } from '../../../../schemas/registry.ts';
 import { isValidAddress } from '../../../../schemas/address.ts';
 import { toAlmanacRecord } from '../agents/record.ts';
+import type { ShardSet } from '../shards/shard-set.ts';
 import { emptyState, findAgent, saveAgent, stateOf } from '../agents/store.ts';
 
 /** How far a signed timestamp may be from our clock: uAgents sign with `int(time.time())` just before sending. */
@@ -25,7 +26,7 @@ export type AttestationOutcome =
  * One uAgents `AgentRegistrationAttestation`, checked on its own (a batch holds many): its shape, the agent's
  * signature and its timestamp. Accepted, it sets the agent's endpoints and protocols and renews its registration.
  */
-export async function acceptAttestation(db: D1Database, body: unknown): Promise<AttestationOutcome> {
+export async function acceptAttestation(shards: ShardSet, body: unknown): Promise<AttestationOutcome> {
   const parsed = almanacAttestationSchema.safeParse(body);
   if (!parsed.success)
     return { ok: false, status: 406, address: null, detail: `malformed attestation: ${describeZodError(parsed.error).message}` };
@@ -43,6 +44,7 @@ export async function acceptAttestation(db: D1Database, body: unknown): Promise<
   };
   if (!verifyVerifiableModel(address, signed, attestation.signature))
     return { ok: false, status: 401, address, detail: `signature is not ${address}'s signature of this attestation` };
+  const db = shards.owner(address);
   const previous = await findAgent(db, address);
   const stale = staleness(attestation.timestamp, previous?.attestation_timestamp ?? null);
   if (stale) return { ok: false, status: 401, address, detail: stale };

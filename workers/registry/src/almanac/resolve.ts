@@ -3,9 +3,11 @@ import { ApiError } from '../../../../lib/http/api-error.ts';
 import { isValidAddress } from '../../../../schemas/address.ts';
 import { handleParamSchema, resolveParamSchema } from '../../../../schemas/registry.ts';
 import { toAlmanacRecord } from '../agents/record.ts';
-import { findAgent, handleOwner } from '../agents/store.ts';
+import { findAgent } from '../agents/store.ts';
 import type { RegistryApp } from '../app.ts';
 import { speaksDetail } from '../http/detail.ts';
+import { agentShards } from '../shards/agent-shards.ts';
+import { handleHolder } from '../shards/handle-holder.ts';
 
 type Identifier = { kind: 'address'; address: string } | { kind: 'handle'; handle: string } | { kind: 'domain'; domain: string };
 
@@ -46,8 +48,9 @@ export function almanacResolveRoutes() {
     const identifier = param.success ? parseIdentifier(param.data.identifier) : null;
     if (!identifier) throw new ApiError({ status: 400, message: 'malformed identifier: expected an agent address, a handle or a domain' });
     if (identifier.kind === 'domain') throw new ApiError({ status: 404, message: `no agent holds the domain ${identifier.domain}` });
-    const address = identifier.kind === 'address' ? identifier.address : await handleOwner(c.env.DB, identifier.handle);
-    const row = address ? await findAgent(c.env.DB, address) : null;
+    const shards = agentShards(c.env);
+    const address = identifier.kind === 'address' ? identifier.address : await handleHolder(shards.sessions(), identifier.handle);
+    const row = address ? await findAgent(shards.ownerReader(address), address) : null;
     const listed = row !== null && row.account_id !== null && row.is_public === 1;
     if (!row || (identifier.kind === 'handle' && !listed))
       throw new ApiError({ status: 404, message: `${raw} is not assigned to any agent` });

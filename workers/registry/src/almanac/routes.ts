@@ -14,6 +14,7 @@ import { toAlmanacRecord } from '../agents/record.ts';
 import { findAgent, saveActivity } from '../agents/store.ts';
 import type { RegistryApp } from '../app.ts';
 import { speaksDetail, validateDetail } from '../http/detail.ts';
+import { agentShards } from '../shards/agent-shards.ts';
 import { acceptAttestation, staleness } from './attestation.ts';
 
 /**
@@ -26,7 +27,8 @@ export function almanacRoutes() {
   app.use('*', speaksDetail);
 
   app.get('/agents/:address', validateDetail('param', addressParamSchema), async (c) => {
-    const row = await findAgent(c.env.DB, c.req.valid('param').address);
+    const { address } = c.req.valid('param');
+    const row = await findAgent(agentShards(c.env).ownerReader(address), address);
     if (!row) throw new ApiError({ status: 404, message: 'agent not found' });
     return c.json(toAlmanacRecord(row));
   });
@@ -50,11 +52,12 @@ export function almanacRoutes() {
           status: 401,
           message: `signature is not ${address}'s signature of this status update`,
         });
-      const row = await findAgent(c.env.DB, address);
+      const owner = agentShards(c.env).owner(address);
+      const row = await findAgent(owner, address);
       if (!row) throw new ApiError({ status: 404, message: 'agent not found' });
       const stale = staleness(update.timestamp, row.status_timestamp);
       if (stale) throw new ApiError({ status: 401, message: stale });
-      const status = await saveActivity(c.env.DB, row, update.is_active, update.timestamp, new Date().toISOString());
+      const status = await saveActivity(owner, row, update.is_active, update.timestamp, new Date().toISOString());
       const body: StatusUpdateResponse = { address, is_active: update.is_active, status };
       return c.json(body);
     },
@@ -62,7 +65,7 @@ export function almanacRoutes() {
 
   // The body is checked by acceptAttestation (a batch checks each of its attestations the same way).
   app.post('/agents', validateDetail('json', z.looseObject({})), async (c) => {
-    const outcome = await acceptAttestation(c.env.DB, c.req.valid('json'));
+    const outcome = await acceptAttestation(agentShards(c.env), c.req.valid('json'));
     if (!outcome.ok) throw new ApiError({ status: outcome.status, message: outcome.detail });
     return c.json(outcome.record);
   });
@@ -70,8 +73,9 @@ export function almanacRoutes() {
   // uAgents' BatchAlmanacApiRegistrationPolicy: one agent's bad attestation refuses that agent, not the batch.
   app.post('/agents/batch', validateDetail('json', almanacBatchSchema), async (c) => {
     const results: AlmanacBatchResult[] = [];
+    const shards = agentShards(c.env);
     for (const [index, attestation] of c.req.valid('json').attestations.entries()) {
-      const outcome = await acceptAttestation(c.env.DB, attestation);
+      const outcome = await acceptAttestation(shards, attestation);
       results.push(
         outcome.ok
           ? { index, address: outcome.record.address, accepted: true, status: 200, detail: 'registered' }

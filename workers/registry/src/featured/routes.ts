@@ -4,6 +4,7 @@ import { validate } from '../../../../lib/http/validate.ts';
 import type { FeaturedAgent, FeaturedAgentList } from '../../../../schemas/featured.ts';
 import { addressParamSchema } from '../../../../schemas/registry.ts';
 import { requireAdmin } from '../keys/caller.ts';
+import { agentShards } from '../shards/agent-shards.ts';
 
 /**
  * `/v1/featured-agents`: the operator features agents (admin token). The flag is an agents column; the
@@ -14,9 +15,17 @@ export function featuredRoutes() {
   app.use('*', requireAdmin);
 
   app.get('/', async (c) => {
-    const { results } = await c.env.DB.prepare(
-      'SELECT address, name FROM agents WHERE featured = 1 AND account_id IS NOT NULL ORDER BY name, address',
-    ).all<{ address: string; name: string }>();
+    const pages = await Promise.all(
+      agentShards(c.env).all.map((db) =>
+        db
+          .prepare('SELECT address, name FROM agents WHERE featured = 1 AND account_id IS NOT NULL ORDER BY name, address')
+          .all<{ address: string; name: string }>(),
+      ),
+    );
+    // The SQL's order (name, then address) across shards: SQLite compares text bytewise, as code units do here.
+    const byName = (a: { address: string; name: string }, b: { address: string; name: string }) =>
+      a.name < b.name ? -1 : a.name > b.name ? 1 : a.address < b.address ? -1 : a.address > b.address ? 1 : 0;
+    const results = pages.flatMap((page) => page.results).sort(byName);
     const body: FeaturedAgentList = { agents: results.map((row) => ({ address: row.address, name: row.name, featured: true })) };
     return c.json(body);
   });
@@ -28,7 +37,9 @@ export function featuredRoutes() {
     app[method]('/:address', validate('param', addressParamSchema), async (c) => {
       const { address } = c.req.valid('param');
       // Only registered agents (an almanac-only record has no account) can be featured.
-      const row = await c.env.DB.prepare(
+      const row = await agentShards(c.env)
+        .owner(address)
+        .prepare(
         'UPDATE agents SET featured = ?1 WHERE address = ?2 AND account_id IS NOT NULL RETURNING address, name',
       )
         .bind(featured ? 1 : 0, address)

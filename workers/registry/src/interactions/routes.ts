@@ -10,7 +10,9 @@ import { findAgent } from '../agents/store.ts';
 import type { RegistryApp } from '../app.ts';
 import { speaksDetail, validateDetail } from '../http/detail.ts';
 import { type LimitVerdict, takeFromWindows, type WindowLimit } from '../limits/rate-windows.ts';
-import { claimOnce, countInteraction } from './store.ts';
+import { agentShards } from '../shards/agent-shards.ts';
+import { countOnOwner } from '../shards/count-on-owner.ts';
+import { claimOnce } from './store.ts';
 
 const ATTESTATION_MAX_SECONDS = 24 * 60 * 60;
 
@@ -77,7 +79,8 @@ export function interactionRoutes() {
     if (attestation.address !== source && attestation.address !== request.target) {
       throw new ApiError({ status: 403, message: `the attestation is ${attestation.address}'s, who is neither the source nor the target` });
     }
-    if (!(await findAgent(c.env.DB, request.target)))
+    const shards = agentShards(c.env);
+    if (!(await findAgent(shards.owner(request.target), request.target)))
       throw new ApiError({
         status: 404,
         message: `target ${request.target} is not registered`,
@@ -85,7 +88,7 @@ export function interactionRoutes() {
     if (!(await claimOnce(c.env.DB, `attestation:${attestation.nonceHex}`, attestation.address, attestation.validTo + 60))) {
       throw new ApiError({ status: 409, message: 'this attestation was already used: each one counts once' });
     }
-    const counts = await countInteraction(c.env.DB, request.target, source, request.session_id ?? null, 'attested');
+    const counts = await countOnOwner(shards, request.target, source, request.session_id ?? null, 'attested');
     const body: InteractionResponse = { target: request.target, ...counts };
     return c.json(body);
   });
@@ -105,7 +108,8 @@ export function interactionRoutes() {
     const parsed = parseEnvelope(await c.req.text());
     if (!parsed.ok) throw new ApiError({ status: 406, message: `malformed envelope: ${parsed.message}` });
     const { envelope } = parsed;
-    const target = await findAgent(c.env.DB, envelope.target);
+    const shards = agentShards(c.env);
+    const target = await findAgent(shards.owner(envelope.target), envelope.target);
     if (!target?.url) throw new ApiError({ status: 404, message: `target ${envelope.target} has no registered webhook url` });
     const destination = new URL(target.url);
     if (destination.pathname === PROXY_PATH)
@@ -145,7 +149,7 @@ export function interactionRoutes() {
     await sent.response.body?.cancel();
     const { status } = sent.response;
     const delivered = status >= 200 && status < 300;
-    if (delivered) await countInteraction(c.env.DB, envelope.target, envelope.sender, envelope.session ?? null, 'proxy');
+    if (delivered) await countOnOwner(shards, envelope.target, envelope.sender, envelope.session ?? null, 'proxy');
     const body: ProxySubmitResponse = {
       delivered,
       target: envelope.target,

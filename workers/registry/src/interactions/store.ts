@@ -19,7 +19,8 @@ export interface InteractionCount {
 /**
  * Counts an interaction when it can shape ranking honestly: its source is an agent an account registered
  * (not an identity made for the purpose), not the target itself, and within the pair's daily cap. The
- * insert is conditional, so concurrent counts cannot pass the cap together.
+ * insert is conditional, so concurrent counts cannot pass the cap together. `db` is the target's shard; a
+ * source on another shard was looked up there by the caller (`sourceRegistered`), else it is read here.
  */
 export async function countInteraction(
   db: D1Database,
@@ -27,6 +28,7 @@ export async function countInteraction(
   source: string,
   sessionId: string | null,
   kind: 'attested' | 'proxy',
+  sourceRegistered: boolean | null = null,
   now = new Date(),
 ): Promise<InteractionCount> {
   const at = now.toISOString();
@@ -36,10 +38,10 @@ export async function countInteraction(
       `INSERT INTO interactions (target, source, session_id, kind, at)
        SELECT ?1, ?2, ?3, ?4, ?5
        WHERE ?1 != ?2
-         AND EXISTS (SELECT 1 FROM agents WHERE address = ?2 AND account_id IS NOT NULL)
+         AND coalesce(?8, EXISTS (SELECT 1 FROM agents WHERE address = ?2 AND account_id IS NOT NULL))
          AND (SELECT count(*) FROM interactions WHERE target = ?1 AND at >= ?6 AND source = ?2) < ?7`,
     )
-    .bind(target, source, sessionId, kind, at, dayStart, DAILY_INTERACTIONS_PER_PAIR)
+    .bind(target, source, sessionId, kind, at, dayStart, DAILY_INTERACTIONS_PER_PAIR, sourceRegistered === null ? null : Number(sourceRegistered))
     .run();
   const counted = inserted.meta.changes === 1;
   const read = db.prepare('SELECT total_interactions, recent_interactions FROM agents WHERE address = ?').bind(target);

@@ -1,3 +1,4 @@
+import { agentShards } from '../shards/agent-shards.ts';
 import { updateAgentRanks } from '../interactions/agent-rank.ts';
 import { sweep } from '../interactions/store.ts';
 import { semanticBackend, syncEmbeddings } from '../search/semantic.ts';
@@ -24,10 +25,17 @@ interface ScheduledSummary extends SweepSummary {
  */
 export async function runScheduled(env: RegistryEnv, now = new Date()): Promise<ScheduledSummary> {
   const summary = await sweepLiveness(env, now);
-  await sweep(env.DB, now);
-  const { agents: ranked } = await updateAgentRanks(env.DB);
   const semantic = semanticBackend(env);
-  const embedded = semantic ? await syncEmbeddings(semantic, d1Runner(env.DB), CRON_EMBED_BATCH) : 0;
-  const indexed = await indexPendingAgents(d1Runner(env.DB));
-  return { ...summary, embedded, ranked, indexed };
+  // Housekeeping, AgentRank and indexing per shard: each holds its agents' interactions, clicks and index rows.
+  const perShard = await Promise.all(
+    agentShards(env).all.map(async (db) => {
+      await sweep(db, now);
+      const { agents: ranked } = await updateAgentRanks(db);
+      const embedded = semantic ? await syncEmbeddings(semantic, d1Runner(db), CRON_EMBED_BATCH) : 0;
+      const indexed = await indexPendingAgents(d1Runner(db));
+      return { ranked, embedded, indexed };
+    }),
+  );
+  const sum = (key: 'ranked' | 'embedded' | 'indexed') => perShard.reduce((total, shard) => total + shard[key], 0);
+  return { ...summary, embedded: sum('embedded'), ranked: sum('ranked'), indexed: sum('indexed') };
 }

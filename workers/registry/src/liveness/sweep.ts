@@ -1,3 +1,4 @@
+import { agentShards } from '../shards/agent-shards.ts';
 import { DEFAULT_PROBE, probeableRows, probeRows, type ProbeSummary } from './probe.ts';
 
 /**
@@ -59,25 +60,39 @@ function claimStatement(db: D1Database, now: Date): D1PreparedStatement {
     .bind(FAIR_SHARE_WINDOW * PROBES_PER_RUN, PROBES_PER_RUN, now.toISOString(), new Date(now.getTime() - PROBE_PERIOD_MS).toISOString());
 }
 
+/**
+ * One run over every agent shard (docs/scale.md): each shard claims its own PROBES_PER_RUN (each is a registry
+ * of its own for the period); the cron probes the home shard's first message itself and queues the rest.
+ */
 export async function sweepLiveness(env: RegistryEnv, now: Date): Promise<SweepSummary> {
   const lapsed = new Date(now.getTime() - CLAIM_MINUTES * 60_000).toISOString();
-  const [, claimed] = await env.DB.batch<{ address: string }>([
-    env.DB.prepare('DELETE FROM liveness_claims WHERE claimed_at < ?').bind(lapsed),
-    claimStatement(env.DB, now),
-  ]);
-  const addresses = claimed!.results.map((row) => row.address);
+  const claims = await Promise.all(
+    agentShards(env).all.map(async (db) => {
+      const [, claimed] = await db.batch<{ address: string }>([
+        db.prepare('DELETE FROM liveness_claims WHERE claimed_at < ?').bind(lapsed),
+        claimStatement(db, now),
+      ]);
+      return claimed!.results.map((row) => row.address);
+    }),
+  );
+  const inline = claims[0]!.slice(0, PROBES_PER_MESSAGE);
   const messages: ProbeMessage[] = [];
-  for (let i = PROBES_PER_MESSAGE; i < addresses.length; i += PROBES_PER_MESSAGE)
-    messages.push({ addresses: addresses.slice(i, i + PROBES_PER_MESSAGE) });
+  for (const [shard, addresses] of claims.entries())
+    for (let i = shard === 0 ? PROBES_PER_MESSAGE : 0; i < addresses.length; i += PROBES_PER_MESSAGE)
+      messages.push({ addresses: addresses.slice(i, i + PROBES_PER_MESSAGE) });
   for (let i = 0; i < messages.length; i += MESSAGES_PER_SEND)
     await env.LIVENESS_QUEUE.sendBatch(messages.slice(i, i + MESSAGES_PER_SEND).map((body) => ({ body })));
-  const inline = await probeMessage(env, { addresses: addresses.slice(0, PROBES_PER_MESSAGE) }, now);
-  return { ...inline, claimed: addresses.length, queued: messages.length };
+  const probed = await probeMessage(env, { addresses: inline }, now);
+  return { ...probed, claimed: claims.reduce((sum, addresses) => sum + addresses.length, 0), queued: messages.length };
 }
 
-/** One message's probes: the agents still probeable among its addresses (one D1 read), their verdicts (one D1 batch). */
+/**
+ * One message's probes: the agents still probeable among its addresses (one D1 read), their verdicts (one D1
+ * batch), on the shard that owns them (a message's addresses come from one shard's claim).
+ */
 export async function probeMessage(env: RegistryEnv, message: ProbeMessage, now: Date): Promise<ProbeSummary> {
   const addresses = message.addresses.slice(0, PROBES_PER_MESSAGE);
-  const rows = await probeableRows(env.DB, addresses);
-  return probeRows(env.DB, rows, addresses, { ...DEFAULT_PROBE, allowPrivate: env.ALLOW_PRIVATE_URLS === 'true' }, now);
+  const db = addresses[0] === undefined ? env.DB : agentShards(env).owner(addresses[0]);
+  const rows = await probeableRows(db, addresses);
+  return probeRows(db, rows, addresses, { ...DEFAULT_PROBE, allowPrivate: env.ALLOW_PRIVATE_URLS === 'true' }, now);
 }

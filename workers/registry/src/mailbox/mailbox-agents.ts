@@ -16,7 +16,7 @@ const MAX_KNOWN = 10_000;
 const known = new Map<string, number>();
 
 /** An inbox exists for an agent registered with this registry's mailbox as its endpoint; 404 otherwise. */
-export async function requireMailboxAgent(db: D1Database, address: string, now = Date.now()): Promise<void> {
+export async function requireMailboxAgent(db: Pick<D1Database, 'prepare'>, address: string, now = Date.now()): Promise<void> {
   const until = known.get(address);
   if (until !== undefined && until > now) return;
   const row = await findAgent(db, address);

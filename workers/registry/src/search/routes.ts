@@ -11,7 +11,6 @@ import {
   type SearchClickResponse,
 } from '../../../../schemas/search.ts';
 import { toAgentRecord } from '../agents/record.ts';
-import { searchAgents } from './agent-search.ts';
 import { recordClick } from './clicks.ts';
 import { searchBounds } from './search-bounds.ts';
 import { keyedRunner } from './keyed-runner.ts';
@@ -25,6 +24,8 @@ import { queryKey } from './text/tokenize.ts';
 import type { RegistryApp } from '../app.ts';
 import { requireKeyInBatch } from '../keys/batched-key.ts';
 import { requireKey } from '../keys/require-key.ts';
+import { agentShards } from '../shards/agent-shards.ts';
+import { searchShards } from '../shards/search-shards.ts';
 
 /** `/v1/search/*`: agent search, click feedback, function search. All need a key with read permission. */
 export function searchRoutes() {
@@ -35,22 +36,19 @@ export function searchRoutes() {
   app.post('/agents', requireKeyInBatch('read'), validate('json', agentSearchRequestSchema), async (c) => {
     const request = c.req.valid('json');
     const check = c.get('keyCheck');
-    const runner = keyedRunner(d1Runner(c.env.DB), check);
+    const shards = agentShards(c.env);
+    const runner = keyedRunner(d1Runner(shards.home), check);
     const session = newSession(request.search_id, queryKey(request.search_text), request.source);
     const semantic = semanticRequested(request) ? semanticSource(c.env) : null;
     // A refused key throws its refusal from the first batch (keyedRunner), before any search work is done.
-    const result = await searchAgents(runner, semantic, {
-      request,
-      ...session,
-      gate: (params) => check.gate((value) => params.add(value)),
-      bounds: searchBounds(c.env),
-    });
+    const result = await searchShards(shards, runner, check, semantic, { request, ...session, bounds: searchBounds(c.env) });
     c.executionCtx.waitUntil(
       storeSession(runner, session).catch((error: unknown) => console.error('storing search session failed', error)),
     );
     const backend = semantic?.backend;
     if (backend) {
-      c.executionCtx.waitUntil(syncEmbeddings(backend, runner).catch((error: unknown) => console.error('embedding sync failed', error)));
+      for (const db of shards.all)
+        c.executionCtx.waitUntil(syncEmbeddings(backend, d1Runner(db)).catch((error: unknown) => console.error('embedding sync failed', error)));
     }
     c.header('x-search-mode', result.mode);
     if (semantic) c.header('x-semantic-source', semantic.kind);
@@ -68,7 +66,10 @@ export function searchRoutes() {
 
   app.post('/agents/click', readKey, validate('json', searchClickRequestSchema), async (c) => {
     const click = c.req.valid('json');
-    const outcome = await recordClick(d1Runner(c.env.DB), click, c.get('key').accountId);
+    const shards = agentShards(c.env);
+    const owner = shards.owner(click.address);
+    const sessions = owner === shards.home ? null : d1Runner(shards.home);
+    const outcome = await recordClick(d1Runner(owner), click, c.get('key').accountId, sessions);
     if (outcome.kind === 'unknown_search')
       throw new ApiError({
         status: 404,
