@@ -39,9 +39,7 @@ export function featuredRoutes() {
       // Only registered agents (an almanac-only record has no account) can be featured.
       const row = await agentShards(c.env)
         .owner(address)
-        .prepare(
-        'UPDATE agents SET featured = ?1 WHERE address = ?2 AND account_id IS NOT NULL RETURNING address, name',
-      )
+        .prepare('UPDATE agents SET featured = ?1 WHERE address = ?2 AND account_id IS NOT NULL RETURNING address, name')
         .bind(featured ? 1 : 0, address)
         .first<{ address: string; name: string }>();
       if (!row)

@@ -41,7 +41,16 @@ export async function countInteraction(
          AND coalesce(?8, EXISTS (SELECT 1 FROM agents WHERE address = ?2 AND account_id IS NOT NULL))
          AND (SELECT count(*) FROM interactions WHERE target = ?1 AND at >= ?6 AND source = ?2) < ?7`,
     )
-    .bind(target, source, sessionId, kind, at, dayStart, DAILY_INTERACTIONS_PER_PAIR, sourceRegistered === null ? null : Number(sourceRegistered))
+    .bind(
+      target,
+      source,
+      sessionId,
+      kind,
+      at,
+      dayStart,
+      DAILY_INTERACTIONS_PER_PAIR,
+      sourceRegistered === null ? null : Number(sourceRegistered),
+    )
     .run();
   const counted = inserted.meta.changes === 1;
   const read = db.prepare('SELECT total_interactions, recent_interactions FROM agents WHERE address = ?').bind(target);

@@ -2,6 +2,7 @@ import type { AgentSearchRequest } from '../../../../schemas/search.ts';
 import type { AgentRecordRow } from '../agents/row.ts';
 import type { SearchBounds } from './search-bounds.ts';
 import type { SqlParams } from './sql-params.ts';
+import type { SqlRunner } from './sql-runner.ts';
 
 /** The types agent search's modules share (agent-search.ts runs a search, agent-text-sql.ts writes its SQL). */
 
@@ -37,4 +38,9 @@ export interface AgentSearchInput {
   gate?: (params: SqlParams) => string;
   /** The Worker's search bounds (search-bounds.ts); the defaults when absent. */
   bounds?: SearchBounds;
+  /**
+   * Where query expansion reads the vocabulary when it is not the searched database's own: the registry's
+   * whole vocabulary over sharded agents (shards/merged-vocabulary.ts). The search is then not speculative.
+   */
+  vocabulary?: SqlRunner;
 }

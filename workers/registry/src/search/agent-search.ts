@@ -40,11 +40,17 @@ export async function searchAgents(
   const plan = request.search_text ? planQuery(request.search_text, options) : null;
   if (!plan) return browse(runner, input);
   if (plan.exact) return textSearch(runner, input, plan.exact, { mode: 'phrase', match: plan.exact.match, guard: input.gate });
-  if (!semanticRequested(request) || !semantic)
-    return lexicalSearch(runner, input, plan, options, semanticRequested(request) ? 'lexical-fallback' : 'lexical');
+  const lexicalMode = semanticRequested(request) ? 'lexical-fallback' : 'lexical';
+  if ((!semanticRequested(request) || !semantic) && !input.vocabulary) return lexicalSearch(runner, input, plan, options, lexicalMode);
 
-  const lookupRows = await runner.batch(plan.lookups);
-  const query = await expandPlanned(runner, plan, lookupRows, options);
+  const vocabulary = input.vocabulary ?? runner;
+  const lookupRows = await vocabulary.batch(plan.lookups);
+  const query = await expandPlanned(vocabulary, plan, lookupRows, options);
+  if (!semanticRequested(request) || !semantic) {
+    // lexicalSearch's answer without its speculative batch: the words as typed are bounded only when expansion kept them.
+    const kept = query.match === plan.plain.match ? boundedPlan(plan, lookupRows, boundsOf(input)) : undefined;
+    return textSearch(runner, input, query, { mode: lexicalMode, match: query.match, bounded: kept });
+  }
   const bounded = boundedPlan(plan, lookupRows, boundsOf(input));
   let hits: SemanticHit[];
   try {

@@ -48,7 +48,9 @@ export function searchRoutes() {
     const backend = semantic?.backend;
     if (backend) {
       for (const db of shards.all)
-        c.executionCtx.waitUntil(syncEmbeddings(backend, d1Runner(db)).catch((error: unknown) => console.error('embedding sync failed', error)));
+        c.executionCtx.waitUntil(
+          syncEmbeddings(backend, d1Runner(db)).catch((error: unknown) => console.error('embedding sync failed', error)),
+        );
     }
     c.header('x-search-mode', result.mode);
     if (semantic) c.header('x-semantic-source', semantic.kind);

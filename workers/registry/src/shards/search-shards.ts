@@ -20,7 +20,8 @@ export async function searchShards(
   semantic: SemanticSource | null,
   input: AgentSearchInput,
 ): Promise<AgentSearchResult> {
-  if (shards.all.length === 1) return searchAgents(home, semantic, { ...input, gate: (params) => check.gate((value) => params.add(value)) });
+  if (shards.all.length === 1)
+    return searchAgents(home, semantic, { ...input, gate: (params) => check.gate((value) => params.add(value)) });
   // A refused key throws here (keyedRunner), before any shard is asked.
   const [sessions] = (await home.batch([
     { sql: 'SELECT started_at FROM search_sessions WHERE search_id = ?1', params: [input.searchId] },
@@ -28,4 +29,3 @@ export async function searchShards(
   const startedAt = sessions[0]?.started_at ?? input.startedAt;
   return fanOutSearch(shards.readers(), { ...input, startedAt }, semantic);
 }
-

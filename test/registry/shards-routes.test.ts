@@ -1,0 +1,241 @@
+import { applyD1Migrations, createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { beforeAll, describe, expect, it } from 'vitest';
+import worker from '../../workers/registry/src/index.ts';
+import type { Identity } from '../../lib/identity/index.ts';
+import { createAttestation } from '../../lib/registry-client/index.ts';
+import { shardOf } from '../../workers/registry/src/shards/shard-key.ts';
+import { generateAgents } from './fixtures/corpus/generate.ts';
+import { accountWithKey, insertAgents } from './fixtures/search-seed.ts';
+import { BASE, freshIdentity, registrationBody } from './helpers.ts';
+
+/**
+ * The registry's routes over four agent shards, against the same registry on one database: the Worker's
+ * fetch handler with two sets of bindings. SINGLE is `DB` alone (the default config); SHARDED has its home and
+ * shard 0 on SHARD_0 and shards 1–3 named by AGENT_SHARDS, as a deploy would bind DB_SHARD_1…3. Both hold the
+ * same account and key, the same 600-agent corpus (the sharded one split by address, seeded as search tests
+ * seed) and the same agents registered through POST /v2/agents, proved and signed.
+ */
+const SINGLE = { ...env };
+const SHARDED = {
+  ...env,
+  DB: env.SHARD_0,
+  DB_SHARD_1: env.SHARD_1,
+  DB_SHARD_2: env.SHARD_2,
+  DB_SHARD_3: env.SHARD_3,
+  AGENT_SHARDS: 'DB_SHARD_1, DB_SHARD_2, DB_SHARD_3',
+};
+type Vars = typeof SINGLE;
+const SHARDS = [env.SHARD_0, env.SHARD_1, env.SHARD_2, env.SHARD_3];
+const CORPUS = [...generateAgents(600, 290)];
+
+let token: string;
+let accountId: string;
+const registered: Identity[] = [];
+
+async function call(vars: Vars, path: string, init: RequestInit & { json?: unknown; auth?: string } = {}) {
+  const headers = new Headers(init.headers);
+  if (init.json !== undefined) headers.set('content-type', 'application/json');
+  headers.set('authorization', init.auth ?? `Bearer ${token}`);
+  const ctx = createExecutionContext();
+  const body = init.json !== undefined ? JSON.stringify(init.json) : init.body;
+  const response = await worker.fetch(new Request(`${BASE}${path}`, { ...init, headers, body }), vars, ctx);
+  await waitOnExecutionContext(ctx);
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/** Both registries' answers to one request, asserted equal: the clock-made fields (registration times) aside. */
+async function same(path: string, init: RequestInit & { json?: unknown; auth?: string } = {}) {
+  const single = await call(SINGLE, path, init);
+  const sharded = await call(SHARDED, path, init);
+  expect(withoutClock(sharded)).toEqual(withoutClock(single));
+  return single;
+}
+
+/** Registration writes its own time: the agents registered in the test got theirs a moment apart in each registry. */
+function withoutClock(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutClock);
+  if (value === null || typeof value !== 'object') return value;
+  const clocked = registered.some((identity) => (value as { address?: string }).address === identity.address);
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key]) => !(clocked && ['created_at', 'last_updated', 'registration_expires_at', 'expiry'].includes(key)))
+      .map(([key, item]) => [key, withoutClock(item)]),
+  );
+}
+
+async function register(vars: Vars, identity: Identity, overrides: Record<string, unknown>) {
+  const issued = await call(vars, `/v2/identity/${identity.address}/challenge`);
+  const challenge = issued.body.challenge as string;
+  const proof = await call(vars, '/v2/identity', {
+    method: 'POST',
+    json: { address: identity.address, challenge, challenge_response: identity.sign(challenge) },
+  });
+  expect(proof.status).toBe(200);
+  const created = await call(vars, '/v2/agents', { method: 'POST', json: registrationBody(identity, overrides) });
+  expect(created.status).toBe(200);
+  return created;
+}
+
+const agentsOn = async (db: D1Database, address: string) =>
+  (await db.prepare('SELECT count(*) AS n FROM agents WHERE address = ?').bind(address).first<{ n: number }>())!.n;
+
+beforeAll(async () => {
+  for (const db of [env.DB, ...SHARDS]) await applyD1Migrations(db, env.TEST_MIGRATIONS);
+  ({ token, accountId } = await accountWithKey(env.DB, ['read', 'write']));
+  // The same account and key on the sharded registry's home: its rows copied, as a migration to shards would.
+  for (const table of ['accounts', 'api_keys']) {
+    const column = table === 'accounts' ? 'id' : 'account_id';
+    const { results } = await env.DB.prepare(`SELECT * FROM ${table} WHERE ${column} = ?`).bind(accountId).all<Record<string, unknown>>();
+    for (const row of results) {
+      const keys = Object.keys(row);
+      await env.SHARD_0.prepare(`INSERT INTO ${table} (${keys.join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`)
+        .bind(...Object.values(row))
+        .run();
+    }
+  }
+  await insertAgents(env.DB, accountId, CORPUS);
+  for (const [i, db] of SHARDS.entries()) {
+    if (i > 0) await db.prepare('INSERT INTO accounts (id, name, created_at) SELECT ?, ?, ?').bind(accountId, 'stub', '2026-01-01').run();
+    await insertAgents(
+      db,
+      accountId,
+      CORPUS.filter((agent) => shardOf(agent.address, SHARDS.length) === i),
+    );
+  }
+  for (let i = 0; i < 12; i++) {
+    const identity = freshIdentity();
+    registered.push(identity);
+    const overrides = {
+      name: `Sharded Weather Courier ${i}`,
+      handle: i % 3 === 0 ? `courier-${i}-${crypto.randomUUID().slice(0, 6)}` : null,
+      profile: {
+        description: 'Delivers weather reports by courier',
+        readme: `# Courier ${i}\n\nWeather reports, delivered.`,
+        starter_prompts: [],
+      },
+    };
+    const single = await register(SINGLE, identity, overrides);
+    const sharded = await register(SHARDED, identity, overrides);
+    expect(withoutClock(sharded.body)).toEqual(withoutClock(single.body));
+  }
+}, 180_000);
+
+describe('the registry routes over four agent shards equal one database', () => {
+  it('registration lands on the owning shard only, with the account copied there for its foreign key', async () => {
+    const owners = new Set<number>();
+    for (const identity of registered) {
+      const owner = shardOf(identity.address, SHARDS.length);
+      owners.add(owner);
+      for (const [i, db] of SHARDS.entries()) expect(await agentsOn(db, identity.address)).toBe(i === owner ? 1 : 0);
+      expect(await agentsOn(env.DB, identity.address)).toBe(1);
+    }
+    expect(owners.size).toBeGreaterThan(1);
+    // Identities (who proved which address) stay on home.
+    const proven = await env.SHARD_1.prepare('SELECT count(*) AS n FROM identities').first<{ n: number }>();
+    expect(proven!.n).toBe(0);
+  });
+
+  const searches: Record<string, unknown>[] = [
+    {},
+    { limit: 50, offset: 20 },
+    { sort: 'interactions' },
+    { sort: 'interactions', direction: 'asc', offset: 45, limit: 20 },
+    { sort: 'last-modified', limit: 40 },
+    { sort: 'created-at', offset: 300 },
+    { sort: 'created-at', direction: 'asc', offset: 500, limit: 30 },
+    { filters: { category: ['fetch-ai'] }, sort: 'interactions' },
+    { filters: { agent_type: ['hosted', 'uagent'], state: ['active', 'inactive'] }, sort: 'last-modified', limit: 50 },
+    { filters: { has_location: true }, offset: 10 },
+    { search_text: 'weather', sort: 'interactions' },
+    { search_text: 'weather courier', sort: 'created-at', direction: 'asc' },
+    { search_text: 'hotel booking', sort: 'created-at', direction: 'asc', offset: 5 },
+    { search_text: 'translate', sort: 'last-modified', filters: { state: ['active'] } },
+  ];
+  for (const request of searches)
+    it(`POST /v1/search/agents: the same response for ${JSON.stringify(request)}`, async () => {
+      const search_id = crypto.randomUUID();
+      const single = await same('/v1/search/agents', { method: 'POST', json: { semantic_search: false, search_id, ...request } });
+      expect(single.status).toBe(200);
+      expect((single.body.agents as unknown[]).length).toBeGreaterThan(0);
+    });
+
+  it('text ranked by relevancy: the same matches and total; the order is each shard’s bm25 (docs/scale.md)', async () => {
+    for (const search_text of ['weather', 'translate documents', 'crypto wallet']) {
+      const json = { semantic_search: false, search_text, limit: 100 };
+      const single = await call(SINGLE, '/v1/search/agents', { method: 'POST', json });
+      const sharded = await call(SHARDED, '/v1/search/agents', { method: 'POST', json });
+      const addresses = (page: typeof single) => new Set((page.body.agents as { address: string }[]).map((agent) => agent.address));
+      expect(sharded.body.total).toBe(single.body.total);
+      expect(addresses(sharded)).toEqual(addresses(single));
+    }
+  });
+
+  it('almanac lookup, resolve by address and by handle, agent detail and handle lookup: the same records', async () => {
+    const corpus = CORPUS.slice(0, 30).map((agent) => agent.address);
+    for (const address of [...corpus, ...registered.map((identity) => identity.address)]) {
+      expect((await same(`/v1/almanac/agents/${address}`)).status).toBe(200);
+      expect((await same(`/v2/almanac/resolve/${address}`)).status).toBe(200);
+      expect((await same(`/v2/agents/${address}`)).status).toBe(200);
+    }
+    const handled = CORPUS.filter((agent) => agent.handle).slice(0, 10);
+    for (const agent of handled) {
+      expect((await same(`/v2/almanac/resolve/@${agent.handle}`)).status).toBe(200);
+      expect((await same(`/v2/agents/handles/${agent.handle}`)).status).toBe(200);
+    }
+    expect((await same(`/v2/almanac/resolve/@no-such-handle-anywhere`)).status).toBe(404);
+  });
+
+  it('a handle held on one shard is refused to an agent of another shard', async () => {
+    const holder = registered.find((_, i) => i % 3 === 0)!;
+    const handle = ((await call(SHARDED, `/v2/agents/${holder.address}`)).body as { handle: string }).handle;
+    const other = registered.find((identity) => shardOf(identity.address, 4) !== shardOf(holder.address, 4))!;
+    const taken = await same(`/v2/agents/${other.address}`, { method: 'PATCH', json: { handle } });
+    expect(taken.status).toBe(409);
+  });
+
+  it('a click is recorded on the clicked agent’s shard against the session on home', async () => {
+    const search_id = crypto.randomUUID();
+    const json = { semantic_search: false, search_id, search_text: 'weather courier', sort: 'created-at' };
+    await same('/v1/search/agents', { method: 'POST', json });
+    const clicked = registered.find((identity) => shardOf(identity.address, 4) !== 0)!;
+    const click = { search_id, address: clicked.address, page_index: 0 };
+    expect((await same('/v1/search/agents/click', { method: 'POST', json: click })).body).toMatchObject({
+      status: 'recorded',
+      duplicate: false,
+    });
+    expect((await same('/v1/search/agents/click', { method: 'POST', json: click })).body).toMatchObject({ duplicate: true });
+    const unknown = await same('/v1/search/agents/click', { method: 'POST', json: { ...click, search_id: crypto.randomUUID() } });
+    expect(unknown.status).toBe(404);
+    const owner = SHARDS[shardOf(clicked.address, 4)]!;
+    const stored = await owner
+      .prepare('SELECT query_key FROM search_clicks WHERE search_id = ?')
+      .bind(search_id)
+      .first<{ query_key: string }>();
+    expect(stored?.query_key).toBeTruthy();
+  });
+
+  it('interaction counts go to the target’s shard, the source read on its own', async () => {
+    const target = registered[1]!;
+    const source = registered.find((identity) => shardOf(identity.address, 4) !== shardOf(target.address, 4))!;
+    for (let i = 0; i < 2; i++) {
+      const attestation = createAttestation(source);
+      const json = { target: target.address, source: source.address };
+      const counted = await same('/v2/agents/interactions', { method: 'POST', json, auth: `Agent ${attestation}` });
+      expect(counted.body).toMatchObject({ counted: true, total_interactions: i + 1 });
+    }
+    const owner = SHARDS[shardOf(target.address, 4)]!;
+    const rows = await owner.prepare('SELECT count(*) AS n FROM interactions WHERE target = ?').bind(target.address).first<{ n: number }>();
+    expect(rows!.n).toBe(2);
+  });
+
+  it('the own-agents list and deletion reach every shard', async () => {
+    const single = await call(SINGLE, '/v2/agents');
+    const sharded = await call(SHARDED, '/v2/agents');
+    const addresses = (page: typeof single) => new Set((page.body.agents as { address: string }[]).map((agent) => agent.address));
+    expect(addresses(sharded)).toEqual(addresses(single));
+    const gone = registered.find((identity) => shardOf(identity.address, 4) === 3)!;
+    expect((await same(`/v2/agents/${gone.address}`, { method: 'DELETE' })).status).toBe(200);
+    expect(await agentsOn(env.SHARD_3, gone.address)).toBe(0);
+    expect((await same(`/v1/almanac/agents/${gone.address}`)).status).toBe(404);
+  });
+});
