@@ -1,12 +1,21 @@
-import { applyD1Migrations, createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
-import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  applyD1Migrations,
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  env,
+  getQueueResult,
+  waitOnExecutionContext,
+} from 'cloudflare:test';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import worker from '../../workers/registry/src/index.ts';
-import type { Identity } from '../../lib/identity/index.ts';
+import { Identity } from '../../lib/identity/index.ts';
 import { createAttestation } from '../../lib/registry-client/index.ts';
+import type { ProbeMessage } from '../../workers/registry/src/liveness/sweep.ts';
 import { shardOf } from '../../workers/registry/src/shards/shard-key.ts';
 import { generateAgents } from './fixtures/corpus/generate.ts';
 import { accountWithKey, insertAgents } from './fixtures/search-seed.ts';
-import { BASE, freshIdentity, registrationBody } from './helpers.ts';
+import { BASE, registrationBody } from './helpers.ts';
 
 /**
  * The registry's routes over four agent shards, against the same registry on one database: the Worker's
@@ -103,11 +112,12 @@ beforeAll(async () => {
     );
   }
   for (let i = 0; i < 12; i++) {
-    const identity = freshIdentity();
+    // Fixed seeds: the same addresses, so the same shards, every run.
+    const identity = Identity.fromSeed(`sharded registry test agent ${i}`, 0);
     registered.push(identity);
     const overrides = {
       name: `Sharded Weather Courier ${i}`,
-      handle: i % 3 === 0 ? `courier-${i}-${crypto.randomUUID().slice(0, 6)}` : null,
+      handle: i % 3 === 0 ? `courier-${i}` : null,
       profile: {
         description: 'Delivers weather reports by courier',
         readme: `# Courier ${i}\n\nWeather reports, delivered.`,
@@ -157,6 +167,22 @@ describe('the registry routes over four agent shards equal one database', () => 
       const single = await same('/v1/search/agents', { method: 'POST', json: { semantic_search: false, search_id, ...request } });
       expect(single.status).toBe(200);
       expect((single.body.agents as unknown[]).length).toBeGreaterThan(0);
+    });
+
+  const functionSearches: Record<string, unknown>[] = [
+    { limit: 50 },
+    { sort: 'last-modified', offset: 30 },
+    { sort: 'created-at', direction: 'asc', limit: 40 },
+    { sort: 'interactions', function_type: 'payload' },
+    { search_text: 'forecast', sort: 'last-modified' },
+    { search_text: 'tracking number', sort: 'created-at', cutoff: 0.5 },
+  ];
+  for (const request of functionSearches)
+    it(`POST /v1/search/functions: the same response for ${JSON.stringify(request)}`, async () => {
+      const search_id = crypto.randomUUID();
+      const single = await same('/v1/search/functions', { method: 'POST', json: { search_id, ...request } });
+      expect(single.status).toBe(200);
+      expect((single.body.functions as unknown[]).length).toBeGreaterThan(0);
     });
 
   it('text ranked by relevancy: the same matches and total; the order is each shard’s bm25 (docs/scale.md)', async () => {
@@ -226,6 +252,53 @@ describe('the registry routes over four agent shards equal one database', () => 
     const owner = SHARDS[shardOf(target.address, 4)]!;
     const rows = await owner.prepare('SELECT count(*) AS n FROM interactions WHERE target = ?').bind(target.address).first<{ n: number }>();
     expect(rows!.n).toBe(2);
+  });
+
+  it('a search with a refused key is refused before any shard is searched', async () => {
+    const auth = 'Bearer rdv_0123456789abcdef_not-a-real-secret-000000000000000000000000000';
+    const refused = await same('/v1/search/agents', { method: 'POST', json: { search_text: 'weather' }, auth });
+    expect(refused.status).toBe(401);
+  });
+
+  it('the liveness cron claims on every shard; each queued message holds one shard’s agents and is probed there', async () => {
+    const sent: ProbeMessage[] = [];
+    const queue = {
+      async sendBatch(messages: { body: ProbeMessage }[]) {
+        sent.push(...messages.map((message) => message.body));
+      },
+    } as unknown as Queue;
+    vi.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response('ok'));
+    try {
+      const ctx = createExecutionContext();
+      const at = Date.now();
+      await worker.scheduled(
+        createScheduledController({ scheduledTime: at, cron: '*/5 * * * *' }),
+        { ...SHARDED, LIVENESS_QUEUE: queue },
+        ctx,
+      );
+      await waitOnExecutionContext(ctx);
+      for (const db of SHARDS) {
+        const claims = await db.prepare('SELECT count(*) AS n FROM liveness_claims').first<{ n: number }>();
+        expect(claims!.n).toBeGreaterThan(0);
+      }
+      for (const message of sent) expect(new Set(message.addresses.map((address) => shardOf(address, 4))).size).toBe(1);
+      expect(new Set(sent.map((message) => shardOf(message.addresses[0]!, 4)))).toEqual(new Set([0, 1, 2, 3]));
+      const onShard2 = sent.find((message) => shardOf(message.addresses[0]!, 4) === 2)!;
+      const batch = createMessageBatch<ProbeMessage>('rendezvous-liveness', [
+        { id: 'm1', timestamp: new Date(at), body: onShard2, attempts: 1 },
+      ]);
+      const queueCtx = createExecutionContext();
+      await worker.queue(batch, { ...SHARDED, LIVENESS_QUEUE: queue });
+      await getQueueResult(batch, queueCtx);
+      const probed = await env.SHARD_2.prepare(
+        `SELECT count(*) AS n FROM agents WHERE last_probe_at IS NOT NULL AND address IN (SELECT value FROM json_each(?))`,
+      )
+        .bind(JSON.stringify(onShard2.addresses))
+        .first<{ n: number }>();
+      expect(probed!.n).toBeGreaterThan(0);
+    } finally {
+      vi.restoreAllMocks();
+    }
   });
 
   it('the own-agents list and deletion reach every shard', async () => {

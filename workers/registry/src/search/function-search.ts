@@ -34,22 +34,49 @@ interface FunctionRow {
   agent_address: string;
   agent_name: string;
   last_updated: string;
+  sort_key: number | string;
+  score: number;
+  best: number;
   total: number;
+}
+
+/** What a search over several databases (shards/fan-out-functions.ts) passes each of them. */
+export interface FunctionSearchShard {
+  /** Where query expansion reads the vocabulary: the registry's, over shards. */
+  vocabulary?: SqlRunner;
+  /** The cutoff as a score (`cutoff` × the best score of every shard) instead of relative to this database's best. */
+  floor?: number;
 }
 
 interface FunctionSearchResult {
   functions: FunctionRecord[];
   total: number;
+  /** Each function's sort key and score, in the page's order: what pages of several databases merge by. */
+  keys: { sort: number | string; score: number }[];
+  /** The best match's score (0 without text): the cutoff's reference. */
+  best: number;
 }
 
-export async function searchFunctions(runner: SqlRunner, request: FunctionSearchRequest): Promise<FunctionSearchResult> {
+export async function searchFunctions(
+  runner: SqlRunner,
+  request: FunctionSearchRequest,
+  shard: FunctionSearchShard = {},
+): Promise<FunctionSearchResult> {
   const query = request.search_text
-    ? await expandQuery(runner, request.search_text, { exact: request.exact_match ?? false, synonyms: !(request.exact_match ?? false) })
+    ? await expandQuery(shard.vocabulary ?? runner, request.search_text, {
+        exact: request.exact_match ?? false,
+        synonyms: !(request.exact_match ?? false),
+      })
     : null;
-  return run(runner, request, query ? query.match : null);
+  return run(runner, request, query ? query.match : null, shard.floor);
 }
 
-async function run(runner: SqlRunner, request: FunctionSearchRequest, match: string | null): Promise<FunctionSearchResult> {
+async function run(
+  runner: SqlRunner,
+  request: FunctionSearchRequest,
+  match: string | null,
+  floor: number | undefined,
+): Promise<FunctionSearchResult> {
   const params = new SqlParams();
   // Unlisted agents (public: false) are reachable by address, never listed: not here either.
   const conditions = ['a.is_active = 1', 'a.is_public = 1'];
@@ -66,30 +93,29 @@ async function run(runner: SqlRunner, request: FunctionSearchRequest, match: str
     conditions.push(`search_functions_fts MATCH ${params.add(match)}`);
     score = `-${FUNCTION_WEIGHTS}`;
   }
-  const order =
-    sort === 'relevancy'
-      ? match
-        ? `score ${dir}, id ${descending ? 'ASC' : 'DESC'}`
-        : `total_interactions ${dir}, id ${dir}`
-      : `${SORT_COLUMNS[sort]} ${dir}, id ${dir}`;
+  const sortKey = sort === 'relevancy' ? (match ? 'score' : 'total_interactions') : SORT_COLUMNS[sort];
+  const order = `${sortKey} ${dir}, id ${sort === 'relevancy' && match && descending ? 'ASC' : dir}`;
   const cutoff = request.cutoff ?? 0;
+  const kept =
+    floor !== undefined ? `WHERE score >= ${params.add(floor)}` : cutoff > 0 ? `WHERE score >= ${params.add(cutoff)} * best` : '';
   const sql = `WITH scored AS (
       SELECT f.id, f.ordinal, f.function_type, f.name, f.description, f.parameters, f.protocol_digest,
         a.address AS agent_address, a.name AS agent_name, a.last_updated, a.created_at, a.total_interactions, ${score} AS score
       ${from} WHERE ${conditions.join(' AND ')}),
-    kept AS (SELECT * FROM (SELECT *, max(score) OVER () AS best FROM scored) ${cutoff > 0 ? `WHERE score >= ${params.add(cutoff)} * best` : ''})
-    SELECT *, COUNT(*) OVER () AS total FROM kept
+    kept AS (SELECT * FROM (SELECT *, max(score) OVER () AS best FROM scored) ${kept})
+    SELECT *, ${sortKey} AS sort_key, COUNT(*) OVER () AS total FROM kept
     ORDER BY ${order} LIMIT ${params.add(request.limit ?? SEARCH_LIMIT_DEFAULT)} OFFSET ${params.add(request.offset ?? 0)}`;
   let rows: FunctionRow[];
   try {
     rows = await runner.all<FunctionRow>({ sql, params: params.values });
   } catch (error) {
-    if (/fts5: syntax error|unterminated string/i.test(String(error))) return { functions: [], total: 0 };
+    if (/fts5: syntax error|unterminated string/i.test(String(error))) return { functions: [], total: 0, keys: [], best: 0 };
     throw error;
   }
   let total = rows[0]?.total ?? 0;
-  if (rows.length === 0 && (request.offset ?? 0) > 0) total = (await run(runner, { ...request, offset: 0, limit: 1 }, match)).total;
-  return { functions: rows.map(toFunctionRecord), total };
+  if (rows.length === 0 && (request.offset ?? 0) > 0) total = (await run(runner, { ...request, offset: 0, limit: 1 }, match, floor)).total;
+  const keys = rows.map((row) => ({ sort: row.sort_key, score: row.score }));
+  return { functions: rows.map(toFunctionRecord), total, keys, best: rows[0]?.best ?? 0 };
 }
 
 function toFunctionRecord(row: FunctionRow): FunctionRecord {

@@ -25,6 +25,7 @@ import type { RegistryApp } from '../app.ts';
 import { requireKeyInBatch } from '../keys/batched-key.ts';
 import { requireKey } from '../keys/require-key.ts';
 import { agentShards } from '../shards/agent-shards.ts';
+import { fanOutFunctions } from '../shards/fan-out-functions.ts';
 import { searchShards } from '../shards/search-shards.ts';
 
 /** `/v1/search/*`: agent search, click feedback, function search. All need a key with read permission. */
@@ -100,9 +101,10 @@ export function searchRoutes() {
 
   app.post('/functions', readKey, validate('json', functionSearchRequestSchema), async (c) => {
     const request = c.req.valid('json');
-    const runner = d1Runner(c.env.DB);
+    const shards = agentShards(c.env);
+    const runner = d1Runner(shards.home);
     const session = newSession(request.search_id, queryKey(request.search_text), request.source);
-    const result = await searchFunctions(runner, request);
+    const result = shards.all.length === 1 ? await searchFunctions(runner, request) : await fanOutFunctions(shards.readers(), request);
     c.executionCtx.waitUntil(
       storeSession(runner, session).catch((error: unknown) => console.error('storing search session failed', error)),
     );
