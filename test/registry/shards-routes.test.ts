@@ -72,15 +72,16 @@ function withoutClock(value: unknown): unknown {
   );
 }
 
-async function register(vars: Vars, identity: Identity, overrides: Record<string, unknown>) {
-  const issued = await call(vars, `/v2/identity/${identity.address}/challenge`);
+async function register(vars: Vars, identity: Identity, overrides: Record<string, unknown>, auth = `Bearer ${token}`) {
+  const issued = await call(vars, `/v2/identity/${identity.address}/challenge`, { auth });
   const challenge = issued.body.challenge as string;
   const proof = await call(vars, '/v2/identity', {
     method: 'POST',
     json: { address: identity.address, challenge, challenge_response: identity.sign(challenge) },
+    auth,
   });
   expect(proof.status).toBe(200);
-  const created = await call(vars, '/v2/agents', { method: 'POST', json: registrationBody(identity, overrides) });
+  const created = await call(vars, '/v2/agents', { method: 'POST', json: registrationBody(identity, overrides), auth });
   expect(created.status).toBe(200);
   return created;
 }
@@ -88,13 +89,14 @@ async function register(vars: Vars, identity: Identity, overrides: Record<string
 const agentsOn = async (db: D1Database, address: string) =>
   (await db.prepare('SELECT count(*) AS n FROM agents WHERE address = ?').bind(address).first<{ n: number }>())!.n;
 
-beforeAll(async () => {
-  for (const db of [env.DB, ...SHARDS]) await applyD1Migrations(db, env.TEST_MIGRATIONS);
-  ({ token, accountId } = await accountWithKey(env.DB, ['read', 'write']));
-  // The same account and key on the sharded registry's home: its rows copied, as a migration to shards would.
+/** An account and key in both registries: made in the single database, its rows copied to the sharded home. */
+async function accountInBoth() {
+  const account = await accountWithKey(env.DB, ['read', 'write']);
   for (const table of ['accounts', 'api_keys']) {
     const column = table === 'accounts' ? 'id' : 'account_id';
-    const { results } = await env.DB.prepare(`SELECT * FROM ${table} WHERE ${column} = ?`).bind(accountId).all<Record<string, unknown>>();
+    const { results } = await env.DB.prepare(`SELECT * FROM ${table} WHERE ${column} = ?`)
+      .bind(account.accountId)
+      .all<Record<string, unknown>>();
     for (const row of results) {
       const keys = Object.keys(row);
       await env.SHARD_0.prepare(`INSERT INTO ${table} (${keys.join(', ')}) VALUES (${keys.map(() => '?').join(', ')})`)
@@ -102,6 +104,34 @@ beforeAll(async () => {
         .run();
     }
   }
+  return account;
+}
+
+/** One cron run of a registry, its queue and webhooks stood in for. */
+async function cron(vars: Vars, sent: ProbeMessage[] = []) {
+  const queue = {
+    async sendBatch(messages: { body: ProbeMessage }[]) {
+      sent.push(...messages.map((message) => message.body));
+    },
+  } as unknown as Queue;
+  vi.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response('ok'));
+  try {
+    const ctx = createExecutionContext();
+    await worker.scheduled(
+      createScheduledController({ scheduledTime: Date.now(), cron: '*/5 * * * *' }),
+      { ...vars, LIVENESS_QUEUE: queue },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+  } finally {
+    vi.restoreAllMocks();
+  }
+  return queue;
+}
+
+beforeAll(async () => {
+  for (const db of [env.DB, ...SHARDS]) await applyD1Migrations(db, env.TEST_MIGRATIONS);
+  ({ token, accountId } = await accountInBoth());
   await insertAgents(env.DB, accountId, CORPUS);
   for (const [i, db] of SHARDS.entries()) {
     if (i > 0) await db.prepare('INSERT INTO accounts (id, name, created_at) SELECT ?, ?, ?').bind(accountId, 'stub', '2026-01-01').run();
@@ -262,43 +292,47 @@ describe('the registry routes over four agent shards equal one database', () => 
 
   it('the liveness cron claims on every shard; each queued message holds one shard’s agents and is probed there', async () => {
     const sent: ProbeMessage[] = [];
-    const queue = {
-      async sendBatch(messages: { body: ProbeMessage }[]) {
-        sent.push(...messages.map((message) => message.body));
-      },
-    } as unknown as Queue;
+    const queue = await cron(SHARDED, sent);
+    for (const db of SHARDS) {
+      const claims = await db.prepare('SELECT count(*) AS n FROM liveness_claims').first<{ n: number }>();
+      expect(claims!.n).toBeGreaterThan(0);
+    }
+    for (const message of sent) expect(new Set(message.addresses.map((address) => shardOf(address, 4))).size).toBe(1);
+    expect(new Set(sent.map((message) => shardOf(message.addresses[0]!, 4)))).toEqual(new Set([0, 1, 2, 3]));
+    const onShard2 = sent.find((message) => shardOf(message.addresses[0]!, 4) === 2)!;
+    const batch = createMessageBatch<ProbeMessage>('rendezvous-liveness', [
+      { id: 'm1', timestamp: new Date(), body: onShard2, attempts: 1 },
+    ]);
     vi.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response('ok'));
     try {
-      const ctx = createExecutionContext();
-      const at = Date.now();
-      await worker.scheduled(
-        createScheduledController({ scheduledTime: at, cron: '*/5 * * * *' }),
-        { ...SHARDED, LIVENESS_QUEUE: queue },
-        ctx,
-      );
-      await waitOnExecutionContext(ctx);
-      for (const db of SHARDS) {
-        const claims = await db.prepare('SELECT count(*) AS n FROM liveness_claims').first<{ n: number }>();
-        expect(claims!.n).toBeGreaterThan(0);
-      }
-      for (const message of sent) expect(new Set(message.addresses.map((address) => shardOf(address, 4))).size).toBe(1);
-      expect(new Set(sent.map((message) => shardOf(message.addresses[0]!, 4)))).toEqual(new Set([0, 1, 2, 3]));
-      const onShard2 = sent.find((message) => shardOf(message.addresses[0]!, 4) === 2)!;
-      const batch = createMessageBatch<ProbeMessage>('rendezvous-liveness', [
-        { id: 'm1', timestamp: new Date(at), body: onShard2, attempts: 1 },
-      ]);
-      const queueCtx = createExecutionContext();
       await worker.queue(batch, { ...SHARDED, LIVENESS_QUEUE: queue });
-      await getQueueResult(batch, queueCtx);
-      const probed = await env.SHARD_2.prepare(
-        `SELECT count(*) AS n FROM agents WHERE last_probe_at IS NOT NULL AND address IN (SELECT value FROM json_each(?))`,
-      )
-        .bind(JSON.stringify(onShard2.addresses))
-        .first<{ n: number }>();
-      expect(probed!.n).toBeGreaterThan(0);
+      await getQueueResult(batch, createExecutionContext());
     } finally {
       vi.restoreAllMocks();
     }
+    const probed = await env.SHARD_2.prepare(
+      'SELECT count(*) AS n FROM agents WHERE last_probe_at IS NOT NULL AND address IN (SELECT value FROM json_each(?))',
+    )
+      .bind(JSON.stringify(onShard2.addresses))
+      .first<{ n: number }>();
+    expect(probed!.n).toBeGreaterThan(0);
+  });
+
+  it('AgentRank ranks interactions between accounts whose agents are on different shards, as one database does', async () => {
+    const other = await accountInBoth();
+    const target = registered[2]!;
+    const sender = [...Array(20).keys()]
+      .map((i) => Identity.fromSeed(`sharded registry test sender ${i}`, 0))
+      .find((identity) => shardOf(identity.address, 4) !== shardOf(target.address, 4))!;
+    for (const vars of [SINGLE, SHARDED]) await register(vars, sender, { name: 'Other account sender' }, `Bearer ${other.token}`);
+    const json = { target: target.address, source: sender.address };
+    const counted = await same('/v2/agents/interactions', { method: 'POST', json, auth: `Agent ${createAttestation(sender)}` });
+    expect(counted.body).toMatchObject({ counted: true });
+    await cron(SINGLE);
+    await cron(SHARDED);
+    const detail = await same(`/v2/agents/${target.address}`);
+    expect(detail.body).toMatchObject({ cross_account_interactions: 1, agent_rank: expect.any(Number) });
+    expect(detail.body.agent_rank as number).toBeGreaterThan(0);
   });
 
   it('the own-agents list and deletion reach every shard', async () => {

@@ -1,3 +1,5 @@
+import { shardOf } from '../shards/shard-key.ts';
+
 /**
  * AgentRank: PageRank over the graph of counted interactions (signed envelopes and attestations, store.ts),
  * keeping only edges between agents of DIFFERENT accounts, so one owner's agents messaging each other inflate
@@ -53,29 +55,90 @@ function agentRanks(edges: readonly Edge[]): Map<string, number> {
   return new Map(nodes.map((node, i) => [node, Math.round(n * along[i]! * 1000) / 1000]));
 }
 
-/** The edges between agents of different accounts, and each agent's rank and cross-account count written back. */
-export async function updateAgentRanks(db: D1Database): Promise<{ agents: number; edges: number }> {
-  const { results: edges } = await db
-    .prepare(
-      `SELECT i.source AS source, i.target AS target, count(*) AS count
-       FROM interactions i JOIN agents s ON s.address = i.source JOIN agents t ON t.address = i.target
-       WHERE s.account_id IS NOT NULL AND t.account_id IS NOT NULL AND s.account_id != t.account_id
-       GROUP BY i.source, i.target`,
-    )
-    .all<Edge>();
+/** Addresses read per lookup of sources held by other shards (json_each keeps it one bound parameter). */
+const LOOKUP = 500;
+
+interface EdgeRow extends Edge {
+  source_account: string | null;
+  target_account: string;
+}
+
+/**
+ * The edges between agents of different accounts, and each agent's rank and cross-account count written back.
+ * Over sharded agents (`shards` in shard order, docs/scale.md) an interaction is on its target's shard and its
+ * source may be on another: such sources' accounts are read there, and the graph is ranked whole.
+ */
+export async function updateAgentRanks(shards: D1Database | readonly D1Database[]): Promise<{ agents: number; edges: number }> {
+  const databases = Array.isArray(shards) ? (shards as readonly D1Database[]) : [shards as D1Database];
+  const perShard = await Promise.all(
+    databases.map(
+      async (db) =>
+        (
+          await db
+            .prepare(
+              `SELECT i.source AS source, i.target AS target, count(*) AS count, s.account_id AS source_account, t.account_id AS target_account
+               FROM interactions i JOIN agents t ON t.address = i.target LEFT JOIN agents s ON s.address = i.source
+               WHERE t.account_id IS NOT NULL
+               GROUP BY i.source, i.target`,
+            )
+            .all<EdgeRow>()
+        ).results,
+    ),
+  );
+  const rows = perShard.flat();
+  const accounts = await sourceAccounts(
+    databases,
+    rows.filter((row) => row.source_account === null).map((row) => row.source),
+  );
+  const edges: Edge[] = rows
+    .map((row) => ({ ...row, source_account: row.source_account ?? accounts.get(row.source) ?? null }))
+    .filter((row) => row.source_account !== null && row.source_account !== row.target_account)
+    .map(({ source, target, count }) => ({ source, target, count }));
   const ranks = agentRanks(edges);
   const received = new Map<string, number>();
   for (const edge of edges) received.set(edge.target, (received.get(edge.target) ?? 0) + edge.count);
+  await Promise.all(databases.map((db, i) => writeRanks(db, ranks, received, (address) => shardOf(address, databases.length) === i)));
+  return { agents: ranks.size, edges: edges.length };
+}
 
-  // What is stored (agents with no rank and no count are 0 and 0, found through the partial index of 0012):
-  // only agents whose values change are written, so a quiet graph costs one read.
+/** The accounts of sources not on their target's shard, read on the shards that own them (none with one shard). */
+async function sourceAccounts(databases: readonly D1Database[], sources: readonly string[]): Promise<Map<string, string>> {
+  const accounts = new Map<string, string>();
+  if (databases.length === 1) return accounts;
+  const byShard = new Map<number, string[]>();
+  for (const source of new Set(sources)) {
+    const shard = shardOf(source, databases.length);
+    byShard.set(shard, [...(byShard.get(shard) ?? []), source]);
+  }
+  for (const [shard, addresses] of byShard)
+    for (let i = 0; i < addresses.length; i += LOOKUP) {
+      const { results } = await databases[shard]!.prepare(
+        'SELECT address, account_id FROM agents WHERE account_id IS NOT NULL AND address IN (SELECT value FROM json_each(?))',
+      )
+        .bind(JSON.stringify(addresses.slice(i, i + LOOKUP)))
+        .all<{ address: string; account_id: string }>();
+      for (const row of results) accounts.set(row.address, row.account_id);
+    }
+  return accounts;
+}
+
+/**
+ * One shard's agents' ranks and counts. What is stored (agents with no rank and no count are 0 and 0, found
+ * through the partial index of 0012): only agents whose values change are written, so a quiet graph costs one read.
+ */
+async function writeRanks(
+  db: D1Database,
+  ranks: ReadonlyMap<string, number>,
+  received: ReadonlyMap<string, number>,
+  owns: (address: string) => boolean,
+): Promise<void> {
   const { results: stored } = await db
     .prepare('SELECT address, agent_rank, cross_account_interactions FROM agents WHERE agent_rank != 0 OR cross_account_interactions != 0')
     .all<{ address: string; agent_rank: number; cross_account_interactions: number }>();
   const before = new Map(stored.map((row) => [row.address, row]));
   const update = db.prepare('UPDATE agents SET agent_rank = ?2, cross_account_interactions = ?3 WHERE address = ?1');
   const statements = [];
-  for (const address of new Set([...ranks.keys(), ...before.keys()])) {
+  for (const address of new Set([...[...ranks.keys()].filter(owns), ...before.keys()])) {
     const rank = ranks.get(address) ?? 0;
     const count = received.get(address) ?? 0;
     const was = before.get(address);
@@ -83,5 +146,4 @@ export async function updateAgentRanks(db: D1Database): Promise<{ agents: number
       statements.push(update.bind(address, rank, count));
   }
   for (let i = 0; i < statements.length; i += BATCH) await db.batch(statements.slice(i, i + BATCH));
-  return { agents: ranks.size, edges: edges.length };
 }

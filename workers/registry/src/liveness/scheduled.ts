@@ -25,17 +25,17 @@ interface ScheduledSummary extends SweepSummary {
  */
 export async function runScheduled(env: RegistryEnv, now = new Date()): Promise<ScheduledSummary> {
   const summary = await sweepLiveness(env, now);
+  const shards = agentShards(env).all;
+  // Housekeeping per shard: each holds its agents' interactions and clicks; AgentRank ranks the graph of every shard.
+  await Promise.all(shards.map((db) => sweep(db, now)));
+  const { agents: ranked } = await updateAgentRanks(shards);
   const semantic = semanticBackend(env);
-  // Housekeeping, AgentRank and indexing per shard: each holds its agents' interactions, clicks and index rows.
   const perShard = await Promise.all(
-    agentShards(env).all.map(async (db) => {
-      await sweep(db, now);
-      const { agents: ranked } = await updateAgentRanks(db);
-      const embedded = semantic ? await syncEmbeddings(semantic, d1Runner(db), CRON_EMBED_BATCH) : 0;
-      const indexed = await indexPendingAgents(d1Runner(db));
-      return { ranked, embedded, indexed };
-    }),
+    shards.map(async (db) => ({
+      embedded: semantic ? await syncEmbeddings(semantic, d1Runner(db), CRON_EMBED_BATCH) : 0,
+      indexed: await indexPendingAgents(d1Runner(db)),
+    })),
   );
-  const sum = (key: 'ranked' | 'embedded' | 'indexed') => perShard.reduce((total, shard) => total + shard[key], 0);
-  return { ...summary, embedded: sum('embedded'), ranked: sum('ranked'), indexed: sum('indexed') };
+  const sum = (key: 'embedded' | 'indexed') => perShard.reduce((total, shard) => total + shard[key], 0);
+  return { ...summary, ranked, embedded: sum('embedded'), indexed: sum('indexed') };
 }
