@@ -16,7 +16,9 @@ interface VocabRow {
  * of those is among the first n of every shard that has it.
  */
 export function mergedVocabulary(shards: readonly SqlRunner[]): SqlRunner {
-  async function batch(statements: readonly SqlStatement[]): Promise<unknown[][]> {
+  // Every shard's search expands the same query: its reads are made once, not once per shard.
+  const read = new Map<string, Promise<unknown[][]>>();
+  async function merged(statements: readonly SqlStatement[]): Promise<unknown[][]> {
     const limits = statements.map(limitOf);
     const perShard = await Promise.all(shards.map((shard) => shard.batch(statements)));
     return statements.map((_, i) =>
@@ -25,6 +27,11 @@ export function mergedVocabulary(shards: readonly SqlRunner[]): SqlRunner {
         limits[i],
       ),
     );
+  }
+  function batch(statements: readonly SqlStatement[]): Promise<unknown[][]> {
+    const key = JSON.stringify(statements);
+    if (!read.has(key)) read.set(key, merged(statements));
+    return read.get(key)!;
   }
   return {
     async all<Row>(statement: SqlStatement) {
