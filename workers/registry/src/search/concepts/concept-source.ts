@@ -24,8 +24,10 @@ export async function conceptHits(runner: SqlRunner, text: string): Promise<Sema
   const concepts = [...query.entries()].sort((a, b) => b[1] - a[1] || a[0] - b[0]);
   // `cand`: each read concept's agents down to its CONCEPT_CANDIDATES-th strongest (`floor`, then `floor_rid` among
   // equal weights: agents with the same text tie; found by walking that many index entries): one range scan a concept. Then every query concept counts in the cosine.
+  // `qc`: the query's concepts parsed once, in concept order, each looked up in a candidate's index entries (summed in
+  // the order the index holds them); joined as a view of json_each, the JSON was parsed again for every row of every candidate.
   const rows = await runner.all<{ address: string; similarity: number }>({
-    sql: `WITH q AS (SELECT j.key AS ord, json_extract(j.value, '$[0]') AS concept, json_extract(j.value, '$[1]') AS weight FROM json_each(?1) j),
+    sql: `WITH q AS MATERIALIZED (SELECT j.key AS ord, json_extract(j.value, '$[0]') AS concept, json_extract(j.value, '$[1]') AS weight FROM json_each(?1) j),
         reads AS MATERIALIZED (SELECT concept,
             coalesce((SELECT weight FROM search_agent_concepts WHERE concept = q.concept
               ORDER BY weight DESC, agent_rowid DESC LIMIT 1 OFFSET ?4 - 1), -1) AS floor,
@@ -34,9 +36,10 @@ export async function conceptHits(runner: SqlRunner, text: string): Promise<Sema
           FROM q WHERE ord < ?5),
         cand AS MATERIALIZED (SELECT DISTINCT c.agent_rowid FROM reads r
           CROSS JOIN search_agent_concepts c ON c.concept = r.concept AND (c.weight, c.agent_rowid) >= (r.floor, r.floor_rid)),
-        scored AS (SELECT c.agent_rowid AS rid, sum(c.weight * q.weight) AS similarity
-          FROM cand CROSS JOIN search_agent_concepts c ON c.agent_rowid = cand.agent_rowid CROSS JOIN q ON q.concept = c.concept
-          GROUP BY c.agent_rowid)
+        qc AS MATERIALIZED (SELECT concept, weight FROM q ORDER BY concept),
+        scored AS (SELECT cand.agent_rowid AS rid, sum(c.weight * qc.weight) AS similarity
+          FROM cand CROSS JOIN qc CROSS JOIN search_agent_concepts c ON c.agent_rowid = cand.agent_rowid AND c.concept = qc.concept
+          GROUP BY cand.agent_rowid)
       SELECT f.address, s.similarity FROM scored s CROSS JOIN search_agent_facts f ON f.agent_rowid = s.rid
       WHERE s.similarity >= ?2 ORDER BY s.similarity DESC, f.address LIMIT ?3`,
     params: [JSON.stringify(concepts), CONCEPT_MIN_SIMILARITY, CONCEPT_TOP_K, CONCEPT_CANDIDATES, CONCEPTS_READ],
