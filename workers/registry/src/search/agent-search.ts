@@ -43,7 +43,11 @@ export async function searchAgents(
   if (!semanticRequested(request) || !semantic)
     return lexicalSearch(runner, input, plan, options, semanticRequested(request) ? 'lexical-fallback' : 'lexical');
 
-  const lookupRows = await runner.batch(plan.lookups);
+  // A source that only reads SQL reads the text as typed in the lookups' batch, gated as the batch's searches
+  // are; kept when expansion adds no word to it (the usual query), read again with the words added otherwise.
+  const speculative = semantic.plan?.(request.search_text!, input.gate);
+  const firstRows = await runner.batch([...plan.lookups, ...(speculative?.statements ?? [])]);
+  const lookupRows = firstRows.slice(0, plan.lookups.length);
   const query = await expandPlanned(runner, plan, lookupRows, options);
   const bounded = boundedPlan(plan, lookupRows, boundsOf(input));
   let hits: SemanticHit[];
@@ -53,7 +57,10 @@ export async function searchAgents(
     // field names ("target_temp" → temperature), which the semantic sources leave to the lexical ranking.
     const plainWords = new Set(tokenize(splitIdentifiers(request.search_text!).plain).words);
     const alternatives = query.groups.filter((group) => plainWords.has(group.word)).flatMap((group) => group.alternatives);
-    hits = await semantic.hits(runner, [request.search_text!, ...alternatives].join(' '));
+    hits =
+      speculative && alternatives.length === 0
+        ? speculative.hits(firstRows.slice(plan.lookups.length))
+        : await semantic.hits(runner, [request.search_text!, ...alternatives].join(' '));
   } catch (error) {
     // The semantic source unavailable (Workers AI, Vectorize): answer lexically rather than fail the search.
     console.error('semantic search failed, answering lexically', error);
