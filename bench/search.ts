@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3';
 import { spawn, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { newKeyToken } from '../lib/api-keys/key-token.ts';
@@ -24,6 +24,8 @@ import { lineChartSvg, measuredUnder, writeChart } from './svg-chart.ts';
  * edge does not have (docs/decisions/0006).
  *
  * Run: npm run bench:search   (-- --agents 1000000 or SIZES=10000 for other sizes; PORT to move the Worker off 9787)
+ * SEED_DIR=/path keeps each size's seeded D1 under /path/<size> and reuses it on the next run (seeding 100,000
+ * agents takes minutes); a change to the migrations or the seeder needs a fresh directory.
  */
 
 const agentsFlag = process.argv.indexOf('--agents');
@@ -32,6 +34,7 @@ const SIZES = (agentsFlag >= 0 ? process.argv[agentsFlag + 1]! : (process.env.SI
 const PORT = Number(process.env.PORT ?? 9787);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const RUNTIME = process.env.BENCH_SEARCH_RUNTIME ?? 'miniflare';
+const SEED_DIR = process.env.SEED_DIR;
 if (RUNTIME !== 'miniflare' && RUNTIME !== 'wrangler-dev')
   throw new Error(`BENCH_SEARCH_RUNTIME is miniflare or wrangler-dev, not ${RUNTIME}`);
 const TARGET = { p50: 20, p99: 60, ratio: 3, cold: 100 };
@@ -174,14 +177,28 @@ interface Figures {
   raw: number[];
 }
 
+/** The kept seed's directory and key (SEED_DIR), or a fresh one seeded now and removed after the run. */
+async function seeded(size: number): Promise<{ persist: string; token: string; kept: boolean }> {
+  const kept = SEED_DIR ? path.join(SEED_DIR, String(size)) : undefined;
+  const tokenFile = kept && path.join(kept, 'bench-key');
+  if (tokenFile && existsSync(tokenFile)) {
+    console.log(`\n${size.toLocaleString('en')} agents: the seed kept in ${kept}`);
+    return { persist: kept!, token: readFileSync(tokenFile, 'utf8'), kept: true };
+  }
+  const persist = kept ?? mkdtempSync(path.join(tmpdir(), 'rdv-search-bench-'));
+  mkdirSync(persist, { recursive: true });
+  const started = performance.now();
+  const token = await seed(size, persist);
+  console.log(`\n${size.toLocaleString('en')} agents: seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  if (tokenFile) writeFileSync(tokenFile, token);
+  return { persist, token, kept: Boolean(kept) };
+}
+
 async function measure(size: number): Promise<boolean> {
-  const persist = mkdtempSync(path.join(tmpdir(), 'rdv-search-bench-'));
+  const { persist, token, kept } = await seeded(size);
   let worker: RunningWorker | undefined;
   try {
-    let started = performance.now();
-    const token = await seed(size, persist);
-    console.log(`\n${size.toLocaleString('en')} agents: seeded in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    started = performance.now();
+    const started = performance.now();
     worker = await startWorker(persist);
     console.log(`registry Worker (${RUNTIME}) on :${PORT} ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     // The isolate's first search: it decodes the shipped word table the default (hybrid) ranking reads.
@@ -206,7 +223,7 @@ async function measure(size: number): Promise<boolean> {
     return report(size, figures, cold);
   } finally {
     await worker?.stop();
-    rmSync(persist, { recursive: true, force: true });
+    if (!kept) rmSync(persist, { recursive: true, force: true });
   }
 }
 

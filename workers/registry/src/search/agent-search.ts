@@ -43,8 +43,13 @@ export async function searchAgents(
   const lexicalMode = semanticRequested(request) ? 'lexical-fallback' : 'lexical';
   if ((!semanticRequested(request) || !semantic) && !input.vocabulary) return lexicalSearch(runner, input, plan, options, lexicalMode);
 
+  // A source that only reads SQL reads the text as typed in the lookups' batch, gated as the batch's searches
+  // are; kept when expansion adds no word to it (the usual query), read again with the words added otherwise.
+  // Sharded, the lookups read the whole registry's vocabulary and the semantic side this shard: no shared batch.
   const vocabulary = input.vocabulary ?? runner;
-  const lookupRows = await vocabulary.batch(plan.lookups);
+  const speculative = input.vocabulary ? undefined : semantic?.plan?.(request.search_text!, input.gate);
+  const firstRows = await vocabulary.batch([...plan.lookups, ...(speculative?.statements ?? [])]);
+  const lookupRows = firstRows.slice(0, plan.lookups.length);
   const query = await expandPlanned(vocabulary, plan, lookupRows, options);
   if (!semanticRequested(request) || !semantic) {
     // lexicalSearch's answer without its speculative batch: the words as typed are bounded only when expansion kept them.
@@ -59,7 +64,10 @@ export async function searchAgents(
     // field names ("target_temp" → temperature), which the semantic sources leave to the lexical ranking.
     const plainWords = new Set(tokenize(splitIdentifiers(request.search_text!).plain).words);
     const alternatives = query.groups.filter((group) => plainWords.has(group.word)).flatMap((group) => group.alternatives);
-    hits = await semantic.hits(runner, [request.search_text!, ...alternatives].join(' '));
+    hits =
+      speculative && alternatives.length === 0
+        ? speculative.hits(firstRows.slice(plan.lookups.length))
+        : await semantic.hits(runner, [request.search_text!, ...alternatives].join(' '));
   } catch (error) {
     // The semantic source unavailable (Workers AI, Vectorize): answer lexically rather than fail the search.
     console.error('semantic search failed, answering lexically', error);

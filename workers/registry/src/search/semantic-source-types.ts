@@ -1,5 +1,6 @@
 import type { SemanticBackend, SemanticHit } from './semantic.ts';
-import type { SqlRunner } from './sql-runner.ts';
+import type { SqlParams } from './sql-params.ts';
+import type { SqlRunner, SqlStatement } from './sql-runner.ts';
 
 // A leaf module: offline-source.ts implements the source that semantic-source.ts picks where Vectorize is not bound.
 
@@ -12,6 +13,30 @@ export interface SemanticSource {
   /** Also the `x-semantic-source` response header. */
   kind: 'vectorize' | 'offline';
   hits(runner: SqlRunner, text: string): Promise<SemanticHit[]>;
+  /**
+   * A source that only reads SQL: its statements for `text`, to run in a batch the caller is sending anyway
+   * (agent-search.ts runs them beside the vocabulary lookups: one round trip less). `gate` as in
+   * AgentSearchInput: false, the statements read nothing.
+   */
+  plan?(text: string, gate?: (params: SqlParams) => string): SemanticPlan;
   /** The Vectorize backend, whose index the request then brings up to date. */
   backend?: SemanticBackend;
+}
+
+/** A SQL-only source's statements for one text, and its hits from their rows (in order). */
+export interface SemanticPlan {
+  statements: SqlStatement[];
+  hits(rows: readonly unknown[][]): SemanticHit[];
+}
+
+/** A source from its plan: the statements in one batch. */
+export function plannedSource(plan: (text: string) => SemanticPlan): SemanticSource {
+  return {
+    kind: 'offline',
+    plan,
+    async hits(runner, text) {
+      const planned = plan(text);
+      return planned.hits(planned.statements.length ? await runner.batch(planned.statements) : []);
+    },
+  };
 }

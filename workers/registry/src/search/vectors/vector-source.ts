@@ -1,5 +1,5 @@
-import type { SemanticHit } from '../semantic.ts';
-import type { SqlRunner } from '../sql-runner.ts';
+import type { SemanticPlan } from '../semantic-source-types.ts';
+import { SqlParams } from '../sql-params.ts';
 import { splitIdentifiers } from '../text/identifiers.ts';
 import { nearestBuckets, storedCosine } from './vector-index.ts';
 import { addText, emptyVector, knownWords, normalize } from './word-vectors.ts';
@@ -39,36 +39,45 @@ interface VectorCandidate {
  * entries), so at most about ROWS_WANTED + ROWS_PER_BUCKET rows are
  * read. One range scan a bucket: D1 refuses a compound SELECT of a term per bucket.
  */
-function candidatesStatement(buckets: number[]) {
+function candidatesStatement(buckets: number[], gate: ((params: SqlParams) => string) | undefined) {
+  const params = new SqlParams();
+  const json = params.add(JSON.stringify(buckets));
+  const wanted = params.add(ROWS_WANTED);
+  const perBucket = params.add(ROWS_PER_BUCKET);
+  const gated = gate ? `WHERE ${gate(params)}` : '';
   return {
     sql: `WITH probe AS MATERIALIZED (SELECT b.bucket, b.agents,
             coalesce(sum(b.agents) OVER (ORDER BY j.key ROWS BETWEEN UNBOUNDED PRECEDING AND 1 PRECEDING), 0) AS before
-          FROM json_each(?1) j CROSS JOIN search_vector_buckets b ON b.bucket = j.value),
+          FROM json_each(${json}) j CROSS JOIN search_vector_buckets b ON b.bucket = j.value ${gated}),
         chosen AS MATERIALIZED (SELECT bucket,
-            CASE WHEN agents > ?3 THEN (SELECT centrality FROM search_agent_vectors WHERE bucket = p.bucket
-              ORDER BY centrality DESC, agent_rowid DESC LIMIT 1 OFFSET ?3 - 1) ELSE -2 END AS floor,
-            CASE WHEN agents > ?3 THEN (SELECT agent_rowid FROM search_agent_vectors WHERE bucket = p.bucket
-              ORDER BY centrality DESC, agent_rowid DESC LIMIT 1 OFFSET ?3 - 1) ELSE 0 END AS floor_rid
-          FROM probe p WHERE before < ?2 AND agents > 0)
+            CASE WHEN agents > ${perBucket} THEN (SELECT centrality FROM search_agent_vectors WHERE bucket = p.bucket
+              ORDER BY centrality DESC, agent_rowid DESC LIMIT 1 OFFSET ${perBucket} - 1) ELSE -2 END AS floor,
+            CASE WHEN agents > ${perBucket} THEN (SELECT agent_rowid FROM search_agent_vectors WHERE bucket = p.bucket
+              ORDER BY centrality DESC, agent_rowid DESC LIMIT 1 OFFSET ${perBucket} - 1) ELSE 0 END AS floor_rid
+          FROM probe p WHERE before < ${wanted} AND agents > 0)
       SELECT f.address, v.scale, v.code FROM chosen c
         CROSS JOIN search_agent_vectors v ON v.bucket = c.bucket AND (v.centrality, v.agent_rowid) >= (c.floor, c.floor_rid)
         CROSS JOIN search_agent_facts f ON f.agent_rowid = v.agent_rowid`,
-    params: [JSON.stringify(buckets), ROWS_WANTED, ROWS_PER_BUCKET],
+    params: params.values,
   };
 }
 
-export async function vectorHits(runner: SqlRunner, text: string): Promise<SemanticHit[]> {
+export function vectorPlan(text: string, gate?: (params: SqlParams) => string): SemanticPlan {
   const { plain, wordShare } = splitIdentifiers(text);
-  if (knownWords(plain) < MIN_WORDS) return [];
+  const none = { statements: [], hits: () => [] };
+  if (knownWords(plain) < MIN_WORDS) return none;
   const query = normalize(addText(emptyVector(), plain));
-  if (!query.some((x) => x !== 0)) return [];
-  const rows = await runner.all<VectorCandidate>(candidatesStatement(nearestBuckets(query)));
-  return rows
-    .map((row) => {
-      const similarity = storedCosine(row, query);
-      return { address: row.address, similarity, strength: (wordShare * Math.max(0, similarity - VECTOR_FLOOR)) / (1 - VECTOR_FLOOR) };
-    })
-    .filter((hit) => hit.strength > 0)
-    .sort((a, b) => b.similarity - a.similarity || (a.address < b.address ? -1 : 1))
-    .slice(0, VECTOR_TOP_K);
+  if (!query.some((x) => x !== 0)) return none;
+  return {
+    statements: [candidatesStatement(nearestBuckets(query), gate)],
+    hits: ([rows = []]) =>
+      (rows as VectorCandidate[])
+        .map((row) => {
+          const similarity = storedCosine(row, query);
+          return { address: row.address, similarity, strength: (wordShare * Math.max(0, similarity - VECTOR_FLOOR)) / (1 - VECTOR_FLOOR) };
+        })
+        .filter((hit) => hit.strength > 0)
+        .sort((a, b) => b.similarity - a.similarity || (a.address < b.address ? -1 : 1))
+        .slice(0, VECTOR_TOP_K),
+  };
 }
