@@ -1,18 +1,19 @@
 import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Identity } from '../../lib/identity/index.ts';
+import type { AgentDetail } from '../../schemas/registry.ts';
 import worker from '../../workers/registry/src/index.ts';
 import { interact, runCron } from './fixtures/agent-rank-cron.ts';
 import type { SearchPage } from './fixtures/search-client.ts';
 import { accountWithKey, craftAgent, insertAgents } from './fixtures/search-seed.ts';
-import { ADMIN_TOKEN, api, BASE, freshIdentity, migrate, newKey, registered } from './helpers.ts';
+import { ADMIN_TOKEN, api, BASE, freshIdentity, json, migrate, newKey, registered } from './helpers.ts';
 
 /**
  * The quality prior that decides which agents a query of only common words ranks (the FTS token `preferred`,
  * docs/decisions/0166) reads AgentRank, not raw interaction counts (docs/decisions/0198). Under 0013's prior a
  * featured agent with ~135 recent interactions was preferred: one owner's ring of 15 agents, each sending its
  * daily cap of 10, gave a keyword-stuffed featured agent that, and it alone answered "gizmo". With the common-word
- * threshold at 10 agents, "gizmo" (in ~30 of ~70) is such a query.
+ * threshold at 10 agents, "gizmo" (in 27 of 67 agents) is such a query.
  */
 const BOUNDED = { ...env, SEARCH_COMMON_WORD_DOCS: '10' };
 
@@ -82,6 +83,9 @@ beforeAll(async () => {
 
 describe('the preferred agents of a common-word query', () => {
   it('a same-account ring does not make a stuffed agent preferred; cross-account evidence makes an honest one preferred', async () => {
+    const detail = async (identity: Identity) => json<AgentDetail>(await api(`/v2/agents/${identity.address}`, { token: reader }));
+    expect(await detail(stuffed)).toMatchObject({ featured: true, recent_interactions: 150, agent_rank: 0 });
+    expect((await detail(honest)).agent_rank).toBeGreaterThan(2);
     for (const semantic_search of [false, true]) {
       const body = { search_text: 'gizmo', limit: 1, semantic_search };
       expect(await boundedSearch(body)).toEqual([honest.address]);
