@@ -13,6 +13,13 @@ import { progressBar } from './progress.ts';
  * (semantic-index.ts). Owners: `owners` accounts, agent i owned by account i % owners.
  */
 const CHUNK = 5_000;
+/**
+ * The generated corpus has interaction counts but no interaction graph: its recent interactions stand for
+ * cross-account evidence, as AgentRank (which the quality prior and the `preferred` token read, 0016) at one per
+ * 2,000, so its mean (~0.44) is below 1 as the real graph's is, and about 4 % of agents are preferred, as under
+ * 0013's prior.
+ */
+const INTERACTIONS_PER_AGENT_RANK = 2_000;
 const FTS_TABLES = ['search_agents_fts', 'search_words', 'search_functions_fts'];
 
 export interface StreamSeedOptions {
@@ -45,7 +52,9 @@ export async function streamSeed({ file, count, owners, corpusSeed = 1 }: Stream
     for (const row of rows) insert.run(row);
   });
   for (const agent of generateAgents(count, corpusSeed)) {
-    chunk.push(registrationColumns(ownerId(index % owners), agent));
+    chunk.push(
+      registrationColumns(ownerId(index % owners), { ...agent, agent_rank: agent.recent_interactions / INTERACTIONS_PER_AGENT_RANK }),
+    );
     index += 1;
     if (chunk.length === CHUNK) {
       flush(chunk);

@@ -9,13 +9,15 @@ export type Delivery =
   | { kind: 'delivered'; endpoint: string; status: number; body: string; duplicate: boolean }
   /**
    * Worth trying again later: the receiver or the network failed, or the target is not known yet.
-   * `retryAfterMs`: when the receiver said (its Retry-After header).
+   * `retryAfterMs`: when the receiver said (its Retry-After header). `connectionLost`: the connection dropped
+   * (workerd's "Network connection lost.", as between local Workers under load, and for a refused connection).
    */
-  | { kind: 'retry'; endpoint: string | null; detail: string; code: DeliveryFailureCode; retryAfterMs?: number }
+  | { kind: 'retry'; endpoint: string | null; detail: string; code: DeliveryFailureCode; retryAfterMs?: number; connectionLost?: boolean }
   /** Will not succeed by retrying: the receiver refused the envelope, or the URL is not allowed. */
   | { kind: 'refused'; endpoint: string | null; detail: string; code: DeliveryFailureCode };
 
 const TRANSIENT_STATUSES = new Set([408, 425, 429]);
+const CONNECTION_LOST = /connection lost/i;
 
 /** Redirects a delivery follows (http to https, a moved webhook), each hop checked by the URL policy. */
 const MAX_REDIRECTS = 3;
@@ -77,7 +79,14 @@ export async function deliverEnvelope<Env>(
     } catch (error) {
       agent.resolver.invalidate(target);
       const code = (error as Error).name === 'TimeoutError' ? 'timeout' : 'no_answer';
-      last = { kind: 'retry', endpoint, detail: `${endpoint} did not answer: ${(error as Error).message}`, code };
+      const message = (error as Error).message;
+      last = {
+        kind: 'retry',
+        endpoint,
+        detail: `${endpoint} did not answer: ${message}`,
+        code,
+        connectionLost: CONNECTION_LOST.test(message),
+      };
       continue;
     }
     const body = await response.text();

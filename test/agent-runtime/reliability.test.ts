@@ -57,6 +57,39 @@ describe('request-response tries again while the receiver fails for now', () => 
     expect(await settle({ agent: 'bob', kind: 'received', session }, 1)).toHaveLength(1);
   });
 
+  it('a lost connection is tried again until the timeout, not just 3 times: the fifth attempt answers', async () => {
+    await postJson('/test/bob/fail', { mode: 'lost', count: 4 });
+    try {
+      const session = crypto.randomUUID();
+      const { reply, status } = await postJson<SyncAnswer>('/test/alice/send-and-receive', {
+        to: 'bob',
+        text: 'under load',
+        seq: 5,
+        session,
+      });
+      expect(status).toMatchObject({ status: 'delivered', detail: 'reply received' });
+      expect(reply).toMatchObject({ payload: { text: 'pong: under load', seq: 5 } });
+      expect(await settle({ agent: 'bob', kind: 'received', session }, 1)).toHaveLength(1);
+    } finally {
+      await postJson('/test/bob/fail', { mode: 'lost', count: 0 });
+    }
+  });
+
+  it('a connection lost every time fails when the next attempt would pass the timeout, its detail counting the attempts', async () => {
+    await postJson('/test/bob/fail', { mode: 'lost', count: 1000 });
+    try {
+      const started = Date.now();
+      const { reply, status } = await postJson<SyncAnswer>('/test/alice/send-and-receive', { to: 'bob', text: 'nobody', timeout: 3000 });
+      expect(reply).toBeNull();
+      expect(status.status).toBe('failed');
+      expect(status.detail).toMatch(/Network connection lost[\s\S]*\((\d+) attempts\)$/);
+      expect(Number(/\((\d+) attempts\)$/.exec(status.detail)![1])).toBeGreaterThan(3);
+      expect(Date.now() - started).toBeLessThan(3000 + 2000);
+    } finally {
+      await postJson('/test/bob/fail', { mode: 'lost', count: 0 });
+    }
+  });
+
   it('gives up after 3 attempts, or when the next would pass the timeout, with a failed status', async () => {
     await postJson('/test/bob/fail', { mode: 'down', count: 100 });
     try {

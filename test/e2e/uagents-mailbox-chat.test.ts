@@ -1,12 +1,10 @@
-import { join } from 'node:path';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import type { ChatCompletion, IntermediateStep } from '../../schemas/chat.ts';
-import { createDevKey } from '../../scripts/dev/bootstrap-key.ts';
-import { readDevVars } from '../../scripts/stack/dev-vars.ts';
-import { createTempStack, type TempStack } from './helpers/temp-stack.ts';
+import type { TempStack } from './helpers/temp-stack.ts';
 import { type RunningAgent, spawnUagentsAgent, uagentsPython } from './helpers/uagents-python.ts';
+import { startUagentsStack } from './helpers/uagents-stack.ts';
 
 /**
  * `llm1-agentic` answered by a uAgents agent that has no URL: the agent (test/interop/mailbox/chat_agent.py,
@@ -42,12 +40,9 @@ describe.skipIf(!uagentsPython)('llm1-agentic answered by a uAgents agent connec
   const handle = `mailboxchat${crypto.randomUUID().slice(0, 8)}`;
 
   beforeAll(async () => {
-    temp = await createTempStack({ client: false });
-    await temp.stack.start('registry');
-    await temp.stack.start('chat');
-    const base = temp.stack.urls.registry;
-    const adminToken = readDevVars(join(temp.dir, 'secrets', 'registry.dev.vars')).ADMIN_TOKEN!;
-    const { key } = await createDevKey({ registryUrl: base, adminToken, name: 'mailbox chat', permissions: ['read', 'write', 'chat'] });
+    const started = await startUagentsStack('mailbox chat', ['read', 'write', 'chat'], ['chat']);
+    temp = started.temp;
+    const { base, key } = started;
     client = new OpenAI({ apiKey: key, baseURL: `${temp.stack.urls.chat}/v1`, maxRetries: 0, timeout: 90_000 });
     agent = spawnUagentsAgent('chat_agent.py', [
       '--base',

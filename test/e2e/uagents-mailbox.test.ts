@@ -1,12 +1,10 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { CHAT_PROTOCOL_DIGEST } from '../../lib/agent/chat-protocol.ts';
 import { Identity } from '../../lib/identity/index.ts';
-import { createDevKey } from '../../scripts/dev/bootstrap-key.ts';
-import { readDevVars } from '../../scripts/stack/dev-vars.ts';
-import { createTempStack, type TempStack } from './helpers/temp-stack.ts';
+import type { TempStack } from './helpers/temp-stack.ts';
 import { runUagentsScript, spawnUagentsAgent, uagentsPython } from './helpers/uagents-python.ts';
+import { startUagentsStack } from './helpers/uagents-stack.ts';
 
 /**
  * uAgents' own code against the running registry (test/interop/mailbox: the vendored uAgents sources run on
@@ -33,11 +31,7 @@ describe.skipIf(!uagentsPython)('a uAgents agent connects by mailbox with uAgent
   let key: string;
 
   beforeAll(async () => {
-    temp = await createTempStack({ client: false });
-    await temp.stack.start('registry');
-    base = temp.stack.urls.registry;
-    const adminToken = readDevVars(join(temp.dir, 'secrets', 'registry.dev.vars')).ADMIN_TOKEN!;
-    ({ key } = await createDevKey({ registryUrl: base, adminToken, name: 'uagents mailbox', permissions: ['read', 'write'] }));
+    ({ temp, base, key } = await startUagentsStack('uagents mailbox', ['read', 'write']));
   });
   afterAll(async () => {
     await temp?.dispose();

@@ -1,11 +1,9 @@
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Identity } from '../../lib/identity/index.ts';
-import { createDevKey } from '../../scripts/dev/bootstrap-key.ts';
-import { readDevVars } from '../../scripts/stack/dev-vars.ts';
-import { createTempStack, type TempStack } from './helpers/temp-stack.ts';
+import type { TempStack } from './helpers/temp-stack.ts';
 import { runUagentsScript, spawnUagentsAgent, uagentsPython } from './helpers/uagents-python.ts';
+import { startUagentsStack } from './helpers/uagents-stack.ts';
 
 /**
  * `Agent(proxy=True)` with uAgents' own code: the agent serves envelopes with uAgents' ASGI server and connects as
@@ -34,11 +32,7 @@ describe.skipIf(!uagentsPython)('a uAgents agent behind the registry’s proxy (
   let key: string;
 
   beforeAll(async () => {
-    temp = await createTempStack({ client: false });
-    await temp.stack.start('registry');
-    base = temp.stack.urls.registry;
-    const adminToken = readDevVars(join(temp.dir, 'secrets', 'registry.dev.vars')).ADMIN_TOKEN!;
-    ({ key } = await createDevKey({ registryUrl: base, adminToken, name: 'uagents proxy', permissions: ['read', 'write'] }));
+    ({ temp, base, key } = await startUagentsStack('uagents proxy', ['read', 'write']));
   }, 240_000);
   afterAll(async () => {
     await temp?.dispose();

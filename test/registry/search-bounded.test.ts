@@ -17,10 +17,20 @@ const BOUNDED = { ...env, SEARCH_COMMON_WORD_DOCS: '10', SEARCH_EXACT_TOTAL_MAX:
 const craft = (seed: number, name: string, description: string, extra: Partial<SeedAgent> = {}) =>
   craftAgent(seed, name, description, { handle: null, ...extra });
 
-/** Featured with 200 recent interactions: a quality prior of 1.15, over the preferred line (1.135). */
+/**
+ * Featured, with an AgentRank of 3 (what the cron computes from other accounts' interactions): a quality
+ * prior of about 1.2 with these short texts' quality (about 0.96), over the preferred line (1.135, 0016_search_prior_from_agent_rank.sql).
+ * Ranking multiplies the same factors in (×1.27), so "gizmo" is only in their README: a weak text match.
+ */
 const preferred = Array.from({ length: 6 }, (_, i) =>
-  craft(100 + i, `Preferred Helper ${i}`, 'A helper that mentions a gizmo once.', { featured: true, recent_interactions: 200 }),
+  craft(100 + i, `Preferred Helper ${i}`, 'A helper of many trades.', {
+    featured: true,
+    agent_rank: 3,
+    readme: `# Preferred Helper ${i}\n\nA helper of many trades that mentions a gizmo once.`,
+  }),
 );
+const setAgentRank = (address: string, rank: number) =>
+  env.DB.prepare('UPDATE agents SET agent_rank = ? WHERE address = ?').bind(rank, address).run();
 /** The best text match for "gizmo" (in its name, tags and description, not stuffed), with no evidence of quality yet. */
 const bestText = craft(200, 'Gizmo Workshop', 'Builds, repairs and tunes every kind of gizmo.', { tags: ['gizmo'] });
 const plain = Array.from({ length: 33 }, (_, i) => craft(300 + i, `Plain Helper ${i}`, 'Another helper with a gizmo in its text.'));
@@ -93,12 +103,14 @@ describe('a query of common words ranks its preferred matches', () => {
   });
 
   it('follows an agent that becomes preferred', async () => {
-    await env.DB.prepare('UPDATE agents SET featured = 1, recent_interactions = 3000 WHERE address = ?').bind(bestText.address).run();
+    await env.DB.prepare('UPDATE agents SET featured = 1 WHERE address = ?').bind(bestText.address).run();
+    await setAgentRank(bestText.address, 3);
     try {
       const page = await search({ search_text: 'gizmo', limit: 5 }, BOUNDED);
       expect(addresses(page)[0]).toBe(bestText.address);
     } finally {
-      await env.DB.prepare('UPDATE agents SET featured = 0, recent_interactions = 0 WHERE address = ?').bind(bestText.address).run();
+      await env.DB.prepare('UPDATE agents SET featured = 0 WHERE address = ?').bind(bestText.address).run();
+      await setAgentRank(bestText.address, 0);
     }
     const after = await search({ search_text: 'gizmo', limit: 5 }, BOUNDED);
     expect(addresses(after)).not.toContain(bestText.address);

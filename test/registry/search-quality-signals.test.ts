@@ -1,9 +1,8 @@
-import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:test';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createAttestation } from '../../lib/registry-client/index.ts';
 import type { Identity } from '../../lib/identity/index.ts';
 import type { AgentDetail } from '../../schemas/registry.ts';
-import worker from '../../workers/registry/src/index.ts';
+import { interact, runCron } from './fixtures/agent-rank-cron.ts';
 import { searchAgents } from './fixtures/search-client.ts';
 import { api, freshIdentity, json, migrate, newKey, registered } from './helpers.ts';
 
@@ -15,15 +14,6 @@ import { api, freshIdentity, json, migrate, newKey, registered } from './helpers
 beforeAll(migrate);
 afterEach(() => vi.restoreAllMocks());
 
-async function runCron() {
-  // The cron's liveness probe finds every webhook answering: only the ranking signals differ between agents.
-  vi.spyOn(globalThis, 'fetch').mockImplementation(async () => new Response(null, { status: 200 }));
-  const ctx = createExecutionContext();
-  await worker.scheduled(createScheduledController({ scheduledTime: Date.now(), cron: '*/5 * * * *' }), env, ctx);
-  await waitOnExecutionContext(ctx);
-  vi.restoreAllMocks();
-}
-
 async function agent(token: string, name: string, readme: string, identity = freshIdentity()) {
   const response = await registered(identity, token, {
     name,
@@ -32,15 +22,6 @@ async function agent(token: string, name: string, readme: string, identity = fre
   expect(response.status, await response.clone().text()).toBeLessThan(300);
   return identity;
 }
-
-const interact = async (source: Identity, target: Identity) => {
-  const response = await api('/v2/agents/interactions', {
-    method: 'POST',
-    headers: { authorization: `Agent ${createAttestation(source)}` },
-    json: { target: target.address, source: source.address },
-  });
-  expect(response.status).toBe(200);
-};
 
 const order = async (token: string, body: Record<string, unknown>) =>
   (await searchAgents(token, { limit: 10, ...body })).agents.map((found) => found.address);

@@ -86,10 +86,13 @@ export async function* askInTurn(
     const message = messageFor(target, choice.message, question.earlier, conversation.continuing);
     await conversation.stub.expect(target, msgId, question.text);
     // A busy agent is not a dead one: the last candidate, and one the operator verified, get the longer wait.
-    const takeTimeout = index === targets.length - 1 || target.evidence?.verified ? LAST_TAKE_TIMEOUT_MS : TAKE_TIMEOUT_MS;
+    const patient = index === targets.length - 1 || target.evidence?.verified === true;
     const status = await agent.deliver(target.agent.address, chatMessage(message, { msgId }), {
       session: conversation.session,
-      timeout: Math.max(1_000, Math.min(takeTimeout, deadline - Date.now())),
+      timeout: Math.max(1_000, Math.min(patient ? LAST_TAKE_TIMEOUT_MS : TAKE_TIMEOUT_MS, deadline - Date.now())),
+      // A lost connection (between local Workers under load; a dead webhook's refused one reads the same) is
+      // tried until the wait ends for those, three times for a candidate with another after it.
+      retryLostConnections: patient,
     });
     if (status.status !== 'delivered') {
       const reason = status.code ?? 'no_answer';

@@ -3,6 +3,27 @@ import { vaultOf } from './vault.ts';
 /** Rows re-sealed per table and run: a run's subrequests stay well within a cron invocation's. */
 const RESEAL_BATCH = 200;
 
+/** A table holding sealed values: the sealed column and the columns that name a row. */
+interface SealedTable {
+  table: string;
+  column: string;
+  keys: readonly string[];
+}
+const SEEDS: SealedTable = { table: 'hosted_agents', column: 'sealed_seed', keys: ['address'] };
+const SECRETS: SealedTable = { table: 'hosted_secrets', column: 'sealed_value', keys: ['address', 'name'] };
+
+/** Updates re-sealing a batch of the table's rows not sealed under `current` (a LIKE pattern of the current key's prefix). */
+async function resealBatch(env: HostingEnv, vault: ReturnType<typeof vaultOf>, current: string, { table, column, keys }: SealedTable) {
+  const { results } = await env.DB.prepare(`SELECT ${[...keys, column].join(', ')} FROM ${table} WHERE ${column} NOT LIKE ?1 LIMIT ?2`)
+    .bind(current, RESEAL_BATCH)
+    .all<Record<string, string>>();
+  const named = keys.map((key, i) => `${key} = ?${i + 2}`).join(' AND ');
+  const update = env.DB.prepare(`UPDATE ${table} SET ${column} = ?1 WHERE ${named} AND ${column} = ?${keys.length + 2}`);
+  return Promise.all(
+    results.map(async (row) => update.bind(await vault.sealWithCurrent(row[column]!), ...keys.map((key) => row[key]!), row[column]!)),
+  );
+}
+
 /**
  * The rotation's second step (docs/security.md, "Secrets"): each run re-seals, under the vault's current key,
  * a batch of seeds and secret values still sealed under a retired one. Once a run finds none, the operator may
@@ -11,35 +32,8 @@ const RESEAL_BATCH = 200;
 export async function resealRetired(env: HostingEnv): Promise<{ seeds: number; secrets: number }> {
   const vault = vaultOf(env);
   const current = `${await vault.currentPrefix()}%`;
-  const seeds = await env.DB.prepare('SELECT address, sealed_seed AS sealed FROM hosted_agents WHERE sealed_seed NOT LIKE ?1 LIMIT ?2')
-    .bind(current, RESEAL_BATCH)
-    .all<{ address: string; sealed: string }>();
-  const secrets = await env.DB.prepare(
-    'SELECT address, name, sealed_value AS sealed FROM hosted_secrets WHERE sealed_value NOT LIKE ?1 LIMIT ?2',
-  )
-    .bind(current, RESEAL_BATCH)
-    .all<{ address: string; name: string; sealed: string }>();
-  const statements = [
-    ...(await Promise.all(
-      seeds.results.map(async (row) =>
-        env.DB.prepare('UPDATE hosted_agents SET sealed_seed = ?1 WHERE address = ?2 AND sealed_seed = ?3').bind(
-          await vault.sealWithCurrent(row.sealed),
-          row.address,
-          row.sealed,
-        ),
-      ),
-    )),
-    ...(await Promise.all(
-      secrets.results.map(async (row) =>
-        env.DB.prepare('UPDATE hosted_secrets SET sealed_value = ?1 WHERE address = ?2 AND name = ?3 AND sealed_value = ?4').bind(
-          await vault.sealWithCurrent(row.sealed),
-          row.address,
-          row.name,
-          row.sealed,
-        ),
-      ),
-    )),
-  ];
-  if (statements.length > 0) await env.DB.batch(statements);
-  return { seeds: seeds.results.length, secrets: secrets.results.length };
+  const seeds = await resealBatch(env, vault, current, SEEDS);
+  const secrets = await resealBatch(env, vault, current, SECRETS);
+  if (seeds.length + secrets.length > 0) await env.DB.batch([...seeds, ...secrets]);
+  return { seeds: seeds.length, secrets: secrets.length };
 }

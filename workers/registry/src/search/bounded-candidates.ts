@@ -4,7 +4,8 @@ import { quoteFts } from './text/fts-query.ts';
 /**
  * Bounded candidates for common words (docs/decisions/0166): when every word of a query is in at least
  * `commonWordDocs` agents, the search ranks only its matches among the preferred agents (the FTS `listing`
- * token of 0013_search_bounded.sql, agents with a high quality prior), so bm25 scores an intersection the
+ * token of 0013_search_bounded.sql, agents with a high quality prior: AgentRank, text quality, featured and
+ * liveness since 0016_search_prior_from_agent_rank.sql, docs/decisions/0198), so bm25 scores an intersection the
  * FTS index finds, not every agent that mentions "data".
  */
 

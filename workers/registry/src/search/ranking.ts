@@ -6,6 +6,9 @@
  * (interactions between different accounts only, interactions/agent-rank.ts), q = text quality in [0.5, 1]
  * (keyword stuffing and substance, computed at write time, text-quality.ts). Saturating factors: evidence can
  * lift a good match, never bury the text match; together they move a score by at most ×2.6 up, ×0.5 down.
+ * The factors that do not depend on the query (all but clicks) are also the quality prior that decides which
+ * agents a query of only common words ranks: 0016_search_prior_from_agent_rank.sql repeats them in SQL, so a
+ * change here is a new migration there (docs/decisions/0198).
  */
 
 /** bm25 weight per column of search_agents_fts, in its column order. Title and tags above description above README. */
