@@ -257,7 +257,8 @@ for (const label of Object.keys(heldOut2)) {
   const dev = development[label]!.judged!;
   const held = heldOut2[label]!.heldOut2;
   const natural = heldOut2[label]!.devNatural!;
-  const heldCell = (s?: { queries: number; mrr: number; hit1: number }) => (s?.queries ? `${String(s.queries).padStart(4)}  ${cell(s)}` : '   -       -     ');
+  const heldCell = (s?: { queries: number; mrr: number; hit1: number }) =>
+    s?.queries ? `${String(s.queries).padStart(4)}  ${cell(s)}` : '   -       -     ';
   console.log(label);
   console.log(`  ${'kind'.padEnd(8)}  development (n, MRR, hit@1)   dev-natural (n, MRR, hit@1)   held-out 2 (n, MRR, hit@1)`);
   for (const kind of KINDS)
