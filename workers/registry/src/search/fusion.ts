@@ -43,13 +43,14 @@ export function fusionSql(
   const hits = params.add(JSON.stringify(semantic.map((hit) => ({ address: hit.address, strength: hit.strength }))));
   const sem = `sem AS MATERIALIZED (SELECT a.rowid AS rid, json_extract(j.value, '$.strength') AS sem_score
         FROM json_each(${hits}) j CROSS JOIN agents a ON a.address = json_extract(j.value, '$.address'))`;
+  // A sum of one membership test per group: D1 refuses a compound SELECT of more than a few terms.
   const matched = groups.map(
     (group) =>
-      `SELECT rowid AS rid FROM search_agents_fts WHERE search_agents_fts MATCH ${params.add(group)} AND rowid IN (SELECT rid FROM lex)`,
+      `(l.rid IN (SELECT rowid FROM search_agents_fts WHERE search_agents_fts MATCH ${params.add(group)} AND rowid IN (SELECT rid FROM lex)))`,
   );
   const ctes = `lex AS MATERIALIZED (SELECT rid, text_score / max(text_score) OVER () AS lex_score FROM hits),
       cand AS (SELECT rid FROM lex UNION SELECT rid FROM sem),
-      cov AS (SELECT rid, count(*) AS n FROM (${matched.length ? matched.join(' UNION ALL ') : 'SELECT NULL AS rid WHERE 0'}) GROUP BY rid)`;
+      cov AS (SELECT l.rid AS rid, ${matched.length ? matched.join(' + ') : '0'} AS n FROM lex l)`;
   // No groups (nothing to cover): bm25 as it is.
   const coverage = groups.length ? `(${COVERAGE_FLOOR} + ${1 - COVERAGE_FLOOR} * coalesce(v.n, 0) * 1.0 / ${groups.length})` : '1';
   return { sem, ctes, score: `(coalesce(l.lex_score, 0) * ${coverage} + ${SEMANTIC_WEIGHT} * coalesce(s.sem_score, 0))` };
