@@ -18,12 +18,12 @@ const cafe = craftAgent(22, 'Harbour Cafe', 'Menu and opening hours of a harbour
   readme: '# Harbour Cafe\n\nMenu and opening hours. Tide times are posted by the door; the terrace floods at high tide.',
 });
 
-const consentAudit = craftAgent(31, 'Cookie Audit', 'Lists which trackers run on a website before visitors accept cookies.');
-const smokeTrackers = craftAgent(32, 'Smoke Trackers', 'Smoke trackers: trackers of wildfire smoke, trackers for every valley.');
-/** Agents sharing the request's other words, so that those words, as in a real registry, tell agents apart little. */
-const common = Array.from({ length: 8 }, (_, i) =>
-  craftAgent(40 + i, `Visitor Counter ${i}`, 'Counts the visitors a website gets; run it before visitors accept the cookie banner.'),
+const carValue = craftAgent(
+  31,
+  'Trade-In Oracle',
+  'Used car valuation: estimates the market price of a vehicle from make, model, year, mileage and condition.',
 );
+const golf = craftAgent(32, 'Fairway', 'Golf handicap calculator and scorecard keeper with course ratings.');
 
 const diagnostics = craftAgent(51, 'Gearbox', 'Reads OBD-II diagnostic trouble codes and explains the engine warning.');
 const gate = craftAgent(52, 'Gatewatch', 'Flight status tracker: delays, gate changes and cancellations.');
@@ -32,7 +32,7 @@ let token: string;
 const addresses = (page: SearchPage) => page.agents.map((agent) => agent.address);
 
 beforeAll(async () => {
-  token = (await seedRegistry([pollen, wayfinder, figures, tides, cafe, consentAudit, smokeTrackers, ...common, diagnostics, gate])).token;
+  token = (await seedRegistry([pollen, wayfinder, figures, tides, cafe, carValue, golf, diagnostics, gate])).token;
 });
 
 describe('request understanding', () => {
@@ -51,10 +51,10 @@ describe('request understanding', () => {
     expect(found.indexOf(tides.address)).toBeLessThan(found.indexOf(cafe.address));
   });
 
-  it('ranks an agent matching one shared word of the request below the agent matching most of it', async () => {
-    const found = addresses(await searchAgents(token, { search_text: 'which trackers run on my website before visitors accept' }));
-    expect(found[0]).toBe(consentAudit.address);
-    expect(found.indexOf(smokeTrackers.address)).toBeGreaterThan(0);
+  it('ranks an agent matching one shared word of the request ("Golf", the car) below the agent for the task', async () => {
+    const found = addresses(await searchAgents(token, { search_text: 'what would a dealer give me for my 2015 Golf with 90k miles' }));
+    expect(found[0]).toBe(carValue.address);
+    expect(found).toContain(golf.address);
   });
 
   it('reads a fault code or a flight number as the domain it stands for', async () => {
