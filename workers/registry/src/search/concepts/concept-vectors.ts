@@ -88,7 +88,10 @@ function normalize(vector: ConceptVector): ConceptVector {
 
 export interface QueryConcepts {
   vector: ConceptVector;
-  /** Share of the query that is words rather than payload field names (text/identifiers.ts). */
+  /**
+   * Share of the query that is words rather than payload field names (text/identifiers.ts), times the share of its
+   * meaning the lexicon reads (words naming no concept count as meanings of their own; bare numbers do not count).
+   */
   wordShare: number;
 }
 
@@ -96,11 +99,17 @@ export interface QueryConcepts {
 export function queryConcepts(text: string): QueryConcepts {
   const vector: ConceptVector = new Map();
   const { plain, wordShare } = splitIdentifiers(text);
+  let unknown = 0;
   for (const word of new Set(words(plain))) {
     const concepts = SHAPE_CONCEPTS.find(({ shape }) => shape.test(word))?.concepts ?? LEXICON.cues.get(stemOf(word)) ?? [];
+    if (concepts.length === 0 && !/^\d+$/.test(word)) unknown++;
     for (const concept of concepts) vector.set(concept, (vector.get(concept) ?? 0) + 1 / concepts.length);
   }
-  return { vector: normalize(vector), wordShare };
+  // Each word the lexicon does not know is a meaning of its own, orthogonal to every concept: a request whose one
+  // known word of six names a concept shares little of its meaning with that concept's agents.
+  const norm = Math.hypot(...vector.values());
+  const known = norm > 0 ? norm / Math.hypot(norm, Math.sqrt(unknown)) : 0;
+  return { vector: normalize(vector), wordShare: wordShare * known };
 }
 
 /** Weight of each field of an agent's text in its vector; the title and description say most about what it does. */
