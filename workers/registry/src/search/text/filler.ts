@@ -35,13 +35,11 @@ const FILLER_PHRASES: readonly string[] = [
   'at the moment',
 ];
 
-const escape = (phrase: string) => phrase.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
-/** Longest phrases first, so "what is the best way to" goes whole rather than leaving "what is the". */
+/** Phrases are words of letters only, so none needs escaping. Longest phrases first, so "what is the best way to" goes whole rather than leaving "what is the". */
 const FILLER = new RegExp(
   `(?<![\\p{L}\\p{N}])(?:${[...FILLER_PHRASES]
     .sort((a, b) => b.length - a.length)
-    .map((phrase) => phrase.split(' ').map(escape).join('[^\\p{L}\\p{N}]+'))
+    .map((phrase) => phrase.split(' ').join('[^\\p{L}\\p{N}]+'))
     .join('|')})(?![\\p{L}\\p{N}])`,
   'gu',
 );
