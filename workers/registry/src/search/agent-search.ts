@@ -50,9 +50,10 @@ export async function searchAgents(
   const bounded = boundedPlan(plan, lookupRows, boundsOf(input));
   let hits: SemanticHit[];
   try {
-    // The task without its filler phrases (filler.ts), and the words as expansion understood them (typos corrected, the typed prefix completed), so the semantic
-    // source reads "parcle traking" as parcel tracking, as the lexical ranking does; not for the parts of payload
-    // field names ("target_temp" → temperature), which the semantic sources leave to the lexical ranking.
+    // The task without its filler phrases (filler.ts), and the words as expansion understood them (typos corrected,
+    // the typed prefix completed), so the semantic source reads "parcle traking" as parcel tracking, as the lexical
+    // ranking does; not for the parts of payload field names ("target_temp" → temperature), which the semantic
+    // sources leave to the lexical ranking.
     const plainWords = new Set(tokenize(splitIdentifiers(request.search_text!).plain).words);
     const alternatives = query.groups.filter((group) => plainWords.has(group.word)).flatMap((group) => group.alternatives);
     hits = await semantic.hits(runner, [taskText(request.search_text!), ...alternatives].join(' '));
