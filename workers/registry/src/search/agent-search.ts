@@ -21,6 +21,8 @@ import {
   type ExpandOptions,
   type QueryPlan,
 } from './text/expand.ts';
+import { taskText } from './text/filler.ts';
+import { groupExpressions } from './text/fts-query.ts';
 import { splitIdentifiers } from './text/identifiers.ts';
 import { tokenize } from './text/tokenize.ts';
 
@@ -47,7 +49,7 @@ export async function searchAgents(
   // are; kept when expansion adds no word to it (the usual query), read again with the words added otherwise.
   // Sharded, the lookups read the whole registry's vocabulary and the semantic side this shard: no shared batch.
   const vocabulary = input.vocabulary ?? runner;
-  const speculative = input.vocabulary ? undefined : semantic?.plan?.(request.search_text!, input.gate);
+  const speculative = input.vocabulary ? undefined : semantic?.plan?.(taskText(request.search_text!), input.gate);
   const firstRows = await vocabulary.batch([...plan.lookups, ...(speculative?.statements ?? [])]);
   const lookupRows = firstRows.slice(0, plan.lookups.length);
   const query = await expandPlanned(vocabulary, plan, lookupRows, options);
@@ -59,21 +61,28 @@ export async function searchAgents(
   const bounded = boundedPlan(plan, lookupRows, boundsOf(input));
   let hits: SemanticHit[];
   try {
-    // The words as expansion understood them (typos corrected, the typed prefix completed), so the semantic
-    // source reads "parcle traking" as parcel tracking, as the lexical ranking does; not for the parts of payload
-    // field names ("target_temp" → temperature), which the semantic sources leave to the lexical ranking.
+    // The task without its filler phrases (filler.ts), and the words as expansion understood them (typos corrected,
+    // the typed prefix completed), so the semantic source reads "parcle traking" as parcel tracking, as the lexical
+    // ranking does; not for the parts of payload field names ("target_temp" → temperature), which the semantic
+    // sources leave to the lexical ranking.
     const plainWords = new Set(tokenize(splitIdentifiers(request.search_text!).plain).words);
     const alternatives = query.groups.filter((group) => plainWords.has(group.word)).flatMap((group) => group.alternatives);
     hits =
       speculative && alternatives.length === 0
         ? speculative.hits(firstRows.slice(plan.lookups.length))
-        : await semantic.hits(runner, [request.search_text!, ...alternatives].join(' '));
+        : await semantic.hits(runner, [taskText(request.search_text!), ...alternatives].join(' '));
   } catch (error) {
     // The semantic source unavailable (Workers AI, Vectorize): answer lexically rather than fail the search.
     console.error('semantic search failed, answering lexically', error);
     return textSearch(runner, input, query, { mode: 'lexical-fallback', match: query.match, bounded });
   }
-  return textSearch(runner, input, query, { mode: 'hybrid', match: query.match, semantic: hits, bounded });
+  return textSearch(runner, input, query, {
+    mode: 'hybrid',
+    match: query.match,
+    semantic: hits,
+    bounded,
+    groups: groupExpressions(query.groups),
+  });
 }
 
 const boundsOf = (input: AgentSearchInput): SearchBounds => input.bounds ?? DEFAULT_SEARCH_BOUNDS;

@@ -26,6 +26,8 @@ export interface TextPlan {
   /** The FTS5 expression of the user's words (fts-query.ts). */
   match: string;
   semantic?: SemanticHit[];
+  /** Each query word's own FTS5 expression (with its alternatives): hybrid ranking counts how many a candidate matches. */
+  groups?: string[];
   /**
    * SQL that must be true for the statements to match anything; false, they match nothing at once. Lets a
    * search run speculatively in the batch that decides whether it is the right one (agent-search.ts).
@@ -126,12 +128,12 @@ function rankedChain(
   let scoreExpression: string;
   let from: string;
   if (plan.semantic) {
-    const fusion = fusionSql(plan.semantic, params);
+    const fusion = fusionSql(plan.semantic, plan.groups ?? [], params);
     candidates = `${fusion.sem}, ${hybridHits(match, onlyListed ? [] : conditions, params)},
       ${fusion.ctes}`;
     scoreExpression = fusion.score;
     from =
-      'FROM cand CROSS JOIN search_agent_facts f ON f.agent_rowid = cand.rid LEFT JOIN lex l ON l.rid = f.agent_rowid LEFT JOIN sem s ON s.rid = f.agent_rowid';
+      'FROM cand CROSS JOIN search_agent_facts f ON f.agent_rowid = cand.rid LEFT JOIN lex l ON l.rid = f.agent_rowid LEFT JOIN sem s ON s.rid = f.agent_rowid LEFT JOIN cov v ON v.rid = f.agent_rowid';
   } else {
     candidates = `hits AS (SELECT rowid AS rid, -${bm25Expression(FTS)} AS text_score FROM ${FTS} WHERE ${FTS} MATCH ${match})`;
     scoreExpression = 'h.text_score';

@@ -13,9 +13,19 @@ import { CONCEPTS } from './lexicon.ts';
 
 export type ConceptVector = Map<number, number>;
 
-/** Stands for a year (1900–2099) in a query: "rates for 2019" asks for history. */
-const YEAR_TOKEN = 'year';
-const YEAR = /^(19|20)\d\d$/;
+/**
+ * Shapes of a query word that stand for a domain, read in queries only: a year (1900–2099: "rates for 2019" asks
+ * for history), an OBD-II fault code ("p0420": car diagnostics), a flight number ("ba283": flight status). Each is
+ * read as the first word of its concept's line.
+ */
+const SHAPES: readonly { shape: RegExp; concept: string }[] = [
+  { shape: /^(19|20)\d\d$/, concept: 'historical' },
+  { shape: /^[pbcu][0-3][0-9a-f]{3}$/, concept: 'obd' },
+  { shape: /^[a-z]{2}\d{2,4}$/, concept: 'status' },
+];
+
+/** A bare number or a single letter (the parts of "10-k", "p&l") names no concept: "10" is not a filing. */
+const NAMES_NOTHING = /^(\d+|\p{L})$/u;
 
 function words(text: string): string[] {
   return normalizeText(text)
@@ -54,20 +64,21 @@ const LEXICON: Lexicon = (() => {
   const lexicon: Lexicon = { terms: new Map(), cues: new Map() };
   CONCEPTS.forEach((line, concept) => {
     const [terms = '', cues = ''] = line.split('|');
-    const termWords = words(terms);
-    for (const word of termWords) {
+    const naming = (text: string) => words(text).filter((word) => !NAMES_NOTHING.test(word));
+    for (const word of naming(terms)) {
       add(lexicon.terms, stemOf(word), concept);
       add(lexicon.cues, stemOf(word), concept);
     }
-    for (const word of words(cues)) add(lexicon.cues, stemOf(word), concept);
+    for (const word of naming(cues)) add(lexicon.cues, stemOf(word), concept);
   });
-  add(
-    lexicon.cues,
-    YEAR_TOKEN,
-    CONCEPTS.findIndex((line) => line.startsWith('historical')),
-  );
   return lexicon;
 })();
+
+const SHAPE_CONCEPTS = SHAPES.map(({ shape, concept }) => {
+  const index = CONCEPTS.findIndex((line) => line.startsWith(`${concept} `));
+  if (index < 0) throw new Error(`no concept starts with ${concept}`);
+  return { shape, concepts: [index] };
+});
 
 function normalize(vector: ConceptVector): ConceptVector {
   const norm = Math.hypot(...vector.values());
@@ -77,7 +88,10 @@ function normalize(vector: ConceptVector): ConceptVector {
 
 export interface QueryConcepts {
   vector: ConceptVector;
-  /** Share of the query that is words rather than payload field names (text/identifiers.ts). */
+  /**
+   * Share of the query that is words rather than payload field names (text/identifiers.ts), times the share of its
+   * meaning the lexicon reads (words naming no concept count as meanings of their own; bare numbers do not count).
+   */
   wordShare: number;
 }
 
@@ -85,11 +99,17 @@ export interface QueryConcepts {
 export function queryConcepts(text: string): QueryConcepts {
   const vector: ConceptVector = new Map();
   const { plain, wordShare } = splitIdentifiers(text);
+  let unknown = 0;
   for (const word of new Set(words(plain))) {
-    const concepts = LEXICON.cues.get(YEAR.test(word) ? YEAR_TOKEN : stemOf(word)) ?? [];
+    const concepts = SHAPE_CONCEPTS.find(({ shape }) => shape.test(word))?.concepts ?? LEXICON.cues.get(stemOf(word)) ?? [];
+    if (concepts.length === 0 && !/^\d+$/.test(word)) unknown++;
     for (const concept of concepts) vector.set(concept, (vector.get(concept) ?? 0) + 1 / concepts.length);
   }
-  return { vector: normalize(vector), wordShare };
+  // Each word the lexicon does not know is a meaning of its own, orthogonal to every concept: a request whose one
+  // known word of six names a concept shares little of its meaning with that concept's agents.
+  const norm = Math.hypot(...vector.values());
+  const known = norm > 0 ? norm / Math.hypot(norm, Math.sqrt(unknown)) : 0;
+  return { vector: normalize(vector), wordShare: wordShare * known };
 }
 
 /** Weight of each field of an agent's text in its vector; the title and description say most about what it does. */

@@ -3,9 +3,10 @@ import type { SqlParams } from '../sql-params.ts';
 import type { SqlRunner, SqlStatement } from '../sql-runner.ts';
 import { matchExpression, phraseExpression, type TermGroup } from './fts-query.ts';
 import { isDictionaryWord } from './dictionary.ts';
+import { taskText } from './filler.ts';
 import { STOPWORDS } from './stopwords.ts';
 import { synonymsOf } from './synonyms.ts';
-import { tokenize } from './tokenize.ts';
+import { tokenize, type TokenizedText } from './tokenize.ts';
 import { firstHalfVariants, isCorrectable, isOneEdit, stablePrefix, TYPO_CANDIDATES_MAX } from './typos.ts';
 
 /** Words corrected per query: bounds the vocabulary lookups of a long pasted text. */
@@ -83,7 +84,7 @@ export interface QueryPlan {
 
 /** Null when the text holds no searchable word (only punctuation, emoji, operators): the caller browses. */
 export function planQuery(text: string, options: ExpandOptions): QueryPlan | null {
-  const { words: typed, endsInWord } = tokenize(text);
+  const { words: typed, endsInWord } = options.exact ? tokenize(text) : tokenizeTask(text);
   const meaningful = typed.filter((word) => !STOPWORDS.has(word));
   const words = meaningful.length > 0 ? meaningful : typed;
   if (words.length === 0) return null;
@@ -100,6 +101,12 @@ export function planQuery(text: string, options: ExpandOptions): QueryPlan | nul
   const lookups: SqlStatement[] = [{ sql: VOCAB_LOOKUP, params: [JSON.stringify(words)] }];
   if (prefixCandidate) lookups.push({ sql: `${PREFIX_RANGE} LIMIT ${PREFIX_SCAN}`, params: [last, `${last}\u{10FFFF}`] });
   return { words, lookups, plain };
+}
+
+/** The request's words with its filler phrases left out (filler.ts); all of them when it is nothing but filler. */
+function tokenizeTask(text: string): TokenizedText {
+  const task = tokenize(taskText(text));
+  return task.words.length > 0 ? task : tokenize(text);
 }
 
 /**

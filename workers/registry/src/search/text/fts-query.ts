@@ -38,6 +38,11 @@ export function matchExpression(groups: readonly TermGroup[]): string {
   return `(${alone.map(groupExpression).join(' OR ')}) AND (${any})`;
 }
 
+/** Each group's own expression, matched outside the listing column: what coverage counts (fusion.ts). */
+export function groupExpressions(groups: readonly TermGroup[]): string[] {
+  return groups.map((group) => agentTextExpression(groupExpression(group)));
+}
+
 /** exact_match: the words in this order, adjacent, nothing expanded. */
 export function phraseExpression(words: readonly string[]): string {
   return quoteFts(words.join(' '));

@@ -13,6 +13,10 @@ export const STOPWORDS: ReadonlySet<string> = new Set(
     'about out up off again only own such both each other should shall may might must ' +
     // Request filler: asking, not the task.
     'something someone somebody anything anyone tell know let lets ok okay fine like able whether really thing things ' +
-    'im ive id dont cant wanna gonna hey hi hello thanks thank'
+    'im ive id dont cant wanna gonna hey hi hello thanks thank ' +
+    // Hedges and vague words around the task; the tails of contractions ("what's", "don't", "I'll").
+    'wondering wonder somewhere anywhere somehow maybe perhaps possibly actually basically literally currently ' +
+    'kinda sorta stuff whatever yeah pls plz asap else ever even already yet much lot lots bit etc ' +
+    's t ll re ve'
   ).split(' '),
 );

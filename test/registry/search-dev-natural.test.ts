@@ -1,0 +1,49 @@
+import { stemmer } from 'stemmer';
+import { describe, expect, it } from 'vitest';
+import { DEV_NATURAL_QUERIES, devNaturalAgents } from './fixtures/judged/dev-natural.ts';
+import { evaluate, formatEvaluation } from './fixtures/judged/evaluate.ts';
+import { seededJudgedSearch } from './fixtures/judged/seeded-search.ts';
+
+/**
+ * Development set 3 (fixtures/judged/dev-natural.ts: 156 plain-language requests over the judged, spam and lookalike
+ * agents) through the registry's HTTP interface, default search, no request flags. Floors sit just under what
+ * bench:relevance measures (docs/decisions/0184: natural language 0.918, trap 0.938, overall 0.920), so a change
+ * that costs plain-language understanding fails.
+ */
+const NATURAL_MRR_FLOOR = 0.91;
+const TRAP_MRR_FLOOR = 0.9;
+const MRR_FLOOR = 0.91;
+
+const agents = devNaturalAgents();
+const { ranker } = seededJudgedSearch(agents);
+
+const stems = (text: string) =>
+  text
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean)
+    .map((word) => stemmer(word));
+
+describe('development set 3, plain-language requests', () => {
+  it('has 120+ requests, each judged against agents of the corpus; natural ones share no word with their first agent’s title', () => {
+    expect(DEV_NATURAL_QUERIES.length).toBeGreaterThanOrEqual(120);
+    const byKey = new Map(agents.map((agent) => [agent.key, agent]));
+    for (const query of DEV_NATURAL_QUERIES) {
+      for (const key of query.relevant) expect(byKey.has(key), `${query.query} → ${key}`).toBe(true);
+      if (query.kind !== 'natural') continue;
+      const title = new Set(stems(byKey.get(query.relevant[0]!)!.name));
+      expect(
+        stems(query.query).filter((stem) => title.has(stem)),
+        query.query,
+      ).toEqual([]);
+    }
+  });
+
+  it(`the default search reaches MRR ≥ ${MRR_FLOOR} overall, natural language ≥ ${NATURAL_MRR_FLOOR}, traps ≥ ${TRAP_MRR_FLOOR}`, async () => {
+    const evaluation = await evaluate(DEV_NATURAL_QUERIES, ranker());
+    console.log(formatEvaluation('development set 3 (dev-natural), default search', evaluation));
+    expect(evaluation.overall.mrr).toBeGreaterThanOrEqual(MRR_FLOOR);
+    expect(evaluation.byKind.natural.mrr).toBeGreaterThanOrEqual(NATURAL_MRR_FLOOR);
+    expect(evaluation.byKind.trap.mrr).toBeGreaterThanOrEqual(TRAP_MRR_FLOOR);
+  }, 300_000);
+});
