@@ -51,9 +51,15 @@ export function fusionSql(
         FROM json_each(${hits}) j CROSS JOIN agents a ON a.address = json_extract(j.value, '$.address'))`;
   // One FTS5 lookup per group and covered candidate (rowid-restricted MATCH), summed: D1 refuses a compound SELECT
   // of more than a few terms.
-  const matched = groups.map(
-    (group) => `(SELECT count(*) FROM search_agents_fts WHERE search_agents_fts MATCH ${params.add(group)} AND rowid = t.rid)`,
-  );
+  // One group: every lexical candidate matched it (the FTS query is that group), so nothing is looked up. Each
+  // lookup of a typed prefix merges every completion's postings (the FTS index keeps prefixes of 2 and 3 letters
+  // only): 40 of them made "summ" at 100k agents cost 75 ms instead of 20.
+  const matched =
+    groups.length === 1
+      ? ['1']
+      : groups.map(
+          (group) => `(SELECT count(*) FROM search_agents_fts WHERE search_agents_fts MATCH ${params.add(group)} AND rowid = t.rid)`,
+        );
   const ctes = `lex AS MATERIALIZED (SELECT rid, text_score / max(text_score) OVER () AS lex_score FROM hits),
       cand AS (SELECT rid FROM lex UNION SELECT rid FROM sem),
       cov AS (SELECT t.rid AS rid, ${matched.length ? matched.join(' + ') : '0'} AS n
