@@ -56,9 +56,7 @@ export function taskText(text: string): string {
   let task = '';
   let from = 0;
   for (let i = 0; i < words.length; i++) {
-    const phrase = PHRASES_BY_FIRST_WORD.get(words[i]![0])?.find((candidate) =>
-      candidate.every((word, k) => words[i + k]?.[0] === word),
-    );
+    const phrase = PHRASES_BY_FIRST_WORD.get(words[i]![0])?.find((candidate) => candidate.every((word, k) => words[i + k]?.[0] === word));
     if (!phrase) continue;
     const last = words[i + phrase.length - 1]!;
     task += `${normalized.slice(from, words[i]!.index)} `;
