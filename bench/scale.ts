@@ -15,6 +15,7 @@ import { registerThroughApi, type RegistrationFigures } from './scale/register-a
 import { ownerId, streamSeed } from './scale/seed-stream.ts';
 import { measureSize, printSize } from './scale/size.ts';
 import { percentile, timed } from './scale/stats.ts';
+import { upgradeKeptSeed } from './scale/upgrade-seed.ts';
 import { workerdPeakMiB } from './scale/workerd-memory.ts';
 import { sqliteRunner } from './sqlite-runner.ts';
 
@@ -51,6 +52,7 @@ const PORT = Number(process.env.PORT ?? 9797);
 const TARGET = { p50: 20, p99: 60, almanacP50: 2 };
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BASE = `http://127.0.0.1:${PORT}`;
+const MIGRATIONS = path.join(ROOT, 'workers/registry/migrations');
 
 function migrate(persist: string) {
   const result = spawnSync(
@@ -77,8 +79,8 @@ async function seeded(size: number): Promise<{ persist: string; scratch: boolean
   const persist = args.keep ? path.join(args.keep, String(size)) : mkdtempSync(path.join(tmpdir(), 'rdv-scale-'));
   const marker = path.join(persist, 'seeded.json');
   if (args.keep && existsSync(marker)) {
-    console.log(`${size.toLocaleString('en')} agents: reusing the seed in ${persist} (migrations added since are applied)`);
-    migrate(persist);
+    console.log(`${size.toLocaleString('en')} agents: reusing the seed in ${persist} (brought up to the current schema)`);
+    await upgradeKeptSeed({ file: sqliteFile(persist), migrationsDir: MIGRATIONS, migrate: () => migrate(persist) });
     return { persist, scratch: false };
   }
   rmSync(persist, { recursive: true, force: true });

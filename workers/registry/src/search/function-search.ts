@@ -13,6 +13,10 @@ import { expandQuery } from './text/expand.ts';
  * Function search over search_functions (fed by triggers from agents.functions and agents.protocols):
  * the same text handling as agent search (prefixes, typos, synonyms, any word), bm25 over
  * name 8, description 4, parameters 2, agent name 2. Only functions of active, public agents are listed.
+ * A text search ranks at most `candidates` matches, the most recently written ones (the full-text index's own
+ * order, so it reads that many and no more): at a million agents a word such as "city" is in tens of thousands
+ * of functions, and ranking all of them joined to their agents took 681 ms (docs/scale.md). Past the bound the
+ * total counts the listed candidates and is flagged an estimate.
  */
 const FUNCTION_WEIGHTS = 'bm25(search_functions_fts, 8.0, 4.0, 2.0, 2.0)';
 
@@ -35,21 +39,32 @@ interface FunctionRow {
   agent_name: string;
   last_updated: string;
   total: number;
+  /** Text matches read before ranking (the bound when more match). */
+  candidates: number;
 }
 
 interface FunctionSearchResult {
   functions: FunctionRecord[];
   total: number;
+  totalIsEstimate: boolean;
 }
 
-export async function searchFunctions(runner: SqlRunner, request: FunctionSearchRequest): Promise<FunctionSearchResult> {
+export async function searchFunctions(
+  runner: SqlRunner,
+  request: FunctionSearchRequest,
+  candidates: number,
+): Promise<FunctionSearchResult> {
   const query = request.search_text
     ? await expandQuery(runner, request.search_text, { exact: request.exact_match ?? false, synonyms: !(request.exact_match ?? false) })
     : null;
-  return run(runner, request, query ? query.match : null);
+  return run(runner, request, query ? { match: query.match, candidates } : null);
 }
 
-async function run(runner: SqlRunner, request: FunctionSearchRequest, match: string | null): Promise<FunctionSearchResult> {
+async function run(
+  runner: SqlRunner,
+  request: FunctionSearchRequest,
+  text: { match: string; candidates: number } | null,
+): Promise<FunctionSearchResult> {
   const params = new SqlParams();
   // Unlisted agents (public: false) are reachable by address, never listed: not here either.
   const conditions = ['a.is_active = 1', 'a.is_public = 1'];
@@ -59,37 +74,46 @@ async function run(runner: SqlRunner, request: FunctionSearchRequest, match: str
   const descending = (request.direction ?? 'desc') === 'desc';
   const dir = descending ? 'DESC' : 'ASC';
   const sort = request.sort ?? 'relevancy';
+  let candidates = '';
   let from = 'FROM search_functions f JOIN agents a ON a.rowid = f.agent_rowid';
   let score = '0';
-  if (match) {
-    from = `FROM search_functions_fts CROSS JOIN search_functions f ON f.id = search_functions_fts.rowid CROSS JOIN agents a ON a.rowid = f.agent_rowid`;
-    conditions.push(`search_functions_fts MATCH ${params.add(match)}`);
-    score = `-${FUNCTION_WEIGHTS}`;
+  let candidateCount = '0';
+  if (text) {
+    // bm25 is computed for the rows read, and rowid order is the doclist's: the newest `candidates` matches only.
+    candidates = `candidates AS MATERIALIZED (
+      SELECT rowid AS id, -${FUNCTION_WEIGHTS} AS score FROM search_functions_fts
+      WHERE search_functions_fts MATCH ${params.add(text.match)} ORDER BY rowid DESC LIMIT ${params.add(text.candidates)}),`;
+    from = 'FROM candidates c CROSS JOIN search_functions f ON f.id = c.id CROSS JOIN agents a ON a.rowid = f.agent_rowid';
+    score = 'c.score';
+    candidateCount = '(SELECT count(*) FROM candidates)';
   }
   const order =
     sort === 'relevancy'
-      ? match
+      ? text
         ? `score ${dir}, id ${descending ? 'ASC' : 'DESC'}`
         : `total_interactions ${dir}, id ${dir}`
       : `${SORT_COLUMNS[sort]} ${dir}, id ${dir}`;
   const cutoff = request.cutoff ?? 0;
-  const sql = `WITH scored AS (
+  const sql = `WITH ${candidates} scored AS (
       SELECT f.id, f.ordinal, f.function_type, f.name, f.description, f.parameters, f.protocol_digest,
         a.address AS agent_address, a.name AS agent_name, a.last_updated, a.created_at, a.total_interactions, ${score} AS score
       ${from} WHERE ${conditions.join(' AND ')}),
     kept AS (SELECT * FROM (SELECT *, max(score) OVER () AS best FROM scored) ${cutoff > 0 ? `WHERE score >= ${params.add(cutoff)} * best` : ''})
-    SELECT *, COUNT(*) OVER () AS total FROM kept
+    SELECT *, COUNT(*) OVER () AS total, ${candidateCount} AS candidates FROM kept
     ORDER BY ${order} LIMIT ${params.add(request.limit ?? SEARCH_LIMIT_DEFAULT)} OFFSET ${params.add(request.offset ?? 0)}`;
   let rows: FunctionRow[];
   try {
     rows = await runner.all<FunctionRow>({ sql, params: params.values });
   } catch (error) {
-    if (/fts5: syntax error|unterminated string/i.test(String(error))) return { functions: [], total: 0 };
+    if (/fts5: syntax error|unterminated string/i.test(String(error))) return { functions: [], total: 0, totalIsEstimate: false };
     throw error;
   }
-  let total = rows[0]?.total ?? 0;
-  if (rows.length === 0 && (request.offset ?? 0) > 0) total = (await run(runner, { ...request, offset: 0, limit: 1 }, match)).total;
-  return { functions: rows.map(toFunctionRecord), total };
+  if (rows.length === 0 && (request.offset ?? 0) > 0) {
+    const first = await run(runner, { ...request, offset: 0, limit: 1 }, text);
+    return { functions: [], total: first.total, totalIsEstimate: first.totalIsEstimate };
+  }
+  const totalIsEstimate = text !== null && (rows[0]?.candidates ?? 0) >= text.candidates;
+  return { functions: rows.map(toFunctionRecord), total: rows[0]?.total ?? 0, totalIsEstimate };
 }
 
 function toFunctionRecord(row: FunctionRow): FunctionRecord {

@@ -13,7 +13,7 @@ import {
 import { toAgentRecord } from '../agents/record.ts';
 import { searchAgents } from './agent-search.ts';
 import { recordClick } from './clicks.ts';
-import { searchBounds } from './search-bounds.ts';
+import { functionCandidates, searchBounds } from './search-bounds.ts';
 import { keyedRunner } from './keyed-runner.ts';
 import { searchFunctions } from './function-search.ts';
 import { syncEmbeddings } from './semantic.ts';
@@ -99,7 +99,7 @@ export function searchRoutes() {
     const request = c.req.valid('json');
     const runner = d1Runner(c.env.DB);
     const session = newSession(request.search_id, queryKey(request.search_text), request.source);
-    const result = await searchFunctions(runner, request);
+    const result = await searchFunctions(runner, request, functionCandidates(c.env));
     c.executionCtx.waitUntil(
       storeSession(runner, session).catch((error: unknown) => console.error('storing search session failed', error)),
     );
@@ -109,6 +109,7 @@ export function searchRoutes() {
       limit: request.limit ?? SEARCH_LIMIT_DEFAULT,
       num_hits: result.functions.length,
       total: result.total,
+      total_is_estimate: result.totalIsEstimate,
       search_id: session.searchId,
     };
     return c.json(body);
