@@ -218,10 +218,14 @@ async function measure(size: number): Promise<{ rows: Row[]; registration: Regis
   );
   const search = rows.filter((row) => row.raw.length).flatMap((row) => row.worker);
   const almanac = rows.find((row) => row.name === 'almanac lookup')?.worker ?? [];
+  const floor = rows.find((row) => row.name === 'runtime floor')?.worker ?? [];
   const checks: [string, boolean][] = [
     [`search p50 ${percentile(search, 50).toFixed(1)} ms < ${TARGET.p50} ms`, percentile(search, 50) < TARGET.p50],
     [`search p99 ${percentile(search, 99).toFixed(1)} ms < ${TARGET.p99} ms`, percentile(search, 99) < TARGET.p99],
-    [`almanac p50 ${percentile(almanac, 50).toFixed(2)} ms < ${TARGET.almanacP50} ms`, percentile(almanac, 50) < TARGET.almanacP50],
+    [
+      `almanac p50 ${percentile(almanac, 50).toFixed(2)} ms < ${TARGET.almanacP50} ms (runtime floor, GET /health: ${percentile(floor, 50).toFixed(2)} ms)`,
+      percentile(almanac, 50) < TARGET.almanacP50,
+    ],
   ];
   for (const [label, ok] of checks) lines.push(`${ok ? 'PASS' : 'FAIL'}  ${label}`);
   return { rows, registration, lines, pass: checks.every(([, ok]) => ok) };

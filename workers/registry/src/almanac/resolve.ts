@@ -3,7 +3,7 @@ import { ApiError } from '../../../../lib/http/api-error.ts';
 import { isValidAddress } from '../../../../schemas/address.ts';
 import { handleParamSchema, resolveParamSchema } from '../../../../schemas/registry.ts';
 import { toAlmanacRecord } from '../agents/record.ts';
-import { findAgent, handleOwner } from '../agents/store.ts';
+import { findAlmanacRow, handleOwner } from '../agents/store.ts';
 import type { RegistryApp } from '../app.ts';
 import { speaksDetail } from '../http/detail.ts';
 
@@ -47,7 +47,7 @@ export function almanacResolveRoutes() {
     if (!identifier) throw new ApiError({ status: 400, message: 'malformed identifier: expected an agent address, a handle or a domain' });
     if (identifier.kind === 'domain') throw new ApiError({ status: 404, message: `no agent holds the domain ${identifier.domain}` });
     const address = identifier.kind === 'address' ? identifier.address : await handleOwner(c.env.DB, identifier.handle);
-    const row = address ? await findAgent(c.env.DB, address) : null;
+    const row = address ? await findAlmanacRow(c.env.DB, address) : null;
     const listed = row !== null && row.account_id !== null && row.is_public === 1;
     if (!row || (identifier.kind === 'handle' && !listed))
       throw new ApiError({ status: 404, message: `${raw} is not assigned to any agent` });

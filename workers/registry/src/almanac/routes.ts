@@ -11,7 +11,7 @@ import {
   type StatusUpdateResponse,
 } from '../../../../schemas/registry.ts';
 import { toAlmanacRecord } from '../agents/record.ts';
-import { findAgent, saveActivity } from '../agents/store.ts';
+import { findAgent, findAlmanacRow, saveActivity } from '../agents/store.ts';
 import type { RegistryApp } from '../app.ts';
 import { speaksDetail, validateDetail } from '../http/detail.ts';
 import { acceptAttestation, staleness } from './attestation.ts';
@@ -26,7 +26,7 @@ export function almanacRoutes() {
   app.use('*', speaksDetail);
 
   app.get('/agents/:address', validateDetail('param', addressParamSchema), async (c) => {
-    const row = await findAgent(c.env.DB, c.req.valid('param').address);
+    const row = await findAlmanacRow(c.env.DB, c.req.valid('param').address);
     if (!row) throw new ApiError({ status: 404, message: 'agent not found' });
     return c.json(toAlmanacRecord(row));
   });
