@@ -24,7 +24,7 @@ export function searchBounds(env: { SEARCH_COMMON_WORD_DOCS?: string; SEARCH_EXA
 }
 
 /** Text matches a function search ranks at most (function-search.ts). */
-const FUNCTION_CANDIDATES = 2_000;
+const FUNCTION_CANDIDATES = 1_000;
 
 export function functionCandidates(env: { SEARCH_FUNCTION_CANDIDATES?: string }): number {
   return positive(env.SEARCH_FUNCTION_CANDIDATES, FUNCTION_CANDIDATES);
