@@ -15,7 +15,7 @@ import { registerThroughApi, type RegistrationFigures } from './scale/register-a
 import { ownerId, streamSeed } from './scale/seed-stream.ts';
 import { measureSize, printSize } from './scale/size.ts';
 import { percentile, timed } from './scale/stats.ts';
-import { upgradeKeptSeed } from './scale/upgrade-seed.ts';
+import { ALL_BACKFILLS, upgradeKeptSeed } from './scale/upgrade-seed.ts';
 import { workerdPeakMiB } from './scale/workerd-memory.ts';
 import { sqliteRunner } from './sqlite-runner.ts';
 
@@ -80,7 +80,7 @@ async function seeded(size: number): Promise<{ persist: string; scratch: boolean
   const marker = path.join(persist, 'seeded.json');
   if (args.keep && existsSync(marker)) {
     console.log(`${size.toLocaleString('en')} agents: reusing the seed in ${persist} (brought up to the current schema)`);
-    await upgradeKeptSeed({ file: sqliteFile(persist), migrationsDir: MIGRATIONS, migrate: () => migrate(persist) });
+    await upgradeKeptSeed({ file: sqliteFile(persist), marker, migrationsDir: MIGRATIONS, migrate: () => migrate(persist) });
     return { persist, scratch: false };
   }
   rmSync(persist, { recursive: true, force: true });
@@ -92,7 +92,7 @@ async function seeded(size: number): Promise<{ persist: string; scratch: boolean
   console.log(
     `${size.toLocaleString('en')} agents seeded in ${seconds.toFixed(0)} s (${Math.round(size / seconds).toLocaleString('en')} agents/s)`,
   );
-  writeFileSync(marker, JSON.stringify({ size, seconds }));
+  writeFileSync(marker, JSON.stringify({ size, seconds, backfilled: ALL_BACKFILLS }));
   return { persist, scratch: !args.keep };
 }
 

@@ -1,5 +1,5 @@
 import Database from 'better-sqlite3';
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { textQuality } from '../../workers/registry/src/search/text-quality.ts';
 import { progressBar } from './progress.ts';
 import { indexSemanticWithProgress } from './semantic-seed.ts';
@@ -11,8 +11,9 @@ import { indexSemanticWithProgress } from './semantic-seed.ts';
  *    d1_migrations, so wrangler neither fails on nor applies them twice;
  * 2. the missing migrations are applied by wrangler (`migrate`);
  * 3. what a fresh seed writes that a migration leaves at its default on existing rows is filled in Node with
- *    the registry's own code (BACKFILLS), and every agent the migrations mark pending is indexed for
- *    semantic search, as the seeder does.
+ *    the registry's own code (BACKFILLS; each recorded in the seed's marker file when done, so an interrupted
+ *    one runs again), and every agent the migrations mark pending is indexed for semantic search, as the
+ *    seeder does.
  */
 
 /** Old name → current name. */
@@ -80,11 +81,31 @@ const BACKFILLS: Record<string, (db: Database.Database) => void> = {
   '0012_search_quality_and_agent_rank.sql': backfillTextQuality,
 };
 
+/** The backfills a fresh seed needs none of: the seeder writes their data. */
+export const ALL_BACKFILLS = Object.keys(BACKFILLS);
+
+/** The seed's marker file (bench/scale.ts): its size, seeding time and the backfills done since. */
+interface SeedMarker {
+  size: number;
+  seconds: number;
+  backfilled?: string[];
+}
+
 function appliedMigrations(db: Database.Database): Set<string> {
   return new Set((db.prepare('SELECT name FROM d1_migrations').all() as { name: string }[]).map((row) => row.name));
 }
 
-export async function upgradeKeptSeed({ file, migrationsDir, migrate }: { file: string; migrationsDir: string; migrate: () => void }) {
+export async function upgradeKeptSeed({
+  file,
+  marker,
+  migrationsDir,
+  migrate,
+}: {
+  file: string;
+  marker: string;
+  migrationsDir: string;
+  migrate: () => void;
+}) {
   let db = new Database(file);
   const rename = db.prepare('UPDATE d1_migrations SET name = ? WHERE name = ?');
   for (const [old, current] of Object.entries(RENAMED))
@@ -98,7 +119,14 @@ export async function upgradeKeptSeed({ file, migrationsDir, migrate }: { file: 
   migrate();
   db = new Database(file);
   db.pragma('cache_size = -1048576');
-  for (const name of missing) BACKFILLS[name]?.(db);
+  const seed = JSON.parse(readFileSync(marker, 'utf8')) as SeedMarker;
+  const backfilled = new Set(seed.backfilled);
+  for (const [name, backfill] of Object.entries(BACKFILLS)) {
+    if (backfilled.has(name)) continue;
+    backfill(db);
+    backfilled.add(name);
+    writeFileSync(marker, JSON.stringify({ ...seed, backfilled: [...backfilled] }));
+  }
   const started = performance.now();
   const indexed = await indexSemanticWithProgress(db);
   if (indexed)
