@@ -15,6 +15,7 @@ import { registerThroughApi, type RegistrationFigures } from './scale/register-a
 import { ownerId, streamSeed } from './scale/seed-stream.ts';
 import { measureSize, printSize } from './scale/size.ts';
 import { percentile, timed } from './scale/stats.ts';
+import { ALL_BACKFILLS, upgradeKeptSeed } from './scale/upgrade-seed.ts';
 import { workerdPeakMiB } from './scale/workerd-memory.ts';
 import { sqliteRunner } from './sqlite-runner.ts';
 
@@ -51,6 +52,7 @@ const PORT = Number(process.env.PORT ?? 9797);
 const TARGET = { p50: 20, p99: 60, almanacP50: 2 };
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BASE = `http://127.0.0.1:${PORT}`;
+const MIGRATIONS = path.join(ROOT, 'workers/registry/migrations');
 
 function migrate(persist: string) {
   const result = spawnSync(
@@ -77,8 +79,8 @@ async function seeded(size: number): Promise<{ persist: string; scratch: boolean
   const persist = args.keep ? path.join(args.keep, String(size)) : mkdtempSync(path.join(tmpdir(), 'rdv-scale-'));
   const marker = path.join(persist, 'seeded.json');
   if (args.keep && existsSync(marker)) {
-    console.log(`${size.toLocaleString('en')} agents: reusing the seed in ${persist} (migrations added since are applied)`);
-    migrate(persist);
+    console.log(`${size.toLocaleString('en')} agents: reusing the seed in ${persist} (brought up to the current schema)`);
+    await upgradeKeptSeed({ file: sqliteFile(persist), marker, migrationsDir: MIGRATIONS, migrate: () => migrate(persist) });
     return { persist, scratch: false };
   }
   rmSync(persist, { recursive: true, force: true });
@@ -90,7 +92,7 @@ async function seeded(size: number): Promise<{ persist: string; scratch: boolean
   console.log(
     `${size.toLocaleString('en')} agents seeded in ${seconds.toFixed(0)} s (${Math.round(size / seconds).toLocaleString('en')} agents/s)`,
   );
-  writeFileSync(marker, JSON.stringify({ size, seconds }));
+  writeFileSync(marker, JSON.stringify({ size, seconds, backfilled: ALL_BACKFILLS }));
   return { persist, scratch: !args.keep };
 }
 
@@ -216,10 +218,14 @@ async function measure(size: number): Promise<{ rows: Row[]; registration: Regis
   );
   const search = rows.filter((row) => row.raw.length).flatMap((row) => row.worker);
   const almanac = rows.find((row) => row.name === 'almanac lookup')?.worker ?? [];
+  const floor = rows.find((row) => row.name === 'runtime floor')?.worker ?? [];
   const checks: [string, boolean][] = [
     [`search p50 ${percentile(search, 50).toFixed(1)} ms < ${TARGET.p50} ms`, percentile(search, 50) < TARGET.p50],
     [`search p99 ${percentile(search, 99).toFixed(1)} ms < ${TARGET.p99} ms`, percentile(search, 99) < TARGET.p99],
-    [`almanac p50 ${percentile(almanac, 50).toFixed(2)} ms < ${TARGET.almanacP50} ms`, percentile(almanac, 50) < TARGET.almanacP50],
+    [
+      `almanac p50 ${percentile(almanac, 50).toFixed(2)} ms < ${TARGET.almanacP50} ms (runtime floor, GET /health: ${percentile(floor, 50).toFixed(2)} ms)`,
+      percentile(almanac, 50) < TARGET.almanacP50,
+    ],
   ];
   for (const [label, ok] of checks) lines.push(`${ok ? 'PASS' : 'FAIL'}  ${label}`);
   return { rows, registration, lines, pass: checks.every(([, ok]) => ok) };

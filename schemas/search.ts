@@ -161,7 +161,12 @@ const functionRecordSchema = z
   .meta({ title: 'FunctionRecord' });
 
 export const functionSearchResponseSchema = z
-  .object({ functions: z.array(functionRecordSchema), ...envelopeShape })
+  .object({
+    functions: z.array(functionRecordSchema),
+    ...envelopeShape,
+    /** More functions match than a search ranks: `total` counts the ranked ones, a lower bound. */
+    total_is_estimate: z.boolean(),
+  })
   .meta({ title: 'FunctionSearchResponse' });
 
 export const searchClickRequestSchema = z

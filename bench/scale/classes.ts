@@ -86,6 +86,8 @@ export const QUERY_CLASSES: QueryClass[] = [
     name: 'almanac lookup',
     call: (context, round) => timedFetch(`${context.base}/v1/almanac/agents/${context.addresses[round % context.addresses.length]}`),
   },
+  // The almanac's peer: the Worker's and the runtime's cost of a request that reads nothing.
+  { name: 'runtime floor', call: (context) => timedFetch(`${context.base}/health`) },
   {
     name: 'agent detail',
     call: (context, round) =>

@@ -1,9 +1,8 @@
 import Database from 'better-sqlite3';
 import { generateAgents } from '../../test/registry/fixtures/corpus/generate.ts';
 import { AGENT_COLUMNS, registrationColumns } from '../../test/registry/fixtures/corpus/registration-columns.ts';
-import { indexAllPendingAgents } from '../../workers/registry/src/search/semantic-index.ts';
-import { sqliteRunner } from '../sqlite-runner.ts';
 import { progressBar } from './progress.ts';
+import { indexSemanticWithProgress } from './semantic-seed.ts';
 
 /**
  * Seeds generated agents straight into a migrated D1 database file (the SQLite file Miniflare's D1 opens),
@@ -66,7 +65,7 @@ export async function streamSeed({ file, count, owners, corpusSeed = 1 }: Stream
   progress.tick(index);
   progress.finish();
   let started = performance.now();
-  const indexed = await indexAllPendingAgents(sqliteRunner(db));
+  const indexed = await indexSemanticWithProgress(db);
   process.stderr.write(`seed: ${indexed} agents indexed for semantic search in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
   started = performance.now();
   for (const fts of FTS_TABLES) {

@@ -23,6 +23,10 @@ const PARTS: [label: string, test: (name: string) => boolean][] = [
   ],
   ['tags, protocols', (name) => name.startsWith('search_agent_tags') || name.startsWith('search_agent_protocols')],
   ['vectors (search_embeddings)', (name) => name.startsWith('search_embeddings')],
+  [
+    'semantic index (vectors, concepts)',
+    (name) => name.startsWith('search_agent_vectors') || name.startsWith('search_vectors_') || name.includes('concepts'),
+  ],
 ];
 
 export interface SizeReport {

@@ -1,7 +1,7 @@
 import type { AgentDetail, AlmanacRecord } from '../../../../schemas/registry.ts';
 import type { AgentRecord } from '../../../../schemas/search.ts';
 import { agentColumns } from './columns.ts';
-import type { AgentRecordRow, AgentRow } from './row.ts';
+import type { AgentRecordRow, AgentRow, AlmanacRow } from './row.ts';
 import { almanacTypeOf } from './status.ts';
 import { REGISTRATION_TTL_MS } from './store.ts';
 
@@ -59,13 +59,13 @@ export function toAgentDetail(row: AgentRow): AgentDetail {
 }
 
 /** The almanac's status in uAgents' set: signed inactive, not reachable (expired, failed probe, loopback), or active. */
-function almanacStatus(row: AgentRow, expired: boolean): AlmanacRecord['status'] {
+function almanacStatus(row: Pick<AgentRow, 'is_active' | 'status'>, expired: boolean): AlmanacRecord['status'] {
   if (row.is_active !== 1) return 'inactive';
   return !expired && agentColumns.status(row.status) === 'active' ? 'active' : 'offline';
 }
 
 /** An expired registration keeps its record (the CLI shows how long ago it lapsed) and resolves to no endpoint. */
-export function toAlmanacRecord(row: AgentRow, now = new Date()): AlmanacRecord {
+export function toAlmanacRecord(row: AlmanacRow, now = new Date()): AlmanacRecord {
   // A row written without the column (a seed, a bench) counts from its last update.
   const expiry = row.registration_expires_at ?? new Date(Date.parse(row.last_updated) + REGISTRATION_TTL_MS).toISOString();
   const expired = expiry <= now.toISOString();

@@ -9,11 +9,16 @@ import {
 } from '../../../../schemas/registry.ts';
 import type { RegistryApp } from '../app.ts';
 import { speaksDetail, validateDetail } from '../http/detail.ts';
+import { requireKeyInBatch } from '../keys/batched-key.ts';
 import { requireKey } from '../keys/require-key.ts';
+import { keyedRunner } from '../search/keyed-runner.ts';
+import { SqlParams } from '../search/sql-params.ts';
+import { d1Runner } from '../search/sql-runner.ts';
 import { register, update } from './register.ts';
 import { toAgentDetail } from './record.ts';
 import { agentShards } from '../shards/agent-shards.ts';
 import { handleHolder } from '../shards/handle-holder.ts';
+import type { AgentRow } from './row.ts';
 import { deleteAgent, findAgent } from './store.ts';
 
 /**
@@ -38,11 +43,27 @@ export function agentRoutes() {
 
   // An agent known only from an almanac attestation is not registered yet: 404 makes the SDK prove ownership.
   // An unlisted agent (public: false) is its owner's business: other accounts get the same 404 as for no agent.
-  app.get('/:address', lookupKey, validateDetail('param', addressParamSchema), async (c) => {
+  // One database: the key is read in the same D1 batch as the agent (one round trip), the agent only for a live
+  // key. Sharded, keys live on the home database: the key is settled there first, then the owning shard is read.
+  app.get('/:address', requireKeyInBatch(['read', 'write']), validateDetail('param', addressParamSchema), async (c) => {
     const { address } = c.req.valid('param');
-    const row = await findAgent(agentShards(c.env).ownerReader(address), address);
+    const check = c.get('keyCheck');
+    const shards = agentShards(c.env);
+    const home = keyedRunner(d1Runner(shards.home), check);
+    let row: AgentRow | null | undefined;
+    if (shards.owner(address) === shards.home) {
+      const params = new SqlParams();
+      const sql = `SELECT rowid, * FROM agents WHERE address = ${params.add(address)} AND ${check.gate((value) => params.add(value))}`;
+      [row] = await home.all<AgentRow>({ sql, params: params.values });
+    } else {
+      await home.batch([]);
+      row = await findAgent(shards.ownerReader(address), address);
+    }
     if (!row || row.account_id === null) throw new ApiError({ status: 404, message: 'agent not found' });
-    if (row.is_public !== 1 && row.account_id !== c.get('key').accountId) throw new ApiError({ status: 404, message: 'agent not found' });
+    // keyedRunner settled the key before returning rows: a refused key has thrown.
+    const key = check.verdict?.result;
+    if (row.is_public !== 1 && (!key?.ok || row.account_id !== key.accountId))
+      throw new ApiError({ status: 404, message: 'agent not found' });
     return c.json(toAgentDetail(row));
   });
 

@@ -77,3 +77,25 @@ export type AgentRecordRow = Pick<AgentRow, (typeof AGENT_RECORD_COLUMNS)[number
 
 /** AGENT_RECORD_COLUMNS as selections of the agents table joined as `a`. */
 export const AGENT_RECORD_SELECTION = AGENT_RECORD_COLUMNS.map((column) => `a.${column}`).join(', ');
+
+/**
+ * The columns of the almanac's record (record.ts) and the resolver's listing check: an almanac lookup reads
+ * these and not the README, use cases and functions that make up most of a row's bytes.
+ */
+export const ALMANAC_COLUMNS = [
+  'address',
+  'name',
+  'account_id',
+  'is_active',
+  'is_public',
+  'status',
+  'registration_expires_at',
+  'last_updated',
+  'url',
+  'endpoints',
+  'agent_type',
+  'protocols',
+  'metadata',
+] as const satisfies readonly (keyof AgentRow)[];
+
+export type AlmanacRow = Pick<AgentRow, (typeof ALMANAC_COLUMNS)[number]>;

@@ -3,7 +3,7 @@ import type { AgentStatus } from '../../../../schemas/search.ts';
 import { indexPendingAgents } from '../search/semantic-index.ts';
 import { d1Runner } from '../search/sql-runner.ts';
 import { agentColumns } from './columns.ts';
-import type { AgentRow } from './row.ts';
+import { ALMANAC_COLUMNS, type AgentRow, type AlmanacRow } from './row.ts';
 import { deriveStatus, webhookOf } from './status.ts';
 import { textQuality } from '../search/text-quality.ts';
 
@@ -34,6 +34,17 @@ export interface AgentState {
 
 export async function findAgent(db: Pick<D1Database, 'prepare'>, address: string): Promise<AgentRow | null> {
   return db.prepare('SELECT rowid, * FROM agents WHERE address = ?').bind(address).first<AgentRow>();
+}
+
+const FIND_ALMANAC_ROW = `SELECT ${ALMANAC_COLUMNS.join(', ')} FROM agents WHERE address = ?`;
+
+export async function findAlmanacRow(db: Pick<D1Database, 'prepare'>, address: string): Promise<AlmanacRow | null> {
+  return db.prepare(FIND_ALMANAC_ROW).bind(address).first<AlmanacRow>();
+}
+
+/** Whether an agent is registered at the address: its unique index alone, no row read. */
+export async function agentExists(db: Pick<D1Database, 'prepare'>, address: string): Promise<boolean> {
+  return (await db.prepare('SELECT 1 AS found FROM agents WHERE address = ?').bind(address).first()) !== null;
 }
 
 export async function handleOwner(db: Pick<D1Database, 'prepare'>, handle: string): Promise<string | null> {

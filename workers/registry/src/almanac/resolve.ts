@@ -3,7 +3,7 @@ import { ApiError } from '../../../../lib/http/api-error.ts';
 import { isValidAddress } from '../../../../schemas/address.ts';
 import { handleParamSchema, resolveParamSchema } from '../../../../schemas/registry.ts';
 import { toAlmanacRecord } from '../agents/record.ts';
-import { findAgent } from '../agents/store.ts';
+import { findAlmanacRow } from '../agents/store.ts';
 import type { RegistryApp } from '../app.ts';
 import { speaksDetail } from '../http/detail.ts';
 import { agentShards } from '../shards/agent-shards.ts';
@@ -50,7 +50,7 @@ export function almanacResolveRoutes() {
     if (identifier.kind === 'domain') throw new ApiError({ status: 404, message: `no agent holds the domain ${identifier.domain}` });
     const shards = agentShards(c.env);
     const address = identifier.kind === 'address' ? identifier.address : await handleHolder(shards.sessions(), identifier.handle);
-    const row = address ? await findAgent(shards.ownerReader(address), address) : null;
+    const row = address ? await findAlmanacRow(shards.ownerReader(address), address) : null;
     const listed = row !== null && row.account_id !== null && row.is_public === 1;
     if (!row || (identifier.kind === 'handle' && !listed))
       throw new ApiError({ status: 404, message: `${raw} is not assigned to any agent` });

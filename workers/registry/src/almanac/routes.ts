@@ -11,7 +11,7 @@ import {
   type StatusUpdateResponse,
 } from '../../../../schemas/registry.ts';
 import { toAlmanacRecord } from '../agents/record.ts';
-import { findAgent, saveActivity } from '../agents/store.ts';
+import { findAgent, findAlmanacRow, saveActivity } from '../agents/store.ts';
 import type { RegistryApp } from '../app.ts';
 import { speaksDetail, validateDetail } from '../http/detail.ts';
 import { agentShards } from '../shards/agent-shards.ts';
@@ -28,7 +28,7 @@ export function almanacRoutes() {
 
   app.get('/agents/:address', validateDetail('param', addressParamSchema), async (c) => {
     const { address } = c.req.valid('param');
-    const row = await findAgent(agentShards(c.env).ownerReader(address), address);
+    const row = await findAlmanacRow(agentShards(c.env).ownerReader(address), address);
     if (!row) throw new ApiError({ status: 404, message: 'agent not found' });
     return c.json(toAlmanacRecord(row));
   });

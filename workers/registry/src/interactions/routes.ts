@@ -6,7 +6,7 @@ import { parseEnvelope, serializeEnvelope, verifyEnvelope, type ReplayGuard } fr
 import { type Attestation, verifyAttestation } from '../../../../lib/registry-client/attestation.ts';
 import { interactionRequestSchema, type InteractionResponse, type ProxySubmitResponse } from '../../../../schemas/registry.ts';
 import { policyFetch, urlPolicyFromEnv } from '../../../../lib/net/index.ts';
-import { findAgent } from '../agents/store.ts';
+import { agentExists, findAgent } from '../agents/store.ts';
 import type { RegistryApp } from '../app.ts';
 import { speaksDetail, validateDetail } from '../http/detail.ts';
 import { type LimitVerdict, takeFromWindows, type WindowLimit } from '../limits/rate-windows.ts';
@@ -80,7 +80,7 @@ export function interactionRoutes() {
       throw new ApiError({ status: 403, message: `the attestation is ${attestation.address}'s, who is neither the source nor the target` });
     }
     const shards = agentShards(c.env);
-    if (!(await findAgent(shards.owner(request.target), request.target)))
+    if (!(await agentExists(shards.owner(request.target), request.target)))
       throw new ApiError({
         status: 404,
         message: `target ${request.target} is not registered`,

@@ -310,6 +310,8 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
     tag: 'Search',
     auth: 'bearer',
     summary: 'Search the functions agents declare (README payloads, protocols)',
+    description:
+      'A text search ranks at most 1,000 matches by default, the most recently written; when more match, `total` counts the ranked ones and `total_is_estimate` is true (docs/scale.md).',
     body: functionSearchRequestSchema,
     example: { search_text: 'city', limit: 10 },
     responses: { 200: { description: 'One page of functions', schema: functionSearchResponseSchema }, ...searchErrors },

@@ -13,6 +13,10 @@ import { expandQuery } from './text/expand.ts';
  * Function search over search_functions (fed by triggers from agents.functions and agents.protocols):
  * the same text handling as agent search (prefixes, typos, synonyms, any word), bm25 over
  * name 8, description 4, parameters 2, agent name 2. Only functions of active, public agents are listed.
+ * A text search ranks at most `candidates` matches, the most recently written ones (the full-text index's own
+ * order, so it reads that many and no more): at a million agents a word such as "city" is in tens of thousands
+ * of functions, and ranking all of them joined to their agents took 681 ms (docs/scale.md). Past the bound the
+ * total counts the listed candidates and is flagged an estimate.
  */
 const FUNCTION_WEIGHTS = 'bm25(search_functions_fts, 8.0, 4.0, 2.0, 2.0)';
 
@@ -38,6 +42,8 @@ interface FunctionRow {
   score: number;
   best: number;
   total: number;
+  /** Text matches read before ranking (the bound when more match). */
+  candidates: number;
 }
 
 /** What a search over several databases (shards/fan-out-functions.ts) passes each of them. */
@@ -51,6 +57,7 @@ export interface FunctionSearchShard {
 interface FunctionSearchResult {
   functions: FunctionRecord[];
   total: number;
+  totalIsEstimate: boolean;
   /** Each function's sort key and score, in the page's order: what pages of several databases merge by. */
   keys: { sort: number | string; score: number }[];
   /** The best match's score (0 without text): the cutoff's reference. */
@@ -60,6 +67,7 @@ interface FunctionSearchResult {
 export async function searchFunctions(
   runner: SqlRunner,
   request: FunctionSearchRequest,
+  candidates: number,
   shard: FunctionSearchShard = {},
 ): Promise<FunctionSearchResult> {
   const query = request.search_text
@@ -68,13 +76,13 @@ export async function searchFunctions(
         synonyms: !(request.exact_match ?? false),
       })
     : null;
-  return run(runner, request, query ? query.match : null, shard.floor);
+  return run(runner, request, query ? { match: query.match, candidates } : null, shard.floor);
 }
 
 async function run(
   runner: SqlRunner,
   request: FunctionSearchRequest,
-  match: string | null,
+  text: { match: string; candidates: number } | null,
   floor: number | undefined,
 ): Promise<FunctionSearchResult> {
   const params = new SqlParams();
@@ -86,36 +94,46 @@ async function run(
   const descending = (request.direction ?? 'desc') === 'desc';
   const dir = descending ? 'DESC' : 'ASC';
   const sort = request.sort ?? 'relevancy';
+  let candidates = '';
   let from = 'FROM search_functions f JOIN agents a ON a.rowid = f.agent_rowid';
   let score = '0';
-  if (match) {
-    from = `FROM search_functions_fts CROSS JOIN search_functions f ON f.id = search_functions_fts.rowid CROSS JOIN agents a ON a.rowid = f.agent_rowid`;
-    conditions.push(`search_functions_fts MATCH ${params.add(match)}`);
-    score = `-${FUNCTION_WEIGHTS}`;
+  let candidateCount = '0';
+  if (text) {
+    // bm25 is computed for the rows read, and rowid order is the doclist's: the newest `candidates` matches only.
+    candidates = `candidates AS MATERIALIZED (
+      SELECT rowid AS id, -${FUNCTION_WEIGHTS} AS score FROM search_functions_fts
+      WHERE search_functions_fts MATCH ${params.add(text.match)} ORDER BY rowid DESC LIMIT ${params.add(text.candidates)}),`;
+    from = 'FROM candidates c CROSS JOIN search_functions f ON f.id = c.id CROSS JOIN agents a ON a.rowid = f.agent_rowid';
+    score = 'c.score';
+    candidateCount = '(SELECT count(*) FROM candidates)';
   }
-  const sortKey = sort === 'relevancy' ? (match ? 'score' : 'total_interactions') : SORT_COLUMNS[sort];
-  const order = `${sortKey} ${dir}, id ${sort === 'relevancy' && match && descending ? 'ASC' : dir}`;
+  const sortKey = sort === 'relevancy' ? (text ? 'score' : 'total_interactions') : SORT_COLUMNS[sort];
+  const order = `${sortKey} ${dir}, id ${sort === 'relevancy' && text && descending ? 'ASC' : dir}`;
   const cutoff = request.cutoff ?? 0;
   const kept =
     floor !== undefined ? `WHERE score >= ${params.add(floor)}` : cutoff > 0 ? `WHERE score >= ${params.add(cutoff)} * best` : '';
-  const sql = `WITH scored AS (
+  const sql = `WITH ${candidates} scored AS (
       SELECT f.id, f.ordinal, f.function_type, f.name, f.description, f.parameters, f.protocol_digest,
         a.address AS agent_address, a.name AS agent_name, a.last_updated, a.created_at, a.total_interactions, ${score} AS score
       ${from} WHERE ${conditions.join(' AND ')}),
     kept AS (SELECT * FROM (SELECT *, max(score) OVER () AS best FROM scored) ${kept})
-    SELECT *, ${sortKey} AS sort_key, COUNT(*) OVER () AS total FROM kept
+    SELECT *, ${sortKey} AS sort_key, COUNT(*) OVER () AS total, ${candidateCount} AS candidates FROM kept
     ORDER BY ${order} LIMIT ${params.add(request.limit ?? SEARCH_LIMIT_DEFAULT)} OFFSET ${params.add(request.offset ?? 0)}`;
   let rows: FunctionRow[];
   try {
     rows = await runner.all<FunctionRow>({ sql, params: params.values });
   } catch (error) {
-    if (/fts5: syntax error|unterminated string/i.test(String(error))) return { functions: [], total: 0, keys: [], best: 0 };
+    if (/fts5: syntax error|unterminated string/i.test(String(error)))
+      return { functions: [], total: 0, totalIsEstimate: false, keys: [], best: 0 };
     throw error;
   }
-  let total = rows[0]?.total ?? 0;
-  if (rows.length === 0 && (request.offset ?? 0) > 0) total = (await run(runner, { ...request, offset: 0, limit: 1 }, match, floor)).total;
+  if (rows.length === 0 && (request.offset ?? 0) > 0) {
+    const first = await run(runner, { ...request, offset: 0, limit: 1 }, text, floor);
+    return { functions: [], total: first.total, totalIsEstimate: first.totalIsEstimate, keys: [], best: first.best };
+  }
+  const totalIsEstimate = text !== null && (rows[0]?.candidates ?? 0) >= text.candidates;
   const keys = rows.map((row) => ({ sort: row.sort_key, score: row.score }));
-  return { functions: rows.map(toFunctionRecord), total, keys, best: rows[0]?.best ?? 0 };
+  return { functions: rows.map(toFunctionRecord), total: rows[0]?.total ?? 0, totalIsEstimate, keys, best: rows[0]?.best ?? 0 };
 }
 
 function toFunctionRecord(row: FunctionRow): FunctionRecord {

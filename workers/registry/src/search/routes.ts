@@ -12,7 +12,7 @@ import {
 } from '../../../../schemas/search.ts';
 import { toAgentRecord } from '../agents/record.ts';
 import { recordClick } from './clicks.ts';
-import { searchBounds } from './search-bounds.ts';
+import { functionCandidates, searchBounds } from './search-bounds.ts';
 import { keyedRunner } from './keyed-runner.ts';
 import { searchFunctions } from './function-search.ts';
 import { syncEmbeddings } from './semantic.ts';
@@ -104,7 +104,11 @@ export function searchRoutes() {
     const shards = agentShards(c.env);
     const runner = d1Runner(shards.home);
     const session = newSession(request.search_id, queryKey(request.search_text), request.source);
-    const result = shards.all.length === 1 ? await searchFunctions(runner, request) : await fanOutFunctions(shards.readers(), request);
+    const candidates = functionCandidates(c.env);
+    const result =
+      shards.all.length === 1
+        ? await searchFunctions(runner, request, candidates)
+        : await fanOutFunctions(shards.readers(), request, candidates);
     c.executionCtx.waitUntil(
       storeSession(runner, session).catch((error: unknown) => console.error('storing search session failed', error)),
     );
@@ -114,6 +118,7 @@ export function searchRoutes() {
       limit: request.limit ?? SEARCH_LIMIT_DEFAULT,
       num_hits: result.functions.length,
       total: result.total,
+      total_is_estimate: result.totalIsEstimate,
       search_id: session.searchId,
     };
     return c.json(body);

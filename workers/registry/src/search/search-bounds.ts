@@ -22,3 +22,10 @@ export function searchBounds(env: { SEARCH_COMMON_WORD_DOCS?: string; SEARCH_EXA
     exactTotalMax: positive(env.SEARCH_EXACT_TOTAL_MAX, DEFAULT_SEARCH_BOUNDS.exactTotalMax),
   };
 }
+
+/** Text matches a function search ranks at most (function-search.ts). */
+const FUNCTION_CANDIDATES = 1_000;
+
+export function functionCandidates(env: { SEARCH_FUNCTION_CANDIDATES?: string }): number {
+  return positive(env.SEARCH_FUNCTION_CANDIDATES, FUNCTION_CANDIDATES);
+}

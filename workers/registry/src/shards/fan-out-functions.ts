@@ -9,12 +9,14 @@ import { mergedVocabulary } from './merged-vocabulary.ts';
  * window is cut from the merge and the totals add up. A cutoff is relative to the best match of the whole
  * registry: the shards' best scores are read first, and each shard keeps what scores at least cutoff × that.
  * Functions with equal sort keys follow their ids (`address:type:ordinal`) where one database follows the
- * order its rows were written in; scores are each shard's bm25 (docs/scale.md).
+ * order its rows were written in; scores are each shard's bm25 (docs/scale.md). Each shard ranks at most
+ * `candidates` text matches, its newest, so the total is an estimate when any shard reached its bound.
  */
 export async function fanOutFunctions(
   shards: readonly SqlRunner[],
   request: FunctionSearchRequest,
-): Promise<{ functions: FunctionRecord[]; total: number }> {
+  candidates: number,
+): Promise<{ functions: FunctionRecord[]; total: number; totalIsEstimate: boolean }> {
   const offset = request.offset ?? 0;
   const limit = request.limit ?? SEARCH_LIMIT_DEFAULT;
   const vocabulary = mergedVocabulary(shards);
@@ -22,12 +24,12 @@ export async function fanOutFunctions(
   let floor: number | undefined;
   if (cutoff > 0 && request.search_text) {
     const tops = await Promise.all(
-      shards.map((shard) => searchFunctions(shard, { ...request, cutoff: 0, offset: 0, limit: 1 }, { vocabulary })),
+      shards.map((shard) => searchFunctions(shard, { ...request, cutoff: 0, offset: 0, limit: 1 }, candidates, { vocabulary })),
     );
     floor = cutoff * Math.max(0, ...tops.map((top) => top.best));
   }
   const pages = await Promise.all(
-    shards.map((shard) => searchFunctions(shard, { ...request, offset: 0, limit: offset + limit }, { vocabulary, floor })),
+    shards.map((shard) => searchFunctions(shard, { ...request, offset: 0, limit: offset + limit }, candidates, { vocabulary, floor })),
   );
   const sign = (request.direction ?? 'desc') === 'desc' ? -1 : 1;
   // Relevancy by score breaks ties the other way round, as the SQL does (function-search.ts).
@@ -37,6 +39,7 @@ export async function fanOutFunctions(
   return {
     functions: rows.slice(offset, offset + limit).map((row) => row.record),
     total: pages.reduce((sum, page) => sum + page.total, 0),
+    totalIsEstimate: pages.some((page) => page.totalIsEstimate),
   };
 }
 
