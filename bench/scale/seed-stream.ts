@@ -18,7 +18,7 @@ const CHUNK = 5_000;
  * 2,000, so its mean (~0.44) is below 1 as the real graph's is, and about 4 % of agents are preferred, as under
  * 0013's prior.
  */
-const INTERACTIONS_PER_AGENT_RANK = 2_000;
+export const INTERACTIONS_PER_AGENT_RANK = 2_000;
 const FTS_TABLES = ['search_agents_fts', 'search_words', 'search_functions_fts'];
 
 export interface StreamSeedOptions {

@@ -2,6 +2,7 @@ import Database from 'better-sqlite3';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { textQuality } from '../../workers/registry/src/search/text-quality.ts';
 import { progressBar } from './progress.ts';
+import { INTERACTIONS_PER_AGENT_RANK } from './seed-stream.ts';
 import { indexSemanticWithProgress } from './semantic-seed.ts';
 
 /**
@@ -77,8 +78,26 @@ function backfillTextQuality(db: Database.Database) {
   process.stderr.write(`text quality: ${changed.toLocaleString('en')} agents below 1\n`);
 }
 
+/**
+ * 0016 makes the `preferred` token read AgentRank, which a seed from before it holds at 0 (nobody preferred, so
+ * common words would rank every match); the seeder writes its stand-in from the interaction counts.
+ */
+function backfillAgentRank(db: Database.Database) {
+  const { last } = db.prepare('SELECT max(rowid) AS last FROM agents').get() as { last: number | null };
+  const update = db.prepare(
+    'UPDATE agents SET agent_rank = recent_interactions * 1.0 / ? WHERE rowid > ? AND rowid <= ? AND recent_interactions > 0',
+  );
+  const progress = progressBar('agent rank', last ?? 0);
+  for (let from = 0; from < (last ?? 0); from += ROWS_PER_TRANSACTION) {
+    update.run(INTERACTIONS_PER_AGENT_RANK, from, from + ROWS_PER_TRANSACTION);
+    progress.tick(Math.min(from + ROWS_PER_TRANSACTION, last ?? 0));
+  }
+  progress.finish();
+}
+
 const BACKFILLS: Record<string, (db: Database.Database) => void> = {
   '0012_search_quality_and_agent_rank.sql': backfillTextQuality,
+  '0016_search_prior_from_agent_rank.sql': backfillAgentRank,
 };
 
 /** The backfills a fresh seed needs none of: the seeder writes their data. */
