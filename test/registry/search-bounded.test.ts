@@ -1,9 +1,7 @@
-import { applyD1Migrations, createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { applyD1Migrations, env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
-import worker from '../../workers/registry/src/index.ts';
-import type { SearchPage } from './fixtures/search-client.ts';
+import { postWithVars, type SearchPage } from './fixtures/search-client.ts';
 import { accountWithKey, craftAgent, insertAgents, type SeedAgent } from './fixtures/search-seed.ts';
-import { BASE } from './helpers.ts';
 
 /**
  * Search's bounds at scale (docs/decisions/0166), on a corpus small enough for a test: the Worker's vars set
@@ -42,19 +40,7 @@ const CORPUS = [...GIZMO, ...others];
 let token: string;
 
 async function search(body: Record<string, unknown>, vars: typeof env = env): Promise<SearchPage & { total_is_estimate: boolean }> {
-  const ctx = createExecutionContext();
-  const response = await worker.fetch(
-    new Request(`${BASE}/v1/search/agents`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ semantic_search: false, ...body }),
-    }),
-    vars,
-    ctx,
-  );
-  await waitOnExecutionContext(ctx);
-  expect(response.status).toBe(200);
-  return (await response.json()) as SearchPage & { total_is_estimate: boolean };
+  return postWithVars('/v1/search/agents', token, { semantic_search: false, ...body }, vars);
 }
 
 const addresses = (page: SearchPage) => page.agents.map((agent) => agent.address);

@@ -1,7 +1,6 @@
-import { stemmer } from 'stemmer';
 import { describe, expect, it } from 'vitest';
 import { DEV_NATURAL_QUERIES, devNaturalAgents } from './fixtures/judged/dev-natural.ts';
-import { evaluate, formatEvaluation } from './fixtures/judged/evaluate.ts';
+import { evaluate, formatEvaluation, stems } from './fixtures/judged/evaluate.ts';
 import { seededJudgedSearch } from './fixtures/judged/seeded-search.ts';
 
 /**
@@ -16,13 +15,6 @@ const MRR_FLOOR = 0.91;
 
 const agents = devNaturalAgents();
 const { ranker } = seededJudgedSearch(agents);
-
-const stems = (text: string) =>
-  text
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean)
-    .map((word) => stemmer(word));
 
 describe('development set 3, plain-language requests', () => {
   it('has 120+ requests, each judged against agents of the corpus; natural ones share no word with their first agent’s title', () => {

@@ -1,9 +1,8 @@
-import { applyD1Migrations, createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { applyD1Migrations, env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { FunctionSearchResponse } from '../../schemas/search.ts';
-import worker from '../../workers/registry/src/index.ts';
+import { postWithVars } from './fixtures/search-client.ts';
 import { accountWithKey, craftAgent, insertAgents } from './fixtures/search-seed.ts';
-import { BASE } from './helpers.ts';
 
 /**
  * Function search's bound at scale (docs/scale.md): a text search ranks at most SEARCH_FUNCTION_CANDIDATES
@@ -24,19 +23,7 @@ const NEWEST = GIZMO.slice(-5).map((agent) => agent.address);
 let token: string;
 
 async function searchFunctions(body: Record<string, unknown>, vars: typeof env = env): Promise<FunctionSearchResponse> {
-  const ctx = createExecutionContext();
-  const response = await worker.fetch(
-    new Request(`${BASE}/v1/search/functions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    }),
-    vars,
-    ctx,
-  );
-  await waitOnExecutionContext(ctx);
-  expect(response.status).toBe(200);
-  return (await response.json()) as FunctionSearchResponse;
+  return postWithVars('/v1/search/functions', token, body, vars);
 }
 
 beforeAll(async () => {

@@ -1,7 +1,6 @@
-import { stemmer } from 'stemmer';
 import { describe, expect, it } from 'vitest';
 import { post } from './fixtures/search-client.ts';
-import { evaluate, formatEvaluation, KINDS } from './fixtures/judged/evaluate.ts';
+import { evaluate, formatEvaluation, KINDS, stems } from './fixtures/judged/evaluate.ts';
 import { HELD_OUT_VECTOR_QUERIES } from './fixtures/judged/held-out.ts';
 import { JUDGED_QUERIES } from './fixtures/judged/queries.ts';
 import { seededJudgedSearch } from './fixtures/judged/seeded-search.ts';
@@ -21,13 +20,6 @@ const HELD_OUT_MRR_FLOOR = 0.86;
 
 const agents = judgedAgents();
 const { keyOf, ranker, token } = seededJudgedSearch(agents);
-
-const stems = (text: string) =>
-  text
-    .toLowerCase()
-    .split(/[^a-z0-9]+/)
-    .filter(Boolean)
-    .map((word) => stemmer(word));
 
 describe('the judged set', () => {
   it('has 150+ agents and 120+ queries in six kinds, 40+ held out; natural-language queries share no word with the title of their agent', async () => {

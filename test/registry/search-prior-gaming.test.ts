@@ -1,12 +1,11 @@
-import { createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Identity } from '../../lib/identity/index.ts';
 import type { AgentDetail } from '../../schemas/registry.ts';
-import worker from '../../workers/registry/src/index.ts';
 import { interact, runCron } from './fixtures/agent-rank-cron.ts';
-import type { SearchPage } from './fixtures/search-client.ts';
+import { postWithVars, type SearchPage } from './fixtures/search-client.ts';
 import { accountWithKey, craftAgent, insertAgents } from './fixtures/search-seed.ts';
-import { ADMIN_TOKEN, api, BASE, freshIdentity, json, migrate, newKey, registered } from './helpers.ts';
+import { ADMIN_TOKEN, api, freshIdentity, json, migrate, newKey, registered } from './helpers.ts';
 
 /**
  * The quality prior that decides which agents a query of only common words ranks (the FTS token `preferred`,
@@ -20,19 +19,7 @@ const BOUNDED = { ...env, SEARCH_COMMON_WORD_DOCS: '10' };
 let reader: string;
 
 async function boundedSearch(body: Record<string, unknown>): Promise<string[]> {
-  const ctx = createExecutionContext();
-  const response = await worker.fetch(
-    new Request(`${BASE}/v1/search/agents`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${reader}`, 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    }),
-    BOUNDED,
-    ctx,
-  );
-  await waitOnExecutionContext(ctx);
-  expect(response.status).toBe(200);
-  return ((await response.json()) as SearchPage).agents.map((agent) => agent.address);
+  return (await postWithVars<SearchPage>('/v1/search/agents', reader, body, BOUNDED)).agents.map((agent) => agent.address);
 }
 
 async function agent(token: string, name: string, readme: string): Promise<Identity> {

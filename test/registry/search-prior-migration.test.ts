@@ -1,9 +1,7 @@
-import { applyD1Migrations, createExecutionContext, env, waitOnExecutionContext } from 'cloudflare:test';
+import { applyD1Migrations, env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
-import worker from '../../workers/registry/src/index.ts';
-import type { SearchPage } from './fixtures/search-client.ts';
+import { postWithVars, type SearchPage } from './fixtures/search-client.ts';
 import { accountWithKey, craftAgent, insertAgents } from './fixtures/search-seed.ts';
-import { BASE } from './helpers.ts';
 
 /**
  * Migration 0016 recomputes the FTS `preferred` token of agents registered before it (docs/decisions/0198): the
@@ -21,19 +19,8 @@ const others = Array.from({ length: 12 }, (_, i) => craftAgent(30 + i, `Weather 
 let token: string;
 
 async function boundedSearch(body: Record<string, unknown>): Promise<string[]> {
-  const ctx = createExecutionContext();
-  const response = await worker.fetch(
-    new Request(`${BASE}/v1/search/agents`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ semantic_search: false, ...body }),
-    }),
-    BOUNDED,
-    ctx,
-  );
-  await waitOnExecutionContext(ctx);
-  expect(response.status).toBe(200);
-  return ((await response.json()) as SearchPage).agents.map((agent) => agent.address);
+  const page = await postWithVars<SearchPage>('/v1/search/agents', token, { semantic_search: false, ...body }, BOUNDED);
+  return page.agents.map((agent) => agent.address);
 }
 
 beforeAll(async () => {
