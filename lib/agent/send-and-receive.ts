@@ -68,7 +68,7 @@ export async function sendAndReceive<Env>(
  * A lost connection is sent again at once, within the same attempt: workerd reports a pooled connection the
  * receiver had closed (idle) and a refused one (nobody listening) alike, but the first fails once and the
  * next fetch opens a fresh connection (decision 0214). A second loss in a row is the receiver's failure,
- * like a 503: SYNC_ATTEMPTS in all, so a dead receiver costs its sender well under a second.
+ * like a 503: SYNC_ATTEMPTS in all, so a dead receiver costs its sender about a second (the waits between attempts).
  */
 export async function deliverWithRetries<Env>(
   agent: BoundAgent<Env>,
