@@ -11,13 +11,12 @@ export async function deliverNow<Env>(
   agent: BoundAgent<Env>,
   to: string,
   message: Message,
-  options: { session: string; timeout?: number; retryLostConnections?: boolean },
+  options: { session: string; timeout?: number },
 ): Promise<DeliveryStatus> {
   const { session } = options;
   const envelope = signMessage(agent, to, message, session);
   const delivery = await deliverWithRetries(agent, to, serializeEnvelope(envelope), Date.now() + (options.timeout ?? 30_000), {
     sync: false,
-    retryLostConnections: options.retryLostConnections ?? true,
   });
   if (delivery.kind !== 'delivered')
     return { status: 'failed', detail: delivery.detail, code: delivery.code, destination: to, endpoint: delivery.endpoint, session };

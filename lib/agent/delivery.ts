@@ -9,8 +9,8 @@ export type Delivery =
   | { kind: 'delivered'; endpoint: string; status: number; body: string; duplicate: boolean }
   /**
    * Worth trying again later: the receiver or the network failed, or the target is not known yet.
-   * `retryAfterMs`: when the receiver said (its Retry-After header). `connectionLost`: the connection dropped
-   * (workerd's "Network connection lost.", as between local Workers under load, and for a refused connection).
+   * `retryAfterMs`: when the receiver said (its Retry-After header). `connectionLost`: the connection dropped or
+   * was refused (workerd's "Network connection lost." for both: a closed pooled connection, a dead receiver).
    */
   | { kind: 'retry'; endpoint: string | null; detail: string; code: DeliveryFailureCode; retryAfterMs?: number; connectionLost?: boolean }
   /** Will not succeed by retrying: the receiver refused the envelope, or the URL is not allowed. */

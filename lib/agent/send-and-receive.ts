@@ -11,8 +11,6 @@ import type { DeliveryStatus, ReceivedReply, SendAndReceiveOptions } from './typ
 const SYNC_ATTEMPTS = 3;
 /** Wait before the second attempt, doubled for each later one, unless the receiver's Retry-After says otherwise. */
 const SYNC_RETRY_BASE_MS = 250;
-/** The longest wait between two attempts after a lost connection, which is tried again until the deadline. */
-const SYNC_RETRY_MAX_MS = 2_000;
 
 /**
  * Request-response (spec §8): delivered directly, not queued, with the uAgents sync header; the
@@ -36,7 +34,6 @@ export async function sendAndReceive<Env>(
   const envelope = signMessage(agent, to, message, session);
   const delivery = await deliverWithRetries(agent, to, serializeEnvelope(envelope), Date.now() + (options.timeout ?? 30_000), {
     sync: true,
-    retryLostConnections: true,
   });
   if (delivery.kind !== 'delivered') return [null, { ...status(false, delivery.detail, delivery.endpoint), code: delivery.code }];
   agent.executionCtx.waitUntil(reportInteraction(agent, to, session));
@@ -68,24 +65,25 @@ export async function sendAndReceive<Env>(
  * Delivers the one signed envelope, trying again while its endpoints fail for now and the timeout allows:
  * the caller is waiting, so the queue's minutes-long backoff is no use here. A repeat is safe: the receiver's
  * replay ledger handles an envelope once. A target that cannot be resolved is not retried (nothing answered).
- * SYNC_ATTEMPTS in all, but with `retryLostConnections` a connection lost on the way (between local Workers
- * under load, a turn was lost after three) is tried again until the deadline, the wait doubling up to
- * SYNC_RETRY_MAX_MS. workerd reports a refused connection the same way, so a sender that moves on to other
- * receivers (router failover) turns it off rather than wait out every dead one.
+ * A lost connection is sent again at once, within the same attempt: workerd reports a pooled connection the
+ * receiver had closed (idle) and a refused one (nobody listening) alike, but the first fails once and the
+ * next fetch opens a fresh connection (decision 0214). A second loss in a row is the receiver's failure,
+ * like a 503: SYNC_ATTEMPTS in all, so a dead receiver costs its sender about a second (the waits between attempts).
  */
 export async function deliverWithRetries<Env>(
   agent: BoundAgent<Env>,
   to: string,
   envelopeJson: string,
   deadline: number,
-  options: { sync: boolean; retryLostConnections: boolean },
+  options: { sync: boolean },
 ): Promise<Delivery> {
+  const deliverOnce = () => deliverEnvelope(agent, to, envelopeJson, { sync: options.sync, timeoutMs: Math.max(1, deadline - Date.now()) });
   for (let attempt = 1; ; attempt++) {
-    const delivery = await deliverEnvelope(agent, to, envelopeJson, { sync: options.sync, timeoutMs: Math.max(1, deadline - Date.now()) });
+    let delivery = await deliverOnce();
+    if (delivery.kind === 'retry' && delivery.connectionLost && Date.now() < deadline) delivery = await deliverOnce();
     if (delivery.kind !== 'retry' || delivery.endpoint === null) return delivery;
-    const wait = delivery.retryAfterMs ?? Math.min(SYNC_RETRY_MAX_MS, SYNC_RETRY_BASE_MS * 2 ** (attempt - 1));
-    const untilDeadline = options.retryLostConnections && delivery.connectionLost;
-    if ((!untilDeadline && attempt >= SYNC_ATTEMPTS) || Date.now() + wait >= deadline) {
+    const wait = delivery.retryAfterMs ?? SYNC_RETRY_BASE_MS * 2 ** (attempt - 1);
+    if (attempt >= SYNC_ATTEMPTS || Date.now() + wait >= deadline) {
       return { ...delivery, detail: `${delivery.detail} (${attempt} attempt${attempt > 1 ? 's' : ''})` };
     }
     await new Promise((resolve) => setTimeout(resolve, wait));

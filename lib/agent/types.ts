@@ -73,15 +73,9 @@ export interface AgentContext<Env = unknown> {
    * Delivers directly, not queued, with the same retries as sendAndReceive within `timeout` (default
    * 30 000 ms), and resolves once the receiver acknowledged (2xx) or it failed; any reply comes later, to
    * the webhook. For a sender that must know now whether this receiver took the message (to try another).
-   * A lost connection is tried again until `timeout`; `retryLostConnections: false` gives it the 3 attempts
-   * of other failures, for a sender with other receivers to try (workerd reports a refused connection, a dead
-   * agent, as lost too).
+   * A dead receiver (nothing listening) fails within the 3 attempts, well before `timeout`.
    */
-  deliver(
-    to: string,
-    message: Message,
-    options?: SendOptions & { timeout?: number; retryLostConnections?: boolean },
-  ): Promise<DeliveryStatus>;
+  deliver(to: string, message: Message, options?: SendOptions & { timeout?: number }): Promise<DeliveryStatus>;
   /** Delivers directly and waits for the receiver's reply in the same session. */
   sendAndReceive<Reply extends Model | undefined = undefined>(
     to: string,

@@ -326,6 +326,31 @@ describe('failures are answers, not hangs', () => {
     expect(body.intermediate_steps.at(-1)).toMatchObject({ step: 'unreachable', reason: 'http_503' });
   });
 
+  it('a dead last candidate (its webhook refuses the connection) is said so after 3 attempts, not after its 10 s wait', async () => {
+    const dead = await fakeAgent({
+      name: 'Dead desk',
+      handle: 'dead-desk',
+      readme: readme('Dead desk', 'Answers questions about lighthouse keepers.'),
+      behaviour: { kind: 'dead' },
+    });
+    const request = new Request(`${LLM_BASE_URL}/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'llm1-agentic', messages: [{ role: 'user', content: '@dead-desk who kept the Fastnet light?' }] }),
+    });
+    const started = Date.now();
+    // The deployed answer deadline (45 s), not the project's 3 s, so the last candidate's 10 s wait is not cut short.
+    const response = await worker.fetch(request, { ...env, AGENT_ANSWER_TIMEOUT_MS: '45000' }, createExecutionContext());
+    const body = (await response.json()) as ChatCompletion;
+    // Three attempts (250 + 500 ms apart), each sent once more at once after the lost connection; before, a lost
+    // connection was tried until the last candidate's 10 s were up.
+    expect(dead.requests).toBe(6);
+    expect(Date.now() - started).toBeLessThan(5_000);
+    expect(body.choices[0]!.message.content).toContain('could not be reached');
+    expect(kinds(body.intermediate_steps)).not.toContain('sent');
+    expect(body.intermediate_steps.at(-1)).toMatchObject({ step: 'unreachable', reason: 'no_answer' });
+  }, 30_000);
+
   it('an unreachable candidate is passed over for the next one', async () => {
     const dead = await fakeAgent({
       name: 'Saffron desk one',

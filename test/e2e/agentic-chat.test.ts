@@ -139,7 +139,7 @@ describe('llm1-agentic through the running stack, with a chat-only key: the chat
     expect(answer.intermediate_steps[0]).toMatchObject({ agent: { address: temp.stack.specialistAddress } });
   });
 
-  it('a follow-up in the same x-session-id reaches the same agent; with the specialist stopped it says so within the deadline', async () => {
+  it('a follow-up in the same x-session-id reaches the same agent; with the specialist stopped it says so in seconds, not after its 10 s wait', async () => {
     const session = `e2e-${crypto.randomUUID()}`;
     const first = await ask(QUESTION, session);
     expect(first.choices[0]!.message.content).toMatch(NVIDIA_FY2024_REVENUE);
@@ -153,7 +153,8 @@ describe('llm1-agentic through the running stack, with a chat-only key: the chat
     await temp.stack.stop('specialist');
     const started = Date.now();
     const unreachable = await ask('And in fiscal 2022?', session);
-    expect(Date.now() - started).toBeLessThan(45_000);
+    // A stopped agent refuses the connection: 3 attempts, not the last candidate's 10 s (decision 0214).
+    expect(Date.now() - started).toBeLessThan(5_000);
     expect(unreachable.choices[0]!.message.content).toContain('could not be reached');
     expect(unreachable.choices[0]!.finish_reason).toBe('stop');
     expect(unreachable.intermediate_steps.at(-1)).toMatchObject({ step: 'unreachable', agent: { address: temp.stack.specialistAddress } });

@@ -1,7 +1,8 @@
 /**
  * A scripted OpenAI-compatible upstream for the chat tests. The scenario is the last user message's
  * `scenario: <name>`; `PUT /fixtures/<name>` stores a recorded stream that `scenario: replay <name>` serves
- * back; `scenario: slow <ms>` answers as usual after that long; `GET /last-request` returns the last request received.
+ * back; `scenario: slow <ms>` answers as usual after that long; `GET /last-request` returns the last request received;
+ * a request to 127.0.0.1 goes to the real network.
  */
 const fixtures = new Map<string, string>();
 let lastRequest: unknown = null;
@@ -91,7 +92,9 @@ async function completions(request: Request): Promise<Response> {
 
 export default {
   async fetch(request: Request): Promise<Response> {
-    const { pathname } = new URL(request.url);
+    const { hostname, pathname } = new URL(request.url);
+    // Loopback goes to the real network, so a test meets workerd's own refused connection (a dead webhook).
+    if (hostname === '127.0.0.1') return fetch(request);
     if (request.method === 'POST' && pathname === '/v1/chat/completions') return completions(request);
     if (request.method === 'PUT' && pathname.startsWith('/fixtures/')) {
       fixtures.set(pathname.slice('/fixtures/'.length), await request.text());

@@ -8,8 +8,11 @@ import { type ChatMessagePayload, chatMessageSchema } from '../../../schemas/cha
 import type { Envelope } from '../../../schemas/envelope.ts';
 import { createKey } from '../helpers.ts';
 
-/** How a fake agent treats a chat message: answers it, takes it and stays silent, or is down. */
-type Behaviour = { kind: 'answer'; reply: (question: string) => string } | { kind: 'silent' } | { kind: 'down' };
+/**
+ * How a fake agent treats a chat message: answers it, takes it and stays silent, is down (503), or is dead (its
+ * webhook's connection is refused, by workerd's real network: nothing listens on DEAD_PORT).
+ */
+type Behaviour = { kind: 'answer'; reply: (question: string) => string } | { kind: 'silent' } | { kind: 'down' } | { kind: 'dead' };
 
 export interface FakeAgent {
   address: string;
@@ -18,12 +21,16 @@ export interface FakeAgent {
   inbox: { envelope: Envelope; message: ChatMessagePayload }[];
   /** Acknowledgements of its answers it got from the chat agent. */
   acknowledgements: Envelope[];
+  /** Requests the chat Worker sent to its webhook, taken or not (a dead one's refused connections too). */
+  requests: number;
   behaviour: Behaviour;
   /** Sends the chat agent an answer in the session of its last message (an answer that comes when it comes). */
   answerLast(text: string): Promise<Response>;
 }
 
 const CHAT_WEBHOOK = 'http://chat.test/agent/webhook';
+/** A loopback port nobody listens on (discard): the connection is refused. */
+const DEAD_PORT = 'http://127.0.0.1:9/webhook';
 const agents = new Map<string, FakeAgent & { identity: Identity; replay: MemoryReplayGuard }>();
 let installed = false;
 
@@ -47,7 +54,10 @@ function install(): void {
     const request = new Request(input, init);
     const agent = agents.get(request.url);
     if (!agent) return realFetch(request);
+    agent.requests++;
     if (agent.behaviour.kind === 'down') return Response.json({ status: 'error', message: 'down for the test' }, { status: 503 });
+    if (agent.behaviour.kind === 'dead')
+      return realFetch(DEAD_PORT, { method: 'POST', headers: request.headers, body: await request.text() });
     const parsed = parseEnvelope(await request.text());
     if (!parsed.ok) return Response.json({ status: 'error' }, { status: 400 });
     const verified = await verifyEnvelope(parsed.envelope, { self: agent.address, replay: agent.replay });
@@ -106,6 +116,7 @@ export async function fakeAgent(options: {
     handle: options.handle,
     inbox: [],
     acknowledgements: [],
+    requests: 0,
     behaviour: options.behaviour,
     identity,
     replay: new MemoryReplayGuard(),

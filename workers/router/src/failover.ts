@@ -31,8 +31,7 @@ export async function handOver(
   const reasons: string[] = [];
   for (const [index, candidate] of tried.entries()) {
     const timeout = index === tried.length - 1 ? LAST_ACK_TIMEOUT_MS : ACK_TIMEOUT_MS;
-    // A dead webhook's refused connection reads as lost: three tries, not the whole wait, then the next candidate.
-    const status = await agent.deliver(candidate, message, { session: requestId, timeout, retryLostConnections: false });
+    const status = await agent.deliver(candidate, message, { session: requestId, timeout });
     if (status.status === 'delivered') {
       forgetFailure(candidate);
       await slot.markDelivered(requestId);

@@ -90,9 +90,6 @@ export async function* askInTurn(
     const status = await agent.deliver(target.agent.address, chatMessage(message, { msgId }), {
       session: conversation.session,
       timeout: Math.max(1_000, Math.min(patient ? LAST_TAKE_TIMEOUT_MS : TAKE_TIMEOUT_MS, deadline - Date.now())),
-      // A lost connection (between local Workers under load; a dead webhook's refused one reads the same) is
-      // tried until the wait ends for those, three times for a candidate with another after it.
-      retryLostConnections: patient,
     });
     if (status.status !== 'delivered') {
       const reason = status.code ?? 'no_answer';
