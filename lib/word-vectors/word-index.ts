@@ -12,7 +12,7 @@ const DIGIT = new Uint8Array(128);
 for (let i = 0; i < DIGITS.length; i++) DIGIT[DIGITS.charCodeAt(i)] = i;
 
 /** FNV-1a over the word's UTF-16 code units (the table's words are ASCII). */
-export function wordHash(word: string): number {
+function wordHash(word: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < word.length; i++) hash = Math.imul(hash ^ word.charCodeAt(i), 0x01000193);
   return hash >>> 0;
