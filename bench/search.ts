@@ -16,7 +16,8 @@ import { lineChartSvg, measuredUnder, writeChart } from './svg-chart.ts';
  * Search latency at 10,000 and 100,000 agents, through the running Worker (local D1) and the same search
  * code run directly on the same SQLite file (better-sqlite3), query kind by query kind.
  * Targets at 100,000 agents: Worker p50 < 20 ms and p99 < 60 ms over all kinds, Worker p50 ≤ 3× raw p50, the
- * isolate's first search < 100 ms. Bodies carry no flags: the default ranking (hybrid, offline semantic source).
+ * isolate's first search < 100 ms in each of COLD_ISOLATES (5) fresh isolates. Bodies carry no flags: the default
+ * ranking (hybrid, offline semantic source).
  *
  * Runtime (BENCH_SEARCH_RUNTIME): `miniflare` (default) runs the registry Worker in workerd through
  * Miniflare's API on its own socket (bench/miniflare-stack.ts), over the D1 files wrangler seeded;
@@ -35,6 +36,9 @@ const PORT = Number(process.env.PORT ?? 9787);
 const ROUNDS = Number(process.env.ROUNDS ?? 3);
 const RUNTIME = process.env.BENCH_SEARCH_RUNTIME ?? 'miniflare';
 const SEED_DIR = process.env.SEED_DIR;
+/** Fresh isolates whose first search is timed (the runtime started anew for each). */
+const COLD_ISOLATES = Number(process.env.COLD_ISOLATES ?? 5);
+if (!(COLD_ISOLATES >= 1)) throw new Error(`COLD_ISOLATES is at least 1, not ${process.env.COLD_ISOLATES}`);
 if (RUNTIME !== 'miniflare' && RUNTIME !== 'wrangler-dev')
   throw new Error(`BENCH_SEARCH_RUNTIME is miniflare or wrangler-dev, not ${RUNTIME}`);
 const TARGET = { p50: 20, p99: 60, ratio: 3, cold: 100 };
@@ -194,15 +198,33 @@ async function seeded(size: number): Promise<{ persist: string; token: string; k
   return { persist, token, kept: Boolean(kept) };
 }
 
+/**
+ * Each fresh isolate's first search (a sentence, so the default ranking reads the shipped word vectors, their
+ * index and the bucket centroids), the runtime started anew for each: one start is one sample, and its time is
+ * as noisy as the machine.
+ */
+async function coldFirstSearches(persist: string, token: string): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < COLD_ISOLATES; i++) {
+    const worker = await startWorker(persist);
+    try {
+      times.push(await timeWorker(token, { search_text: 'find an agent that tracks my parcel' }));
+    } finally {
+      await worker.stop();
+    }
+  }
+  return times;
+}
+
 async function measure(size: number): Promise<boolean> {
   const { persist, token, kept } = await seeded(size);
   let worker: RunningWorker | undefined;
   try {
+    const cold = await coldFirstSearches(persist, token);
+    console.log(`first search of ${COLD_ISOLATES} fresh isolates: ${cold.map((ms) => ms.toFixed(1)).join(', ')} ms`);
     const started = performance.now();
     worker = await startWorker(persist);
     console.log(`registry Worker (${RUNTIME}) on :${PORT} ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
-    // The isolate's first search: it decodes the shipped word table the default (hybrid) ranking reads.
-    const cold = await timeWorker(token, { search_text: 'find an agent that tracks my parcel' });
     const db = new Database(sqliteFile(persist), { readonly: true });
     const figures: Figures[] = [];
     for (const [kind, bodies] of Object.entries(KINDS)) {
@@ -227,7 +249,7 @@ async function measure(size: number): Promise<boolean> {
   }
 }
 
-function report(size: number, figures: Figures[], cold: number): boolean {
+function report(size: number, figures: Figures[], cold: number[]): boolean {
   const row = (kind: string, worker: number[], raw: number[]) =>
     `${kind.padEnd(15)} ${String(worker.length).padStart(4)}  ${percentile(worker, 50).toFixed(1).padStart(7)} ${percentile(worker, 99).toFixed(1).padStart(7)}   ${percentile(raw, 50).toFixed(1).padStart(7)} ${percentile(raw, 99).toFixed(1).padStart(7)}   ${(percentile(worker, 50) / percentile(raw, 50)).toFixed(2).padStart(5)}`;
   console.log(
@@ -245,7 +267,10 @@ function report(size: number, figures: Figures[], cold: number): boolean {
     [`Worker p50 ${p50.toFixed(1)} ms < ${TARGET.p50} ms`, p50 < TARGET.p50],
     [`Worker p99 ${p99.toFixed(1)} ms < ${TARGET.p99} ms`, p99 < TARGET.p99],
     [`Worker p50 / raw p50 ${ratio.toFixed(2)} ≤ ${TARGET.ratio}`, ratio <= TARGET.ratio],
-    [`cold first search ${cold.toFixed(1)} ms < ${TARGET.cold} ms`, cold < TARGET.cold],
+    [
+      `cold first search: slowest of ${cold.length} isolates ${Math.max(...cold).toFixed(1)} ms (median ${percentile(cold, 50).toFixed(1)}) < ${TARGET.cold} ms`,
+      Math.max(...cold) < TARGET.cold,
+    ],
   ] as const;
   const judged = size >= 100_000;
   for (const [label, ok] of checks)

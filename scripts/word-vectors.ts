@@ -8,6 +8,7 @@
  * position is its frequency rank), each vector post-processed as "all-but-the-top" (Mu & Viswanath 2018:
  * the common mean and the top principal directions removed, which otherwise make every pair of texts look
  * alike), unit-normalised and quantised to 4 bits a component (direction only: the runtime renormalises).
+ * Then `npm run word-index`: the table's word index is generated from its list (scripts/word-index.ts).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';

@@ -1,3 +1,4 @@
+import { indexedRank } from './word-index.ts';
 import { WORD_TABLE } from './word-table.generated.ts';
 
 /**
@@ -14,7 +15,6 @@ const ZIPF_H = Math.log(400_000) + 0.5772;
 
 export interface WordTable {
   words: string[];
-  index: Map<string, number>;
   dims: number;
 }
 
@@ -30,12 +30,15 @@ function rarityWeight(rank: number): number {
   return SIF_A / (SIF_A + p);
 }
 
-/** The word list and its index, built on first use (the vectors are decoded per word, when read). */
+/** The word list, split on first use (the vectors are decoded per word, when read; the index is generated). */
 export function wordTable(): WordTable {
-  if (table) return table;
-  const words = WORD_TABLE.words.split('\n');
-  table = { words, index: new Map(words.map((word, i) => [word, i])), dims: WORD_TABLE.dims };
+  table ??= { words: WORD_TABLE.words.split('\n'), dims: WORD_TABLE.dims };
   return table;
+}
+
+/** The word's frequency rank (its position in the table), or undefined for a word outside the table. */
+export function wordRank(word: string): number | undefined {
+  return indexedRank(wordTable().words, word);
 }
 
 /**
@@ -91,9 +94,9 @@ export function textWords(text: string): string[] {
 
 /** Adds weight × the words' weighted unit vectors to `into` (words outside the table add nothing). */
 export function addWords(into: Float32Array, words: Iterable<string>, weight = 1): Float32Array {
-  const { index, dims } = wordTable();
+  const { dims } = wordTable();
   for (const word of words) {
-    const w = index.get(word);
+    const w = wordRank(word);
     if (w === undefined) continue;
     const { codes, scale } = wordVector(w);
     const factor = weight * scale;

@@ -6,18 +6,23 @@ import { accountWithKey, craftAgent, insertAgents } from './fixtures/search-seed
 
 /**
  * Function search's bound at scale (docs/scale.md): a text search ranks at most SEARCH_FUNCTION_CANDIDATES
- * matches, the most recently written. The Worker's vars set it to 5 here, so "gizmo" (in 12 agents' functions)
- * takes the bounded path; with the default bound (wrangler.toml) every match is ranked and counted.
+ * matches, the most recently written, and a listing without text reads at most as many functions, the first
+ * in its sort's order (docs/decisions/0208). The Worker's vars set it to 5 here, so "gizmo" (in 12 agents'
+ * functions) and the listing of those 12 take the bounded paths; with the default bound (wrangler.toml) every
+ * match is ranked and counted.
  */
 const BOUNDED = { ...env, SEARCH_FUNCTION_CANDIDATES: '5' };
 
-const withGizmoFunction = (seed: number, name: string) =>
+/** Created in the reverse of the order written (the first written is the newest), interactions a permutation of 100…111. */
+const withGizmoFunction = (seed: number, name: string, i: number) =>
   craftAgent(seed, name, 'Keeps an inventory of parts.', {
+    created_at: new Date(Date.UTC(2026, 0, 20 - i)).toISOString(),
+    total_interactions: 100 + ((i * 5) % 12),
     handle: null,
     readme: `# ${name}\n\nKeeps an inventory of parts.\n\n<payload_requirements>\n<description>Looks up a gizmo by its serial</description>\n<parameter>serial</parameter>\n<description>The gizmo's serial number</description>\n</payload_requirements>`,
   });
 /** Written in this order: the last five have the newest functions. */
-const GIZMO = Array.from({ length: 12 }, (_, i) => withGizmoFunction(500 + i, `Gizmo Desk ${i}`));
+const GIZMO = Array.from({ length: 12 }, (_, i) => withGizmoFunction(500 + i, `Gizmo Desk ${i}`, i));
 const NEWEST = GIZMO.slice(-5).map((agent) => agent.address);
 
 let token: string;
@@ -53,5 +58,44 @@ describe('function search by text ranks a bounded set of matches', () => {
     expect(page.functions).toEqual([]);
     expect(page.total).toBe(NEWEST.length);
     expect(page.total_is_estimate).toBe(true);
+  });
+});
+
+describe('function listing without text reads a bounded prefix of its sort', () => {
+  const addresses = (page: FunctionSearchResponse) => page.functions.map((fn) => fn.agent_address);
+  const byCreated = GIZMO.map((agent) => agent.address);
+  const byFewestInteractions = [...GIZMO].sort((a, b) => a.total_interactions - b.total_interactions).map((agent) => agent.address);
+
+  it('with the default bound, every listed function is ordered and counted exactly', async () => {
+    const page = await searchFunctions({ sort: 'created-at', limit: 20 });
+    expect(addresses(page)).toEqual(byCreated);
+    expect(page.total).toBe(GIZMO.length);
+    expect(page.total_is_estimate).toBe(false);
+  });
+
+  it('past the bound, the first functions in the sort are listed, in order, and the total is a lower bound', async () => {
+    const newest = await searchFunctions({ sort: 'created-at', limit: 20 }, BOUNDED);
+    expect(addresses(newest)).toEqual(byCreated.slice(0, 5));
+    expect(newest.total).toBe(5);
+    expect(newest.total_is_estimate).toBe(true);
+    const quietest = await searchFunctions({ sort: 'interactions', direction: 'asc', limit: 3 }, BOUNDED);
+    expect(addresses(quietest)).toEqual(byFewestInteractions.slice(0, 3));
+    expect(quietest.total).toBe(5);
+    expect(quietest.total_is_estimate).toBe(true);
+  });
+
+  it('a page past the bound is empty and keeps the estimate', async () => {
+    const page = await searchFunctions({ sort: 'created-at', limit: 5, offset: 5 }, BOUNDED);
+    expect(page.functions).toEqual([]);
+    expect(page.total).toBe(5);
+    expect(page.total_is_estimate).toBe(true);
+  });
+
+  it('functions of named agents are listed whatever the bound: the addresses bound the read', async () => {
+    const oldest = byCreated.at(-1)!;
+    const page = await searchFunctions({ sort: 'created-at', filters: { agent_address: [oldest] } }, BOUNDED);
+    expect(addresses(page)).toEqual([oldest]);
+    expect(page.total).toBe(1);
+    expect(page.total_is_estimate).toBe(false);
   });
 });

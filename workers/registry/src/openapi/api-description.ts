@@ -311,7 +311,7 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
     auth: 'bearer',
     summary: 'Search the functions agents declare (README payloads, protocols)',
     description:
-      'A text search ranks at most 1,000 matches by default, the most recently written; when more match, `total` counts the ranked ones and `total_is_estimate` is true (docs/scale.md).',
+      'A text search ranks at most 1,000 matches by default, the most recently written, and a listing without text reads at most 1,000 functions, the first in its sort’s order (functions of agents named in `filters.agent_address` are listed whole); when there are more, `total` counts the ones read and `total_is_estimate` is true (docs/scale.md).',
     body: functionSearchRequestSchema,
     example: { search_text: 'city', limit: 10 },
     responses: { 200: { description: 'One page of functions', schema: functionSearchResponseSchema }, ...searchErrors },

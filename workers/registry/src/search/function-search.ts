@@ -15,12 +15,14 @@ import { expandQuery } from './text/expand.ts';
  * name 8, description 4, parameters 2, agent name 2. Only functions of active, public agents are listed.
  * A text search ranks at most `candidates` matches, the most recently written ones (the full-text index's own
  * order, so it reads that many and no more): at a million agents a word such as "city" is in tens of thousands
- * of functions, and ranking all of them joined to their agents took 681 ms (docs/scale.md). Past the bound the
- * total counts the listed candidates and is flagged an estimate.
+ * of functions, and ranking all of them joined to their agents took 681 ms (docs/scale.md). A listing without
+ * text reads at most `candidates` functions too, the first in its sort's order, through the listed agents'
+ * index of that sort (docs/decisions/0208). Past the bound the total counts the listed candidates and is
+ * flagged an estimate.
  */
 const FUNCTION_WEIGHTS = 'bm25(search_functions_fts, 8.0, 4.0, 2.0, 2.0)';
 
-/** Sort keys, as columns of the `kept` rows. */
+/** Sort keys, as columns of the `kept` rows and of search_agent_facts (whose indexes hold each after is_active, is_public). */
 const SORT_COLUMNS = {
   'created-at': 'created_at',
   'last-modified': 'last_updated',
@@ -42,7 +44,7 @@ interface FunctionRow {
   score: number;
   best: number;
   total: number;
-  /** Text matches read before ranking (the bound when more match). */
+  /** Candidates read before ranking: text matches, or the listing's first functions (the bound when there are more). */
   candidates: number;
 }
 
@@ -76,13 +78,14 @@ export async function searchFunctions(
         synonyms: !(request.exact_match ?? false),
       })
     : null;
-  return run(runner, request, query ? { match: query.match, candidates } : null, shard.floor);
+  return run(runner, request, query ? { match: query.match } : null, candidates, shard.floor);
 }
 
 async function run(
   runner: SqlRunner,
   request: FunctionSearchRequest,
-  text: { match: string; candidates: number } | null,
+  text: { match: string } | null,
+  bound: number,
   floor: number | undefined,
 ): Promise<FunctionSearchResult> {
   const params = new SqlParams();
@@ -90,25 +93,38 @@ async function run(
   const conditions = ['a.is_active = 1', 'a.is_public = 1'];
   const types = [...(request.filters?.function_type ?? []), ...(request.function_type ? [request.function_type] : [])];
   if (types.length) conditions.push(`f.function_type IN ${params.list(types)}`);
-  if (request.filters?.agent_address?.length) conditions.push(`a.address IN ${params.list(request.filters.agent_address)}`);
+  const addresses = request.filters?.agent_address ?? [];
+  if (addresses.length) conditions.push(`a.address IN ${params.list(addresses)}`);
   const descending = (request.direction ?? 'desc') === 'desc';
   const dir = descending ? 'DESC' : 'ASC';
   const sort = request.sort ?? 'relevancy';
+  const sortKey = sort === 'relevancy' ? (text ? 'score' : 'total_interactions') : SORT_COLUMNS[sort];
+  // Without text, functions of the same sort key follow their agent's address, as the listing index holds them.
+  const order = text
+    ? `${sortKey} ${dir}, id ${sort === 'relevancy' && descending ? 'ASC' : dir}`
+    : `${sortKey} ${dir}, agent_address ${dir}, id ${dir}`;
   let candidates = '';
   let from = 'FROM search_functions f JOIN agents a ON a.rowid = f.agent_rowid';
   let score = '0';
   let candidateCount = '0';
   if (text) {
-    // bm25 is computed for the rows read, and rowid order is the doclist's: the newest `candidates` matches only.
+    // bm25 is computed for the rows read, and rowid order is the doclist's: the newest `bound` matches only.
     candidates = `candidates AS MATERIALIZED (
       SELECT rowid AS id, -${FUNCTION_WEIGHTS} AS score FROM search_functions_fts
-      WHERE search_functions_fts MATCH ${params.add(text.match)} ORDER BY rowid DESC LIMIT ${params.add(text.candidates)}),`;
-    from = 'FROM candidates c CROSS JOIN search_functions f ON f.id = c.id CROSS JOIN agents a ON a.rowid = f.agent_rowid';
+      WHERE search_functions_fts MATCH ${params.add(text.match)} ORDER BY rowid DESC LIMIT ${params.add(bound)}),`;
     score = 'c.score';
+  } else if (!addresses.length) {
+    // The listing's first `bound` functions, read in order from the listed agents' index of the sort (agent_rowid
+    // last makes each index entry distinct, so no sort is needed) and each agent's functions in id order.
+    candidates = `candidates AS MATERIALIZED (
+      SELECT f.id, 0 AS score FROM search_agent_facts s CROSS JOIN search_functions f ON f.agent_rowid = s.agent_rowid
+      WHERE s.is_active = 1 AND s.is_public = 1
+      ORDER BY s.${sortKey} ${dir}, s.address ${dir}, s.agent_rowid ${dir}, f.id ${dir} LIMIT ${params.add(bound)}),`;
+  }
+  if (candidates) {
+    from = 'FROM candidates c CROSS JOIN search_functions f ON f.id = c.id CROSS JOIN agents a ON a.rowid = f.agent_rowid';
     candidateCount = '(SELECT count(*) FROM candidates)';
   }
-  const sortKey = sort === 'relevancy' ? (text ? 'score' : 'total_interactions') : SORT_COLUMNS[sort];
-  const order = `${sortKey} ${dir}, id ${sort === 'relevancy' && text && descending ? 'ASC' : dir}`;
   const cutoff = request.cutoff ?? 0;
   const kept =
     floor !== undefined ? `WHERE score >= ${params.add(floor)}` : cutoff > 0 ? `WHERE score >= ${params.add(cutoff)} * best` : '';
@@ -128,10 +144,10 @@ async function run(
     throw error;
   }
   if (rows.length === 0 && (request.offset ?? 0) > 0) {
-    const first = await run(runner, { ...request, offset: 0, limit: 1 }, text, floor);
+    const first = await run(runner, { ...request, offset: 0, limit: 1 }, text, bound, floor);
     return { functions: [], total: first.total, totalIsEstimate: first.totalIsEstimate, keys: [], best: first.best };
   }
-  const totalIsEstimate = text !== null && (rows[0]?.candidates ?? 0) >= text.candidates;
+  const totalIsEstimate = candidates !== '' && (rows[0]?.candidates ?? 0) >= bound;
   const keys = rows.map((row) => ({ sort: row.sort_key, score: row.score }));
   return { functions: rows.map(toFunctionRecord), total: rows[0]?.total ?? 0, totalIsEstimate, keys, best: rows[0]?.best ?? 0 };
 }

@@ -23,7 +23,7 @@ export function searchBounds(env: { SEARCH_COMMON_WORD_DOCS?: string; SEARCH_EXA
   };
 }
 
-/** Text matches a function search ranks at most (function-search.ts). */
+/** Text matches a function search ranks, and functions a listing without text reads, at most (function-search.ts). */
 const FUNCTION_CANDIDATES = 1_000;
 
 export function functionCandidates(env: { SEARCH_FUNCTION_CANDIDATES?: string }): number {

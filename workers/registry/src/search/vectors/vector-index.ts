@@ -31,33 +31,47 @@ export function agentEmbedding(text: AgentText): TextVector {
   return normalize(vector);
 }
 
-let centroids: Float32Array[] | null = null;
+/** The centroids, unit vectors one after another (count × dims): one array, decoded in one pass a centroid. */
+let centroids: Float32Array | null = null;
 
-function bucketCentroids(): Float32Array[] {
+function bucketCentroids(): Float32Array {
   if (centroids) return centroids;
   const binary = atob(BUCKET_CENTROIDS.codes);
   const { count, dims } = BUCKET_CENTROIDS;
-  // A plain loop: mapping the string through a callback took ~10 ms of an isolate's first search.
-  centroids = Array.from({ length: count }, (_, k) => {
-    const centroid = new Float32Array(dims);
-    for (let i = 0; i < dims; i++) centroid[i] = (binary.charCodeAt(k * dims + i) << 24) >> 24;
-    return normalize(centroid);
-  });
-  return centroids;
+  const flat = new Float32Array(count * dims);
+  // Plain loops, the norm summed while decoding: this runs once per isolate, before the JIT has warmed up.
+  for (let start = 0; start < flat.length; start += dims) {
+    let norm = 0;
+    for (let i = start; i < start + dims; i++) {
+      const code = (binary.charCodeAt(i) << 24) >> 24;
+      flat[i] = code;
+      norm += code * code;
+    }
+    norm = Math.sqrt(norm);
+    if (norm > 0) for (let i = start; i < start + dims; i++) flat[i]! /= norm;
+  }
+  centroids = flat;
+  return flat;
 }
 
-function dot(a: Float32Array | Int8Array, b: Float32Array): number {
+/** The bucket's centroid · a vector. */
+function centroidDot(all: Float32Array, bucket: number, vector: Float32Array): number {
+  const start = bucket * vector.length;
   let sum = 0;
-  for (let i = 0; i < b.length; i++) sum += a[i]! * b[i]!;
+  for (let i = 0; i < vector.length; i++) sum += all[start + i]! * vector[i]!;
   return sum;
 }
 
 /** Buckets by their centroid's closeness to a unit vector, closest first. */
 export function nearestBuckets(vector: TextVector): number[] {
-  return bucketCentroids()
-    .map((centroid, bucket) => ({ bucket, score: dot(centroid, vector) }))
-    .sort((a, b) => b.score - a.score || a.bucket - b.bucket)
-    .map((entry) => entry.bucket);
+  const all = bucketCentroids();
+  const buckets: number[] = [];
+  const scores = new Float64Array(BUCKET_CENTROIDS.count);
+  for (let bucket = 0; bucket < scores.length; bucket++) {
+    scores[bucket] = centroidDot(all, bucket, vector);
+    buckets.push(bucket);
+  }
+  return buckets.sort((a, b) => scores[b]! - scores[a]! || a - b);
 }
 
 export interface VectorRow {
@@ -79,7 +93,7 @@ export function vectorRow(vector: TextVector): VectorRow | null {
   const bucket = nearestBuckets(vector)[0]!;
   let binary = '';
   for (const byte of new Uint8Array(code.buffer)) binary += String.fromCharCode(byte);
-  return { bucket, centrality: dot(bucketCentroids()[bucket]!, vector), scale, code: btoa(binary) };
+  return { bucket, centrality: centroidDot(bucketCentroids(), bucket, vector), scale, code: btoa(binary) };
 }
 
 /** The stored vector's cosine with a unit query vector. */

@@ -1,4 +1,4 @@
-import { addWords, normalize, textWords, wordTable } from '../../../../../lib/word-vectors/table.ts';
+import { addWords, normalize, textWords, wordRank, wordTable } from '../../../../../lib/word-vectors/table.ts';
 import { STOPWORDS } from '../text/stopwords.ts';
 
 /**
@@ -18,8 +18,7 @@ function contentWords(text: string): string[] {
 
 /** How many of a text's words (stopwords included) the table knows. */
 export function knownWords(text: string): number {
-  const { index } = wordTable();
-  return textWords(text).filter((word) => index.has(word)).length;
+  return textWords(text).filter((word) => wordRank(word) !== undefined).length;
 }
 
 export function emptyVector(): TextVector {
