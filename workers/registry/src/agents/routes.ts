@@ -17,9 +17,9 @@ import { d1Runner } from '../search/sql-runner.ts';
 import { register, update } from './register.ts';
 import { toAgentDetail } from './record.ts';
 import { agentShards } from '../shards/agent-shards.ts';
-import { handleHolder } from '../shards/handle-holder.ts';
 import type { AgentRow } from './row.ts';
 import { deleteAgent, findAgent } from './store.ts';
+import { handleClaimant, releaseOtherHandles } from './handle-claims.ts';
 
 /**
  * `/v2/agents` (and the older `/v1/agents`): the registration API the Python SDKs call. Lookup takes a
@@ -31,12 +31,14 @@ export function agentRoutes() {
   const lookupKey = requireKey(['read', 'write']);
   const writeKey = requireKey('write');
 
-  // `@handle` in a chat: the agent holding the handle, seen as the lookup by address would show it.
+  // `@handle` in a chat: the agent holding the handle, seen as the lookup by address would show it. The claim on
+  // home names the address; the agent's row must still carry the handle (a failed write may leave a claim).
   app.get('/handles/:handle', lookupKey, validateDetail('param', handleParamSchema), async (c) => {
     const shards = agentShards(c.env);
-    const address = await handleHolder(shards.sessions(), c.req.valid('param').handle);
+    const { handle } = c.req.valid('param');
+    const address = await handleClaimant(shards.homeReader(), handle);
     const row = address ? await findAgent(shards.ownerReader(address), address) : null;
-    if (!row || row.account_id === null || (row.is_public !== 1 && row.account_id !== c.get('key').accountId))
+    if (!row || row.handle !== handle || row.account_id === null || (row.is_public !== 1 && row.account_id !== c.get('key').accountId))
       throw new ApiError({ status: 404, message: 'no agent has this handle' });
     return c.json(toAgentDetail(row));
   });
@@ -99,6 +101,8 @@ export function agentRoutes() {
         message: `agent ${address} belongs to another account`,
       });
     await deleteAgent(owner, address);
+    // After the row is gone: released first, the handle could be claimed while this agent still shows it.
+    await releaseOtherHandles(agentShards(c.env).home, address, null);
     const body: DeletedAgent = { address, deleted: true };
     return c.json(body);
   });

@@ -47,10 +47,6 @@ export async function agentExists(db: Pick<D1Database, 'prepare'>, address: stri
   return (await db.prepare('SELECT 1 AS found FROM agents WHERE address = ?').bind(address).first()) !== null;
 }
 
-export async function handleOwner(db: Pick<D1Database, 'prepare'>, handle: string): Promise<string | null> {
-  return (await db.prepare('SELECT address FROM agents WHERE handle = ?').bind(handle).first<{ address: string }>())?.address ?? null;
-}
-
 export function stateOf(row: AgentRow): AgentState {
   return {
     name: row.name,

@@ -20,7 +20,9 @@ export interface ShardSet {
   owner(address: string): D1Database;
   /** The owning shard read on a replica session: almanac lookups and detail. */
   ownerReader(address: string): AgentReader;
-  /** Every shard on its own replica session, home first: reads that ask every shard (a handle's holder). */
+  /** The home database read on a replica session: a handle's claim. */
+  homeReader(): AgentReader;
+  /** Every shard on its own replica session, home first: reads that ask every shard (the own-agents list). */
   sessions(): AgentReader[];
   /** One read runner per shard, each on its own replica session: search fans out over them. */
   readers(): SqlRunner[];
@@ -35,6 +37,7 @@ export function shardSet(databases: readonly D1Database[]): ShardSet {
     all: databases,
     owner,
     ownerReader: (address) => owner(address).withSession('first-unconstrained'),
+    homeReader: () => databases[0]!.withSession('first-unconstrained'),
     sessions,
     readers: () => sessions().map(d1Runner),
   };
