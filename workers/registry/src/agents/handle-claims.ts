@@ -1,4 +1,4 @@
-import type { AgentReader } from '../shards/shard-set.ts';
+import type { AgentReader, AgentWriter } from '../shards/shard-set.ts';
 
 /**
  * Registry-wide handle claims (agent_handles on the home database, migration 0018, docs/decisions/0204). The
@@ -9,7 +9,7 @@ import type { AgentReader } from '../shards/shard-set.ts';
  */
 export type Claim = { ok: true; fresh: boolean } | { ok: false };
 
-export async function claimHandle(home: D1Database, handle: string, address: string, now: string): Promise<Claim> {
+export async function claimHandle(home: AgentWriter, handle: string, address: string, now: string): Promise<Claim> {
   // One batch is one transaction: the holder read sees the insert's outcome, never another request's half.
   const [inserted, holder] = await home.batch<{ address: string }>([
     home
@@ -22,12 +22,12 @@ export async function claimHandle(home: D1Database, handle: string, address: str
 }
 
 /** Undoes a fresh claim whose agent write failed. */
-export async function releaseClaim(home: D1Database, handle: string, address: string): Promise<void> {
+export async function releaseClaim(home: AgentWriter, handle: string, address: string): Promise<void> {
   await home.prepare('DELETE FROM agent_handles WHERE handle = ?1 AND address = ?2').bind(handle, address).run();
 }
 
 /** After an agent's write: every claim of the address but the handle it now holds (all of them for null). */
-export async function releaseOtherHandles(home: D1Database, address: string, kept: string | null): Promise<void> {
+export async function releaseOtherHandles(home: AgentWriter, address: string, kept: string | null): Promise<void> {
   await home.prepare('DELETE FROM agent_handles WHERE address = ?1 AND handle IS NOT ?2').bind(address, kept).run();
 }
 

@@ -56,20 +56,20 @@ async function save(
 ): Promise<Saved | Refusal> {
   const db = shards.owner(address);
   const now = new Date().toISOString();
-  const claim = state.handle ? await claimHandle(shards.home, state.handle, address, now) : null;
+  const claim = state.handle ? await claimHandle(shards.homeWriter(), state.handle, address, now) : null;
   if (claim && !claim.ok) return handleTaken(state.handle);
   // An agent known only from an almanac attestation becomes registered now: for its owner that is a creation.
   const created = previous === null || previous.account_id === null;
   try {
-    if (created) await ensureAccountOnShard(shards.home, db, accountId);
+    if (created && shards.ownerIndex(address) !== 0) await ensureAccountOnShard(shards.home, db, accountId);
     await saveAgent(db, address, accountId, state, previous, now);
   } catch (error) {
-    if (claim?.fresh) await releaseClaim(shards.home, state.handle!, address);
+    if (claim?.fresh) await releaseClaim(shards.homeWriter(), state.handle!, address);
     // An agent row written without a claim (before migration 0018's backfill ran, or seeded by hand) holds it.
     if (/UNIQUE constraint failed: agents\.handle/.test(String((error as Error).message))) return handleTaken(state.handle);
     throw error;
   }
-  await releaseOtherHandles(shards.home, address, state.handle);
+  await releaseOtherHandles(shards.homeWriter(), address, state.handle);
   const row = await findAgent(db, address);
   if (!row) throw new Error(`agent ${address} vanished after saving`);
   return { ok: true, created, body: { success: true, created, agent: toAgentDetail(row), readme: state.readmeAnalysis } };

@@ -16,7 +16,6 @@ import { SqlParams } from '../search/sql-params.ts';
 import { d1Runner } from '../search/sql-runner.ts';
 import { register, update } from './register.ts';
 import { toAgentDetail } from './record.ts';
-import { agentShards } from '../shards/agent-shards.ts';
 import type { AgentRow } from './row.ts';
 import { deleteAgent, findAgent } from './store.ts';
 import { handleClaimant, releaseOtherHandles } from './handle-claims.ts';
@@ -34,7 +33,7 @@ export function agentRoutes() {
   // `@handle` in a chat: the agent holding the handle, seen as the lookup by address would show it. The claim on
   // home names the address; the agent's row must still carry the handle (a failed write may leave a claim).
   app.get('/handles/:handle', lookupKey, validateDetail('param', handleParamSchema), async (c) => {
-    const shards = agentShards(c.env);
+    const shards = c.var.shards();
     const { handle } = c.req.valid('param');
     const address = await handleClaimant(shards.homeReader(), handle);
     const row = address ? await findAgent(shards.ownerReader(address), address) : null;
@@ -50,10 +49,10 @@ export function agentRoutes() {
   app.get('/:address', requireKeyInBatch(['read', 'write']), validateDetail('param', addressParamSchema), async (c) => {
     const { address } = c.req.valid('param');
     const check = c.get('keyCheck');
-    const shards = agentShards(c.env);
+    const shards = c.var.shards();
     const home = keyedRunner(d1Runner(shards.home), check);
     let row: AgentRow | null | undefined;
-    if (shards.owner(address) === shards.home) {
+    if (shards.ownerIndex(address) === 0) {
       const params = new SqlParams();
       const sql = `SELECT rowid, * FROM agents WHERE address = ${params.add(address)} AND ${check.gate((value) => params.add(value))}`;
       [row] = await home.all<AgentRow>({ sql, params: params.values });
@@ -70,7 +69,7 @@ export function agentRoutes() {
   });
 
   app.post('/', writeKey, validateDetail('json', registrationRequestSchema), async (c) => {
-    const outcome = await register(agentShards(c.env), c.get('key').accountId, c.req.valid('json'));
+    const outcome = await register(c.var.shards(), c.get('key').accountId, c.req.valid('json'));
     if (!outcome.ok) throw new ApiError({ status: outcome.status, message: outcome.detail });
     // 200 for a creation too: uAgents' register_in_agentverse accepts nothing else (docs/decisions/0110); `created` tells them apart.
     return c.json(outcome.body);
@@ -83,7 +82,7 @@ export function agentRoutes() {
       validateDetail('param', addressParamSchema),
       validateDetail('json', agentUpdateSchema),
       async (c) => {
-        const outcome = await update(agentShards(c.env), c.get('key').accountId, c.req.valid('param').address, c.req.valid('json'));
+        const outcome = await update(c.var.shards(), c.get('key').accountId, c.req.valid('param').address, c.req.valid('json'));
         if (!outcome.ok) throw new ApiError({ status: outcome.status, message: outcome.detail });
         return c.json(outcome.body);
       },
@@ -92,7 +91,7 @@ export function agentRoutes() {
 
   app.delete('/:address', writeKey, validateDetail('param', addressParamSchema), async (c) => {
     const { address } = c.req.valid('param');
-    const owner = agentShards(c.env).owner(address);
+    const owner = c.var.shards().owner(address);
     const row = await findAgent(owner, address);
     if (!row || row.account_id === null) throw new ApiError({ status: 404, message: 'agent not found' });
     if (row.account_id !== c.get('key').accountId)
@@ -102,7 +101,7 @@ export function agentRoutes() {
       });
     await deleteAgent(owner, address);
     // After the row is gone: released first, the handle could be claimed while this agent still shows it.
-    await releaseOtherHandles(agentShards(c.env).home, address, null);
+    await releaseOtherHandles(c.var.shards().homeWriter(), address, null);
     const body: DeletedAgent = { address, deleted: true };
     return c.json(body);
   });
