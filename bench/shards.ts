@@ -24,7 +24,11 @@ import { percentile, timed } from './scale/stats.ts';
  * Run: npm run bench:shards -- [--agents 100000] [--rounds 5]
  */
 const { values: args } = parseArgs({
-  options: { agents: { type: 'string', default: '100000' }, rounds: { type: 'string', default: '5' }, owners: { type: 'string', default: '100' } },
+  options: {
+    agents: { type: 'string', default: '100000' },
+    rounds: { type: 'string', default: '5' },
+    owners: { type: 'string', default: '100' },
+  },
 });
 const AGENTS = Number(args.agents);
 const ROUNDS = Number(args.rounds);
@@ -111,7 +115,10 @@ async function seed(single: Database.Database, shards: Database.Database[]) {
   };
   let index = 0;
   for (const agent of generateAgents(AGENTS, 1)) {
-    const row = registrationColumns(`owner-${index % OWNERS}`, { ...agent, agent_rank: agent.recent_interactions / INTERACTIONS_PER_AGENT_RANK });
+    const row = registrationColumns(`owner-${index % OWNERS}`, {
+      ...agent,
+      agent_rank: agent.recent_interactions / INTERACTIONS_PER_AGENT_RANK,
+    });
     chunk.push({ db: single, row }, { db: shards[shardOf(agent.address, SHARD_COUNT)]!, row });
     index += 1;
     if (index % 5_000 === 0) {
@@ -138,32 +145,38 @@ function benchKey(dbs: Database.Database[]): string {
 
 interface Call {
   name: string;
-  request: (base: string, token: string, i: number) => Promise<void>;
+  /** A search answers its page's addresses, in order. */
+  request: (base: string, token: string, i: number) => Promise<string[] | null>;
 }
 
-async function expectOk(response: Response, what: string) {
+async function expectOk(response: Response, what: string): Promise<string> {
   const text = await response.text();
   if (response.status !== 200) throw new Error(`${what} answered ${response.status}: ${text.slice(0, 300)}`);
+  return text;
 }
 
 const search = (name: string, body: Record<string, unknown>): Call => ({
   name,
-  request: async (base, token) =>
-    expectOk(
-      await fetch(`${base}/v1/search/agents`, {
-        method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ semantic_search: false, ...body }),
-      }),
-      name,
-    ),
+  request: async (base, token) => {
+    const response = await fetch(`${base}/v1/search/agents`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ semantic_search: false, ...body }),
+    });
+    return (JSON.parse(await expectOk(response, name)) as { agents: { address: string }[] }).agents.map((agent) => agent.address);
+  },
 });
 
 function calls(addresses: string[]): Call[] {
   const get = (name: string, path: (address: string) => string): Call => ({
     name,
-    request: async (base, token, i) =>
-      expectOk(await fetch(`${base}${path(addresses[i % addresses.length]!)}`, { headers: { authorization: `Bearer ${token}` } }), name),
+    request: async (base, token, i) => {
+      await expectOk(
+        await fetch(`${base}${path(addresses[i % addresses.length]!)}`, { headers: { authorization: `Bearer ${token}` } }),
+        name,
+      );
+      return null;
+    },
   });
   return [
     search('search: text ("weather forecast")', { search_text: 'weather forecast' }),
@@ -199,7 +212,9 @@ try {
   const shards = BINDINGS.sharded.map((binding) => files.get(`sharded:${binding}`)!);
   const started = performance.now();
   await seed(single, shards);
-  console.log(`${AGENTS.toLocaleString('en')} agents seeded twice (one database; four shards) in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  console.log(
+    `${AGENTS.toLocaleString('en')} agents seeded twice (one database; four shards) in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
   const token = benchKey([single, shards[0]!]);
   const step = Math.max(1, Math.floor(AGENTS / 200));
   const sample = (single.prepare('SELECT address FROM agents WHERE rowid % ? = 0 LIMIT 200').all(step) as { address: string }[]).map(
@@ -208,7 +223,12 @@ try {
   for (const db of files.values()) db.close();
   const stack = await startMiniflareStack({ ...stackOptions, work: path.join(work, 'run') });
   try {
-    const timings = calls(sample).map((call) => ({ call, single: [] as number[], sharded: [] as number[] }));
+    const timings = calls(sample).map((call) => ({
+      call,
+      single: [] as number[],
+      sharded: [] as number[],
+      pages: {} as Record<string, string[] | null>,
+    }));
     const loads: number[] = [];
     for (let round = 0; round <= ROUNDS; round++) {
       for (const timing of timings)
@@ -216,20 +236,32 @@ try {
           // Alternating which goes first: neither registry always meets a warm or a cold cache after the other.
           const order = (round + i) % 2 === 0 ? (['single', 'sharded'] as const) : (['sharded', 'single'] as const);
           for (const which of order) {
-            const took = await timed(() => timing.call.request(stack.urls[which], token, round * 8 + i));
+            const took = await timed(async () => {
+              timing.pages[which] = await timing.call.request(stack.urls[which], token, round * 8 + i);
+            });
             if (round > 0) timing[which].push(took);
           }
         }
       loads.push(loadavg()[0]!);
     }
     const ms = (value: number) => value.toFixed(1).padStart(7);
-    console.log(`\nruntime: workerd through Miniflare, local D1; ${AGENTS.toLocaleString('en')} agents; ${ROUNDS} rounds × 8 requests per class`);
+    console.log(
+      `\nruntime: workerd through Miniflare, local D1; ${AGENTS.toLocaleString('en')} agents; ${ROUNDS} rounds × 8 requests per class`,
+    );
     console.log(`load average (1 min) during the timing: ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)}`);
-    console.log(`${'class'.padEnd(44)} ${'one DB p50'.padStart(10)} ${'p99'.padStart(7)} ${'4 shards p50'.padStart(12)} ${'p99'.padStart(7)}  ratio p50`);
-    for (const { call, single: one, sharded } of timings)
+    console.log(
+      `${'class'.padEnd(44)} ${'one DB p50'.padStart(10)} ${'p99'.padStart(7)} ${'4 shards p50'.padStart(12)} ${'p99'.padStart(7)}  ratio p50  same top 10`,
+    );
+    for (const { call, single: one, sharded, pages } of timings) {
+      // How many of one database's first 10 the shards' first 10 hold (relevancy over shards, docs/decisions/0207).
+      const agree =
+        pages.single && pages.sharded
+          ? pages.single.slice(0, 10).filter((address) => pages.sharded!.slice(0, 10).includes(address)).length
+          : null;
       console.log(
-        `${call.name.padEnd(44)} ${ms(percentile(one, 50)).padStart(10)} ${ms(percentile(one, 99))} ${ms(percentile(sharded, 50)).padStart(12)} ${ms(percentile(sharded, 99))}  ${(percentile(sharded, 50) / percentile(one, 50)).toFixed(2)}×`,
+        `${call.name.padEnd(44)} ${ms(percentile(one, 50)).padStart(10)} ${ms(percentile(one, 99))} ${ms(percentile(sharded, 50)).padStart(12)} ${ms(percentile(sharded, 99))}  ${`${(percentile(sharded, 50) / percentile(one, 50)).toFixed(2)}×`.padStart(9)}  ${agree === null ? '' : `${agree}/${Math.min(10, pages.single!.length)}`}`,
       );
+    }
   } finally {
     await stack.stop();
   }
