@@ -110,7 +110,10 @@ async function seed(single: Database.Database, shards: Database.Database[]) {
   const progress = progressBar('seed (one database and four shards)', AGENTS);
   let chunk: { db: Database.Database; row: unknown[] }[] = [];
   const flush = () => {
-    for (const db of all) db.transaction(() => chunk.filter((item) => item.db === db).forEach((item) => inserts.get(db)!.run(item.row)))();
+    for (const db of all)
+      db.transaction(() => {
+        for (const item of chunk) if (item.db === db) inserts.get(db)!.run(item.row);
+      })();
     chunk = [];
   };
   let index = 0;

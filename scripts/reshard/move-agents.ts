@@ -86,7 +86,10 @@ function copyBatch(source: Database.Database, shards: readonly Database.Database
         copied += 1;
         for (const { table, column } of DEPENDENTS) {
           const kept = copiedColumns(source, table);
-          const rows = source.prepare(`SELECT ${kept.join(', ')} FROM ${table} WHERE ${column} = ?`).raw().all(address) as unknown[][];
+          const rows = source
+            .prepare(`SELECT ${kept.join(', ')} FROM ${table} WHERE ${column} = ?`)
+            .raw()
+            .all(address) as unknown[][];
           const insert = db.prepare(`INSERT OR IGNORE INTO ${table} (${kept.join(', ')}) VALUES (${kept.map(() => '?').join(', ')})`);
           for (const dependent of rows) insert.run(...dependent);
         }
@@ -113,7 +116,11 @@ function deleteBatch(source: Database.Database, shards: readonly Database.Databa
 }
 
 /** One phase over every shard: `shards` is the new set (the old shards first, in order, then the new ones). */
-export async function moveAgents(shards: readonly Database.Database[], phase: Phase, progress?: (done: number) => void): Promise<MoveFigures> {
+export async function moveAgents(
+  shards: readonly Database.Database[],
+  phase: Phase,
+  progress?: (done: number) => void,
+): Promise<MoveFigures> {
   const figures: MoveFigures = { copied: 0, deleted: 0 };
   for (const [index, source] of shards.entries()) {
     for (let after = ''; ; ) {

@@ -43,13 +43,15 @@ beforeEach(async () => {
   for (const [i, agent] of AGENTS.entries()) {
     const db = shards[shardOf(agent.address, 4)]!;
     db.prepare(insert).run(...registrationColumns('owner', agent));
-    db.prepare("INSERT INTO interactions (target, source, kind, at) VALUES (?, ?, 'proxy', '2026-11-20')").run(agent.address, `source-${i}`);
-    db.prepare("INSERT INTO search_clicks (search_id, address, query_key, page_index, clicked_at) VALUES (?, ?, 'weather', 0, '2026-11-20')").run(
-      `search-${i}`,
+    db.prepare("INSERT INTO interactions (target, source, kind, at) VALUES (?, ?, 'proxy', '2026-11-20')").run(
       agent.address,
+      `source-${i}`,
     );
+    db.prepare(
+      "INSERT INTO search_clicks (search_id, address, query_key, page_index, clicked_at) VALUES (?, ?, 'weather', 0, '2026-11-20')",
+    ).run(`search-${i}`, agent.address);
     if (i % 3 === 0) db.prepare("INSERT INTO liveness_claims (address, claimed_at) VALUES (?, '2026-11-20')").run(agent.address);
-    if (i % 4 === 0) db.prepare("INSERT INTO search_embeddings (address, vector_id) VALUES (?, ?)").run(agent.address, `v-${i}`);
+    if (i % 4 === 0) db.prepare('INSERT INTO search_embeddings (address, vector_id) VALUES (?, ?)').run(agent.address, `v-${i}`);
   }
   for (const db of shards) await indexAllPendingAgents(sqliteRunner(db));
 });
