@@ -121,6 +121,28 @@ describe('x-d1-bookmark: a client reads its own writes', () => {
     expect(search.bookmark!.split(',')).toHaveLength(4);
   });
 
+  it('the browser client may send it and read it (CORS)', async () => {
+    const origin = 'http://localhost:5174';
+    const preflight = await worker.fetch(
+      new Request(`${BASE}/v2/agents/handles/anyone`, {
+        method: 'OPTIONS',
+        headers: { origin, 'access-control-request-method': 'GET', 'access-control-request-headers': 'authorization, x-d1-bookmark' },
+      }),
+      SINGLE,
+      createExecutionContext(),
+    );
+    expect(preflight.headers.get('access-control-allow-headers')?.toLowerCase()).toContain('x-d1-bookmark');
+    const ctx = createExecutionContext();
+    const read = await worker.fetch(
+      new Request(`${BASE}/v2/agents/handles/bookmark-single`, { headers: { origin, authorization: `Bearer ${tokens.get(SINGLE)}` } }),
+      SINGLE,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(read.headers.get('x-d1-bookmark')).toMatch(BOOKMARK);
+    expect(read.headers.get('access-control-expose-headers')?.toLowerCase()).toContain('x-d1-bookmark');
+  });
+
   it('a malformed bookmark is a clear 400, never a 500; an empty one or one from a larger shard count is read as far as it goes', async () => {
     const valid = '00000000-00000001-00000000-00000000000000000000000000000000';
     for (const bookmark of ['garbage', `${valid}x`, 'a'.repeat(5000), Array(65).fill(valid).join(','), `${valid};drop`]) {
