@@ -4,6 +4,8 @@ import { cors } from 'hono/cors';
 /** Response headers the browser client reads (search mode, rate limits). */
 const EXPOSED = [
   'x-search-mode',
+  // The registry's D1 bookmarks: the client sends them back to read its own writes (docs/decisions/0205).
+  'x-d1-bookmark',
   'retry-after',
   'x-ratelimit-limit-requests',
   'x-ratelimit-remaining-requests',
@@ -37,7 +39,8 @@ export function clientCors<Bindings extends object = { ALLOWED_ORIGINS?: string 
     origin: (origin, c: Context<{ Bindings: Bindings }>) => allowedOrigin(origin, originsOf(c.env)),
     allowMethods: ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
     // X-Session-Id: a chat conversation with an agent continues across requests (llm1-agentic).
-    allowHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Session-Id'],
+    // X-D1-Bookmark: the registry's reads start from the client's last write (docs/decisions/0205).
+    allowHeaders: ['Authorization', 'Content-Type', 'Accept', 'X-Session-Id', 'X-D1-Bookmark'],
     exposeHeaders: EXPOSED,
     maxAge: 600,
   });

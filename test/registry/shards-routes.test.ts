@@ -14,7 +14,7 @@ import { createAttestation } from '../../lib/registry-client/index.ts';
 import type { ProbeMessage } from '../../workers/registry/src/liveness/sweep.ts';
 import { shardOf } from '../../workers/registry/src/shards/shard-key.ts';
 import { generateAgents } from './fixtures/corpus/generate.ts';
-import { accountWithKey, insertAgents } from './fixtures/search-seed.ts';
+import { accountWithKey, claimHandles, insertAgents } from './fixtures/search-seed.ts';
 import { BASE, registrationBody } from './helpers.ts';
 
 /**
@@ -133,6 +133,7 @@ beforeAll(async () => {
   for (const db of [env.DB, ...SHARDS]) await applyD1Migrations(db, env.TEST_MIGRATIONS);
   ({ token, accountId } = await accountInBoth());
   await insertAgents(env.DB, accountId, CORPUS);
+  for (const home of [env.DB, env.SHARD_0]) await claimHandles(home, CORPUS);
   for (const [i, db] of SHARDS.entries()) {
     if (i > 0) await db.prepare('INSERT INTO accounts (id, name, created_at) SELECT ?, ?, ?').bind(accountId, 'stub', '2026-01-01').run();
     await insertAgents(

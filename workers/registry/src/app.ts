@@ -1,5 +1,6 @@
 import type { KeyRevocationsContract } from '../../../lib/rpc-contracts/index.ts';
 import type { AuthenticatedKey } from './keys/authenticate.ts';
+import type { ShardSet } from './shards/shard-set.ts';
 
 /**
  * The registry's bindings: RegistryEnv as `wrangler types` generates it, with the chat Worker's
@@ -8,5 +9,8 @@ import type { AuthenticatedKey } from './keys/authenticate.ts';
  */
 export type RegistryBindings = Omit<RegistryEnv, 'CHAT_KEYS'> & { CHAT_KEYS: Service<KeyRevocationsContract> };
 
-/** The registry's Hono environment: its bindings, and the key a route's middleware authenticated. */
-export type RegistryApp = { Bindings: RegistryBindings; Variables: { key: AuthenticatedKey } };
+/**
+ * The registry's Hono environment: its bindings, the key a route's middleware authenticated, and the request's
+ * agent shards, made on first use with the client's bookmarks (shards/request-shards.ts).
+ */
+export type RegistryApp = { Bindings: RegistryBindings; Variables: { key: AuthenticatedKey; shards: () => ShardSet } };

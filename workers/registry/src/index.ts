@@ -20,6 +20,7 @@ import { runScheduled } from './liveness/scheduled.ts';
 import { probeMessage, type ProbeMessage } from './liveness/sweep.ts';
 import { rateLimit } from './http/rate-limit.ts';
 import { searchRoutes } from './search/routes.ts';
+import { requestShards } from './shards/request-shards.ts';
 
 export { WordVectors } from './embeddings/word-vectors-service.ts';
 export { KeyService } from './keys/key-service.ts';
@@ -32,6 +33,7 @@ const identity = identityRoutes();
 app.all('/v1/hosting/*', speaksDetail, forwardToHosting);
 app.use('*', clientCors());
 app.use('*', rateLimit);
+app.use('*', requestShards);
 app.get('/health', (c) => c.json(healthBody('registry')));
 app.route('/v1/keys', keyRoutes());
 app.route('/v1/search', searchRoutes());

@@ -3,7 +3,6 @@ import type { OwnAgents } from '../../../../schemas/own-agents.ts';
 import type { RegistryApp } from '../app.ts';
 import { speaksDetail } from '../http/detail.ts';
 import { requireKey } from '../keys/require-key.ts';
-import { agentShards } from '../shards/agent-shards.ts';
 import { agentColumns } from './columns.ts';
 import type { AgentRow } from './row.ts';
 
@@ -20,7 +19,8 @@ export function ownAgentRoutes() {
   app.get('/', requireKey(['read', 'write']), async (c) => {
     // Each shard's agents of the account in registration order, shard after shard (one shard: as registered).
     const pages = await Promise.all(
-      agentShards(c.env)
+      c.var
+        .shards()
         .sessions()
         .map((db) =>
           db

@@ -4,8 +4,8 @@ import { analyzeReadme } from './readme.ts';
 import { toAgentDetail } from './record.ts';
 import type { AgentRow } from './row.ts';
 import { ensureAccountOnShard } from '../shards/account-stub.ts';
-import { handleHolder } from '../shards/handle-holder.ts';
 import type { ShardSet } from '../shards/shard-set.ts';
+import { claimHandle, releaseClaim, releaseOtherHandles } from './handle-claims.ts';
 import { type AgentState, emptyState, findAgent, saveAgent, stateOf } from './store.ts';
 
 type Refusal = { ok: false; status: 401 | 403 | 404 | 409; detail: string };
@@ -36,13 +36,17 @@ function applyUpdate(base: AgentState, update: AgentUpdate): AgentState {
   };
 }
 
-/** Handles are unique registry-wide: every shard's primary is asked (agents.handle UNIQUE holds within a shard). */
-async function handleTaken(shards: ShardSet, handle: string | undefined, address: string): Promise<Refusal | null> {
-  if (!handle) return null;
-  const holder = await handleHolder(shards.all, handle);
-  return holder && holder !== address ? { ok: false, status: 409, detail: `handle "${handle}" is taken by another agent` } : null;
-}
+const handleTaken = (handle: string | null): Refusal => ({
+  ok: false,
+  status: 409,
+  detail: `handle "${handle}" is taken by another agent`,
+});
 
+/**
+ * Writes the agent to its shard. Its handle is claimed on home first (handle-claims.ts): a claim another agent
+ * holds refuses the write; a failed write releases the claim it made; a saved write releases the agent's
+ * other handles, so a changed handle is free again.
+ */
 async function save(
   shards: ShardSet,
   address: string,
@@ -51,18 +55,21 @@ async function save(
   previous: AgentRow | null,
 ): Promise<Saved | Refusal> {
   const db = shards.owner(address);
+  const now = new Date().toISOString();
+  const claim = state.handle ? await claimHandle(shards.homeWriter(), state.handle, address, now) : null;
+  if (claim && !claim.ok) return handleTaken(state.handle);
   // An agent known only from an almanac attestation becomes registered now: for its owner that is a creation.
   const created = previous === null || previous.account_id === null;
-  if (created) await ensureAccountOnShard(shards.home, db, accountId);
   try {
-    await saveAgent(db, address, accountId, state, previous, new Date().toISOString());
+    if (created && shards.ownerIndex(address) !== 0) await ensureAccountOnShard(shards.home, db, accountId);
+    await saveAgent(db, address, accountId, state, previous, now);
   } catch (error) {
-    // Another agent took the handle between handleTaken's look and this write.
-    if (/UNIQUE constraint failed: agents\.handle/.test(String((error as Error).message))) {
-      return { ok: false, status: 409, detail: `handle "${state.handle}" is taken by another agent` };
-    }
+    if (claim?.fresh) await releaseClaim(shards.homeWriter(), state.handle!, address);
+    // An agent row written without a claim (before migration 0018's backfill ran, or seeded by hand) holds it.
+    if (/UNIQUE constraint failed: agents\.handle/.test(String((error as Error).message))) return handleTaken(state.handle);
     throw error;
   }
+  await releaseOtherHandles(shards.homeWriter(), address, state.handle);
   const row = await findAgent(db, address);
   if (!row) throw new Error(`agent ${address} vanished after saving`);
   return { ok: true, created, body: { success: true, created, agent: toAgentDetail(row), readme: state.readmeAnalysis } };
@@ -92,8 +99,6 @@ export async function register(shards: ShardSet, accountId: string, request: Reg
       detail: `prove you hold ${address} first: GET /v2/identity/${address}/challenge, sign it, POST /v2/identity`,
     };
   }
-  const taken = await handleTaken(shards, request.handle, address);
-  if (taken) return taken;
   const previous = await findAgent(shards.owner(address), address);
   // An attestation-only agent was kept unlisted; its first registration by an account lists it like a new one.
   const base = previous?.account_id ? stateOf(previous) : { ...(previous ? stateOf(previous) : emptyState()), isPublic: true };
@@ -117,7 +122,5 @@ export async function update(shards: ShardSet, accountId: string, address: strin
   const previous = await findAgent(shards.owner(address), address);
   if (!previous || previous.account_id === null) return { ok: false, status: 404, detail: `agent ${address} is not registered` };
   if (previous.account_id !== accountId) return { ok: false, status: 409, detail: `agent ${address} belongs to another account` };
-  const taken = await handleTaken(shards, changes.handle, address);
-  if (taken) return taken;
   return save(shards, address, accountId, applyUpdate(stateOf(previous), changes), previous);
 }

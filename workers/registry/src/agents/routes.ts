@@ -16,10 +16,9 @@ import { SqlParams } from '../search/sql-params.ts';
 import { d1Runner } from '../search/sql-runner.ts';
 import { register, update } from './register.ts';
 import { toAgentDetail } from './record.ts';
-import { agentShards } from '../shards/agent-shards.ts';
-import { handleHolder } from '../shards/handle-holder.ts';
 import type { AgentRow } from './row.ts';
 import { deleteAgent, findAgent } from './store.ts';
+import { handleClaimant, releaseOtherHandles } from './handle-claims.ts';
 
 /**
  * `/v2/agents` (and the older `/v1/agents`): the registration API the Python SDKs call. Lookup takes a
@@ -31,12 +30,14 @@ export function agentRoutes() {
   const lookupKey = requireKey(['read', 'write']);
   const writeKey = requireKey('write');
 
-  // `@handle` in a chat: the agent holding the handle, seen as the lookup by address would show it.
+  // `@handle` in a chat: the agent holding the handle, seen as the lookup by address would show it. The claim on
+  // home names the address; the agent's row must still carry the handle (a failed write may leave a claim).
   app.get('/handles/:handle', lookupKey, validateDetail('param', handleParamSchema), async (c) => {
-    const shards = agentShards(c.env);
-    const address = await handleHolder(shards.sessions(), c.req.valid('param').handle);
+    const shards = c.var.shards();
+    const { handle } = c.req.valid('param');
+    const address = await handleClaimant(shards.homeReader(), handle);
     const row = address ? await findAgent(shards.ownerReader(address), address) : null;
-    if (!row || row.account_id === null || (row.is_public !== 1 && row.account_id !== c.get('key').accountId))
+    if (!row || row.handle !== handle || row.account_id === null || (row.is_public !== 1 && row.account_id !== c.get('key').accountId))
       throw new ApiError({ status: 404, message: 'no agent has this handle' });
     return c.json(toAgentDetail(row));
   });
@@ -48,10 +49,10 @@ export function agentRoutes() {
   app.get('/:address', requireKeyInBatch(['read', 'write']), validateDetail('param', addressParamSchema), async (c) => {
     const { address } = c.req.valid('param');
     const check = c.get('keyCheck');
-    const shards = agentShards(c.env);
+    const shards = c.var.shards();
     const home = keyedRunner(d1Runner(shards.home), check);
     let row: AgentRow | null | undefined;
-    if (shards.owner(address) === shards.home) {
+    if (shards.ownerIndex(address) === 0) {
       const params = new SqlParams();
       const sql = `SELECT rowid, * FROM agents WHERE address = ${params.add(address)} AND ${check.gate((value) => params.add(value))}`;
       [row] = await home.all<AgentRow>({ sql, params: params.values });
@@ -68,7 +69,7 @@ export function agentRoutes() {
   });
 
   app.post('/', writeKey, validateDetail('json', registrationRequestSchema), async (c) => {
-    const outcome = await register(agentShards(c.env), c.get('key').accountId, c.req.valid('json'));
+    const outcome = await register(c.var.shards(), c.get('key').accountId, c.req.valid('json'));
     if (!outcome.ok) throw new ApiError({ status: outcome.status, message: outcome.detail });
     // 200 for a creation too: uAgents' register_in_agentverse accepts nothing else (docs/decisions/0110); `created` tells them apart.
     return c.json(outcome.body);
@@ -81,7 +82,7 @@ export function agentRoutes() {
       validateDetail('param', addressParamSchema),
       validateDetail('json', agentUpdateSchema),
       async (c) => {
-        const outcome = await update(agentShards(c.env), c.get('key').accountId, c.req.valid('param').address, c.req.valid('json'));
+        const outcome = await update(c.var.shards(), c.get('key').accountId, c.req.valid('param').address, c.req.valid('json'));
         if (!outcome.ok) throw new ApiError({ status: outcome.status, message: outcome.detail });
         return c.json(outcome.body);
       },
@@ -90,7 +91,7 @@ export function agentRoutes() {
 
   app.delete('/:address', writeKey, validateDetail('param', addressParamSchema), async (c) => {
     const { address } = c.req.valid('param');
-    const owner = agentShards(c.env).owner(address);
+    const owner = c.var.shards().owner(address);
     const row = await findAgent(owner, address);
     if (!row || row.account_id === null) throw new ApiError({ status: 404, message: 'agent not found' });
     if (row.account_id !== c.get('key').accountId)
@@ -99,6 +100,8 @@ export function agentRoutes() {
         message: `agent ${address} belongs to another account`,
       });
     await deleteAgent(owner, address);
+    // After the row is gone: released first, the handle could be claimed while this agent still shows it.
+    await releaseOtherHandles(c.var.shards().homeWriter(), address, null);
     const body: DeletedAgent = { address, deleted: true };
     return c.json(body);
   });

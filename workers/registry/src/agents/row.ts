@@ -85,6 +85,7 @@ export const AGENT_RECORD_SELECTION = AGENT_RECORD_COLUMNS.map((column) => `a.${
 export const ALMANAC_COLUMNS = [
   'address',
   'name',
+  'handle',
   'account_id',
   'is_active',
   'is_public',

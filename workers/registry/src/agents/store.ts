@@ -47,10 +47,6 @@ export async function agentExists(db: Pick<D1Database, 'prepare'>, address: stri
   return (await db.prepare('SELECT 1 AS found FROM agents WHERE address = ?').bind(address).first()) !== null;
 }
 
-export async function handleOwner(db: Pick<D1Database, 'prepare'>, handle: string): Promise<string | null> {
-  return (await db.prepare('SELECT address FROM agents WHERE handle = ?').bind(handle).first<{ address: string }>())?.address ?? null;
-}
-
 export function stateOf(row: AgentRow): AgentState {
   return {
     name: row.name,
@@ -99,7 +95,7 @@ export function emptyState(): AgentState {
  * counters, probe results). `status` is derived here, so every write path keeps it true.
  */
 export async function saveAgent(
-  db: D1Database,
+  db: Pick<D1Database, 'prepare' | 'batch'>,
   address: string,
   accountId: string | null,
   state: AgentState,
@@ -170,7 +166,13 @@ export async function saveAgent(
 }
 
 /** A signed status update: active or not, as of `timestamp` (unix seconds, signed by the agent). */
-export async function saveActivity(db: D1Database, row: AgentRow, isActive: boolean, timestamp: number, now: string): Promise<AgentStatus> {
+export async function saveActivity(
+  db: Pick<D1Database, 'prepare'>,
+  row: AgentRow,
+  isActive: boolean,
+  timestamp: number,
+  now: string,
+): Promise<AgentStatus> {
   const endpoints = agentColumns.endpoints(row.endpoints);
   const status = deriveStatus({ url: row.url, endpoints, is_active: isActive, last_probe_ok: row.last_probe_ok });
   await db
@@ -182,7 +184,7 @@ export async function saveActivity(db: D1Database, row: AgentRow, isActive: bool
   return status;
 }
 
-export async function deleteAgent(db: D1Database, address: string): Promise<boolean> {
+export async function deleteAgent(db: Pick<D1Database, 'prepare'>, address: string): Promise<boolean> {
   const result = await db.prepare('DELETE FROM agents WHERE address = ?').bind(address).run();
   return result.meta.changes > 0;
 }

@@ -6,8 +6,7 @@ import { toAlmanacRecord } from '../agents/record.ts';
 import { findAlmanacRow } from '../agents/store.ts';
 import type { RegistryApp } from '../app.ts';
 import { speaksDetail } from '../http/detail.ts';
-import { agentShards } from '../shards/agent-shards.ts';
-import { handleHolder } from '../shards/handle-holder.ts';
+import { handleClaimant } from '../agents/handle-claims.ts';
 
 type Identifier = { kind: 'address'; address: string } | { kind: 'handle'; handle: string } | { kind: 'domain'; domain: string };
 
@@ -48,11 +47,13 @@ export function almanacResolveRoutes() {
     const identifier = param.success ? parseIdentifier(param.data.identifier) : null;
     if (!identifier) throw new ApiError({ status: 400, message: 'malformed identifier: expected an agent address, a handle or a domain' });
     if (identifier.kind === 'domain') throw new ApiError({ status: 404, message: `no agent holds the domain ${identifier.domain}` });
-    const shards = agentShards(c.env);
-    const address = identifier.kind === 'address' ? identifier.address : await handleHolder(shards.sessions(), identifier.handle);
+    const shards = c.var.shards();
+    const address = identifier.kind === 'address' ? identifier.address : await handleClaimant(shards.homeReader(), identifier.handle);
     const row = address ? await findAlmanacRow(shards.ownerReader(address), address) : null;
     const listed = row !== null && row.account_id !== null && row.is_public === 1;
-    if (!row || (identifier.kind === 'handle' && !listed))
+    // A claim is kept by its agent's row: a failed write may leave one that no agent holds.
+    const held = identifier.kind !== 'handle' || row?.handle === identifier.handle;
+    if (!row || !held || (identifier.kind === 'handle' && !listed))
       throw new ApiError({ status: 404, message: `${raw} is not assigned to any agent` });
     return c.json(toAlmanacRecord(row));
   });

@@ -14,7 +14,6 @@ import { toAlmanacRecord } from '../agents/record.ts';
 import { findAgent, findAlmanacRow, saveActivity } from '../agents/store.ts';
 import type { RegistryApp } from '../app.ts';
 import { speaksDetail, validateDetail } from '../http/detail.ts';
-import { agentShards } from '../shards/agent-shards.ts';
 import { acceptAttestation, staleness } from './attestation.ts';
 
 /**
@@ -28,7 +27,7 @@ export function almanacRoutes() {
 
   app.get('/agents/:address', validateDetail('param', addressParamSchema), async (c) => {
     const { address } = c.req.valid('param');
-    const row = await findAlmanacRow(agentShards(c.env).ownerReader(address), address);
+    const row = await findAlmanacRow(c.var.shards().ownerReader(address), address);
     if (!row) throw new ApiError({ status: 404, message: 'agent not found' });
     return c.json(toAlmanacRecord(row));
   });
@@ -52,7 +51,7 @@ export function almanacRoutes() {
           status: 401,
           message: `signature is not ${address}'s signature of this status update`,
         });
-      const owner = agentShards(c.env).owner(address);
+      const owner = c.var.shards().owner(address);
       const row = await findAgent(owner, address);
       if (!row) throw new ApiError({ status: 404, message: 'agent not found' });
       const stale = staleness(update.timestamp, row.status_timestamp);
@@ -65,7 +64,7 @@ export function almanacRoutes() {
 
   // The body is checked by acceptAttestation (a batch checks each of its attestations the same way).
   app.post('/agents', validateDetail('json', z.looseObject({})), async (c) => {
-    const outcome = await acceptAttestation(agentShards(c.env), c.req.valid('json'));
+    const outcome = await acceptAttestation(c.var.shards(), c.req.valid('json'));
     if (!outcome.ok) throw new ApiError({ status: outcome.status, message: outcome.detail });
     return c.json(outcome.record);
   });
@@ -73,7 +72,7 @@ export function almanacRoutes() {
   // uAgents' BatchAlmanacApiRegistrationPolicy: one agent's bad attestation refuses that agent, not the batch.
   app.post('/agents/batch', validateDetail('json', almanacBatchSchema), async (c) => {
     const results: AlmanacBatchResult[] = [];
-    const shards = agentShards(c.env);
+    const shards = c.var.shards();
     for (const [index, attestation] of c.req.valid('json').attestations.entries()) {
       const outcome = await acceptAttestation(shards, attestation);
       results.push(

@@ -10,7 +10,6 @@ import { agentExists, findAgent } from '../agents/store.ts';
 import type { RegistryApp } from '../app.ts';
 import { speaksDetail, validateDetail } from '../http/detail.ts';
 import { type LimitVerdict, takeFromWindows, type WindowLimit } from '../limits/rate-windows.ts';
-import { agentShards } from '../shards/agent-shards.ts';
 import { countOnOwner } from '../shards/count-on-owner.ts';
 import { claimOnce } from './store.ts';
 
@@ -79,7 +78,7 @@ export function interactionRoutes() {
     if (attestation.address !== source && attestation.address !== request.target) {
       throw new ApiError({ status: 403, message: `the attestation is ${attestation.address}'s, who is neither the source nor the target` });
     }
-    const shards = agentShards(c.env);
+    const shards = c.var.shards();
     if (!(await agentExists(shards.owner(request.target), request.target)))
       throw new ApiError({
         status: 404,
@@ -108,7 +107,7 @@ export function interactionRoutes() {
     const parsed = parseEnvelope(await c.req.text());
     if (!parsed.ok) throw new ApiError({ status: 406, message: `malformed envelope: ${parsed.message}` });
     const { envelope } = parsed;
-    const shards = agentShards(c.env);
+    const shards = c.var.shards();
     const target = await findAgent(shards.owner(envelope.target), envelope.target);
     if (!target?.url) throw new ApiError({ status: 404, message: `target ${envelope.target} has no registered webhook url` });
     const destination = new URL(target.url);

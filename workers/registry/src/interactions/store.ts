@@ -23,7 +23,7 @@ export interface InteractionCount {
  * source on another shard was looked up there by the caller (`sourceRegistered`), else it is read here.
  */
 export async function countInteraction(
-  db: D1Database,
+  db: Pick<D1Database, 'prepare' | 'batch'>,
   target: string,
   source: string,
   sessionId: string | null,

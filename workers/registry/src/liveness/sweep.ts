@@ -92,7 +92,8 @@ export async function sweepLiveness(env: RegistryEnv, now: Date): Promise<SweepS
  */
 export async function probeMessage(env: RegistryEnv, message: ProbeMessage, now: Date): Promise<ProbeSummary> {
   const addresses = message.addresses.slice(0, PROBES_PER_MESSAGE);
-  const db = addresses[0] === undefined ? env.DB : agentShards(env).owner(addresses[0]);
+  const shards = agentShards(env);
+  const db = addresses[0] === undefined ? env.DB : shards.all[shards.ownerIndex(addresses[0])]!;
   const rows = await probeableRows(db, addresses);
   return probeRows(db, rows, addresses, { ...DEFAULT_PROBE, allowPrivate: env.ALLOW_PRIVATE_URLS === 'true' }, now);
 }

@@ -15,7 +15,6 @@ import { speaksDetail, validateDetail } from '../http/detail.ts';
 import { openInbox } from './access.ts';
 import type { InboxEntry } from './inbox.ts';
 import { MAILBOX_LIMITS } from './limits.ts';
-import { agentShards } from '../shards/agent-shards.ts';
 import { requireMailboxAgent } from './mailbox-agents.ts';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -53,7 +52,7 @@ export function mailboxRoutes() {
     if (!parsed.ok) throw new ApiError({ status: 406, message: `malformed envelope: ${parsed.message}` });
     const { envelope } = parsed;
     // The lookup's wait overlaps the signature check's CPU; a target without a mailbox is still refused first.
-    const mailboxAgent = requireMailboxAgent(agentShards(c.env).ownerReader(envelope.target), envelope.target);
+    const mailboxAgent = requireMailboxAgent(c.var.shards().ownerReader(envelope.target), envelope.target);
     // The inbox keeps one copy of each signed envelope: it is the replay guard here.
     const verdict = await verifyEnvelope(envelope, { self: envelope.target, replay: { claim: async () => 'claimed' } });
     await mailboxAgent;
@@ -81,7 +80,7 @@ export function mailboxRoutes() {
   app.get('/:address/mailbox', validateDetail('param', addressParamSchema), validateDetail('query', mailboxPageQuerySchema), async (c) => {
     const { address } = c.req.valid('param');
     await openInbox(c.env.DB, c.req.header('authorization'), address, 'read');
-    await requireMailboxAgent(agentShards(c.env).ownerReader(address), address);
+    await requireMailboxAgent(c.var.shards().ownerReader(address), address);
     const { limit, offset } = c.req.valid('query');
     const entries = await inboxOf(c.env, address).list(limit, offset);
     return c.body(`[${entries.map(storedEnvelopeJson).join(',')}]`, 200, { 'content-type': 'application/json' });
@@ -90,7 +89,7 @@ export function mailboxRoutes() {
   app.get('/:address/mailbox/status', validateDetail('param', addressParamSchema), async (c) => {
     const { address } = c.req.valid('param');
     await openInbox(c.env.DB, c.req.header('authorization'), address, 'read');
-    await requireMailboxAgent(agentShards(c.env).ownerReader(address), address);
+    await requireMailboxAgent(c.var.shards().ownerReader(address), address);
     const summary = await inboxOf(c.env, address).summary();
     const body: MailboxStatus = {
       address,

@@ -24,7 +24,6 @@ import { queryKey } from './text/tokenize.ts';
 import type { RegistryApp } from '../app.ts';
 import { requireKeyInBatch } from '../keys/batched-key.ts';
 import { requireKey } from '../keys/require-key.ts';
-import { agentShards } from '../shards/agent-shards.ts';
 import { fanOutFunctions } from '../shards/fan-out-functions.ts';
 import { searchShards } from '../shards/search-shards.ts';
 
@@ -37,7 +36,7 @@ export function searchRoutes() {
   app.post('/agents', requireKeyInBatch('read'), validate('json', agentSearchRequestSchema), async (c) => {
     const request = c.req.valid('json');
     const check = c.get('keyCheck');
-    const shards = agentShards(c.env);
+    const shards = c.var.shards();
     const runner = keyedRunner(d1Runner(shards.home), check);
     const session = newSession(request.search_id, queryKey(request.search_text), request.source);
     const semantic = semanticRequested(request) ? semanticSource(c.env) : null;
@@ -69,7 +68,7 @@ export function searchRoutes() {
 
   app.post('/agents/click', readKey, validate('json', searchClickRequestSchema), async (c) => {
     const click = c.req.valid('json');
-    const shards = agentShards(c.env);
+    const shards = c.var.shards();
     const owner = shards.owner(click.address);
     const sessions = owner === shards.home ? null : d1Runner(shards.home);
     const outcome = await recordClick(d1Runner(owner), click, c.get('key').accountId, sessions);
@@ -101,7 +100,7 @@ export function searchRoutes() {
 
   app.post('/functions', readKey, validate('json', functionSearchRequestSchema), async (c) => {
     const request = c.req.valid('json');
-    const shards = agentShards(c.env);
+    const shards = c.var.shards();
     const runner = d1Runner(shards.home);
     const session = newSession(request.search_id, queryKey(request.search_text), request.source);
     const candidates = functionCandidates(c.env);

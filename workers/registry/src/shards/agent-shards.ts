@@ -3,9 +3,10 @@ import { shardSet, type ShardSet } from './shard-set.ts';
 /**
  * The registry's agent shards from its bindings (docs/scale.md, docs/decisions/0190): shard 0 is `DB`, the
  * home database; `AGENT_SHARDS` names the D1 bindings of shards 1…N-1, comma-separated, in shard order.
- * Empty (the default): one shard, `DB`, as a registry without sharding has always been.
+ * Empty (the default): one shard, `DB`, as a registry without sharding has always been. `bookmarks`: the
+ * client's, by shard (bookmarks.ts); a request's shard set is made once (request-shards.ts).
  */
-export function agentShards(env: { DB: D1Database; AGENT_SHARDS?: string }): ShardSet {
+export function agentShards(env: { DB: D1Database; AGENT_SHARDS?: string }, bookmarks: readonly (string | null)[] = []): ShardSet {
   const names = (env.AGENT_SHARDS ?? '')
     .split(',')
     .map((name) => name.trim())
@@ -17,7 +18,7 @@ export function agentShards(env: { DB: D1Database; AGENT_SHARDS?: string }): Sha
     if (!isD1(db)) throw new Error(`AGENT_SHARDS names ${name}, which is not a D1 binding of this Worker`);
     return db;
   });
-  return shardSet([env.DB, ...extra]);
+  return shardSet([env.DB, ...extra], bookmarks);
 }
 
 function isD1(value: unknown): value is D1Database {
