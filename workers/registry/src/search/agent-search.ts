@@ -55,7 +55,11 @@ export async function searchAgents(
   const query = await expandPlanned(vocabulary, plan, lookupRows, options);
   if (!semanticRequested(request) || !semantic) {
     // lexicalSearch's answer without its speculative batch.
-    return textSearch(runner, input, query, { mode: lexicalMode, match: query.match, bounded: await narrowing(input, plan, lookupRows, query) });
+    return textSearch(runner, input, query, {
+      mode: lexicalMode,
+      match: query.match,
+      bounded: await narrowing(input, plan, lookupRows, query),
+    });
   }
   const bounded = await narrowing(input, plan, lookupRows, query);
   let hits: SemanticHit[];
@@ -91,7 +95,12 @@ const boundsOf = (input: AgentSearchInput): SearchBounds => input.bounds ?? DEFA
  * whose postings the lookups read; for an expanded query, decided in SQL beside the search, or, sharded (the
  * vocabulary is the whole registry's, each shard's is its own), read from the vocabulary first.
  */
-async function narrowing(input: AgentSearchInput, plan: QueryPlan, lookupRows: unknown[][], query: ExpandedQuery): Promise<TextPlan['bounded']> {
+async function narrowing(
+  input: AgentSearchInput,
+  plan: QueryPlan,
+  lookupRows: unknown[][],
+  query: ExpandedQuery,
+): Promise<TextPlan['bounded']> {
   const { commonWordDocs } = boundsOf(input);
   if (query.match === plan.plain.match) return typedWordsNarrowed(plan.words, lookupRows[0] ?? [], commonWordDocs) ? () => '1' : undefined;
   if (!input.vocabulary) return (params) => narrowedSql(query.groups, commonWordDocs, params);

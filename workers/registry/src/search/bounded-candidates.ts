@@ -12,12 +12,12 @@ import type { TermGroup } from './text/fts-query.ts';
  * Which queries, by cost (0200): bm25 reads every posting of every term of the expression, so a query is
  * narrowed when its words, with the terms standing for them (typo corrections, a typed prefix's completions,
  * synonyms), are together in at least `commonWordDocs` agents' texts, and no word is rare: each word's terms are
- * in at least `floor` agents (MATCH_ALONE_MAX_DOCS, or `commonWordDocs` when lower). A rarer word is where the
- * user's intent lies, and it already bounds the query (expand.ts matches the frequent words only beside it).
+ * in at least a fifth of that (10,000 by default, expand.ts's MATCH_ALONE_MAX_DOCS at most). A rarer word is
+ * where the user's intent lies, and it already bounds the query (expand.ts matches frequent words only beside it).
  */
 
 /** The least postings of each word's terms for the query to be narrowed. */
-const floorOf = (commonWordDocs: number) => Math.min(commonWordDocs, MATCH_ALONE_MAX_DOCS);
+const floorOf = (commonWordDocs: number) => Math.min(Math.ceil(commonWordDocs / 5), MATCH_ALONE_MAX_DOCS);
 
 /** The terms whose postings a word costs: itself and what may stand for it. */
 const termsOf = (group: TermGroup) => [group.word, ...group.alternatives];
