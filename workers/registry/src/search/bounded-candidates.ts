@@ -16,6 +16,9 @@ import type { TermGroup } from './text/fts-query.ts';
  * where the user's intent lies, and it already bounds the query (expand.ts matches frequent words only beside it).
  */
 
+/** The narrowed matches a search ranks, the best by bm25: later pages end with them. */
+export const PREFERRED_CANDIDATES = 1_000;
+
 /** The least postings of each word's terms for the query to be narrowed. */
 const floorOf = (commonWordDocs: number) => Math.min(Math.ceil(commonWordDocs / 5), MATCH_ALONE_MAX_DOCS);
 
