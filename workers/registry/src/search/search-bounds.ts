@@ -3,7 +3,7 @@
  * (wrangler.toml); the tests set small values so a small corpus takes the bounded paths.
  */
 export interface SearchBounds {
-  /** A query whose every word is in at least this many agents ranks only its preferred matches (0013_search_bounded.sql, 0016). */
+  /** A query whose words' postings reach this, none under a fifth of it, ranks only its preferred matches (bounded-candidates.ts). */
   commonWordDocs: number;
   /** Totals above this are not counted exactly: `total` is this bound and `total_is_estimate` is true. */
   exactTotalMax: number;

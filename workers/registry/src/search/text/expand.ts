@@ -116,8 +116,9 @@ function tokenizeTask(text: string): TokenizedText {
 export function plainQueryGuard(plan: QueryPlan, params: SqlParams): string {
   const words = params.list(plan.words);
   const n = plan.words.length;
-  return `((SELECT count(*) FROM search_words_vocab WHERE term IN ${words} AND doc >= ${COMMON_WORD_DOCS}) = ${n}
-    AND (SELECT count(*) FROM search_words_vocab WHERE term IN ${words} AND doc >= ${MATCH_ALONE_MAX_DOCS}) IN (0, ${n}))`;
+  // One read of the vocabulary: each lookup counts the word's doclist (fts5vocab), 14 ms for "data" at a million agents.
+  return `(SELECT coalesce(sum(doc >= ${COMMON_WORD_DOCS}), 0) = ${n} AND coalesce(sum(doc >= ${MATCH_ALONE_MAX_DOCS}), 0) IN (0, ${n})
+    FROM search_words_vocab WHERE term IN ${words})`;
 }
 
 /** plainQueryGuard's answer, from the results of `plan.lookups` (read in the same transaction). */
