@@ -76,6 +76,18 @@ describe('a search is narrowed by the postings of all its words', () => {
   });
 });
 
+describe('a narrowed search never answers fewer agents than the full ranking', () => {
+  // 6 preferred agents match "gizmo helper", 40 agents in all: the second page of 5 holds 1 preferred agent.
+  for (const search_text of ['gizmo helper', 'gizmoo helper']) {
+    it(`"${search_text}": a page past the preferred matches is the full ranking's page`, async () => {
+      const full = await search({ search_text, offset: 5 }, env);
+      expect(full.agents).toHaveLength(5);
+      const page = await search({ search_text, offset: 5 });
+      expect(addresses(page)).toEqual(addresses(full));
+    });
+  }
+});
+
 describe('the preferred index follows the agents', () => {
   it('an edited text is searched as edited', async () => {
     const agent = preferred[0]!;

@@ -207,13 +207,12 @@ async function textSearch(runner: SqlRunner, input: AgentSearchInput, query: Exp
 }
 
 /**
- * A first page narrowed to preferred agents that is not full: too few preferred agents match (a small
- * registry, or a registry whose agents have little evidence yet), so every match is ranked after all.
- * Pages past the first end where the preferred matches end.
+ * A page narrowed to preferred agents that is not full: fewer than offset + limit preferred agents match (a
+ * small registry, filters, a page past the best PREFERRED_CANDIDATES), so every match is ranked after all: a
+ * narrowed search never answers fewer agents than the full ranking would for the page (docs/decisions/0200).
  */
 function tooFewPreferred(input: AgentSearchInput, result: AgentSearchResult): boolean {
-  const { limit, offset } = windowOf(input.request);
-  return offset === 0 && result.rows.length < limit;
+  return result.rows.length < windowOf(input.request).limit;
 }
 
 /** The statements a search runs in its batch: the page, and the count unless the page's rows carry it. */

@@ -9,7 +9,7 @@ export interface SearchBounds {
   exactTotalMax: number;
 }
 
-export const DEFAULT_SEARCH_BOUNDS: SearchBounds = { commonWordDocs: 50_000, exactTotalMax: 10_000 };
+export const DEFAULT_SEARCH_BOUNDS: SearchBounds = { commonWordDocs: 20_000, exactTotalMax: 10_000 };
 
 function positive(value: string | undefined, fallback: number): number {
   const parsed = Number(value);
