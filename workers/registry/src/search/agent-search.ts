@@ -17,6 +17,7 @@ import {
   plainQueryApplies,
   plainQueryGuard,
   planQuery,
+  typedWordRows,
   type ExpandedQuery,
   type ExpandOptions,
   type QueryPlan,
@@ -102,7 +103,8 @@ async function narrowing(
   query: ExpandedQuery,
 ): Promise<TextPlan['bounded']> {
   const { commonWordDocs } = boundsOf(input);
-  if (query.match === plan.plain.match) return typedWordsNarrowed(plan.words, lookupRows[0] ?? [], commonWordDocs) ? () => '1' : undefined;
+  if (query.match === plan.plain.match)
+    return typedWordsNarrowed(plan.words, typedWordRows(plan, lookupRows), commonWordDocs) ? () => '1' : undefined;
   if (!input.vocabulary) return (params) => narrowedSql(query.groups, commonWordDocs, params);
   const params = new SqlParams();
   const sql = `SELECT ${narrowedSql(query.groups, commonWordDocs, params)} AS narrowed`;
@@ -171,7 +173,7 @@ async function lexicalSearch(
   const query = await expandPlanned(runner, plan, lookupRows, options);
   if (plainQueryApplies(plan, lookupRows) && query.match === plan.plain.match) {
     const result = await finish(runner, query, speculative, results.slice(plan.lookups.length), mode);
-    return typedWordsNarrowed(plan.words, lookupRows[0] ?? [], boundsOf(input).commonWordDocs) && tooFewPreferred(input, result)
+    return typedWordsNarrowed(plan.words, typedWordRows(plan, lookupRows), boundsOf(input).commonWordDocs) && tooFewPreferred(input, result)
       ? textSearch(runner, input, query, { mode, match: query.match })
       : result;
   }
