@@ -3,7 +3,7 @@ import type { AgentHit, AgentSearchInput, AgentSearchResult, SearchMode } from '
 import { filterConditions, listsOnlyListed } from './agent-filters.ts';
 import { SORT_COLUMNS, whereClause, windowOf, type Window } from './agent-order.ts';
 import { boundedCountSql, textStatements, type TextPlan, type TextStatements } from './agent-text-sql.ts';
-import { narrowedSql, typedWordsNarrowed } from './bounded-candidates.ts';
+import { narrowedSql, typedWordsNarrowed, typedWordsNarrowedCondition } from './bounded-candidates.ts';
 import { RERANK_WINDOW } from './ranking.ts';
 import { rerank } from './rerank.ts';
 import type { SemanticHit } from './semantic.ts';
@@ -15,6 +15,7 @@ import { SqlParams } from './sql-params.ts';
 import {
   expandPlanned,
   plainQueryApplies,
+  plainQueryCondition,
   plainQueryGuard,
   planQuery,
   typedWordRows,
@@ -159,9 +160,19 @@ async function lexicalSearch(
   options: ExpandOptions,
   mode: 'lexical' | 'lexical-fallback',
 ): Promise<AgentSearchResult> {
-  const guard = (params: SqlParams) => [plainQueryGuard(plan, params), ...(input.gate ? [input.gate(params)] : [])].join(' AND ');
-  const bounded = (params: SqlParams) => narrowedSql(plan.plain.groups, boundsOf(input).commonWordDocs, params);
-  const speculative = searchStatements(input, { mode, match: plan.plain.match, guard, bounded });
+  // The guard and the narrowing read the same words: one read of the vocabulary for both.
+  const gateRow = (params: SqlParams) => {
+    const pass = [plainQueryCondition(plan), ...(input.gate ? [input.gate(params)] : [])].join(' AND ');
+    const narrow = typedWordsNarrowedCondition(plan.words, boundsOf(input).commonWordDocs, params);
+    return `SELECT ${pass} AS pass, ${narrow} AS narrow FROM search_words_vocab WHERE term IN ${params.list(plan.words)}`;
+  };
+  const speculative = searchStatements(input, {
+    mode,
+    match: plan.plain.match,
+    guard: input.gate,
+    speculation: (params) => plainQueryGuard(plan, params),
+    gateRow,
+  });
   let results: unknown[][];
   try {
     results = await runner.batch([...plan.lookups, ...searchBatch(speculative)]);

@@ -34,11 +34,22 @@ export interface TextPlan {
    */
   guard?: (params: SqlParams) => string;
   /**
+   * Like `guard`, true when a speculative search is the right one (expand.ts, plainQueryGuard). The count of
+   * listed matches does not read it: it reads at most the exact-total bound's matches, and a wrong one is never
+   * used, while the guard reads the vocabulary again (each lookup counts the word's doclist).
+   */
+  speculation?: (params: SqlParams) => string;
+  /**
    * SQL that, true, narrows the ranking to preferred agents, read from their own index (bounded-candidates.ts);
    * the count still counts every match, up to the exact-total bound. Only searches whose visibility lists just
    * listed agents are narrowed.
    */
   bounded?: (params: SqlParams) => string;
+  /**
+   * A SELECT of one row, `pass` (the guard and the speculation) and `narrow` (the narrowing), that reads the
+   * vocabulary once for all: the search may be narrowed, and this decides it instead of `guard` and `bounded`.
+   */
+  gateRow?: (params: SqlParams) => string;
 }
 
 export interface TextStatements {
@@ -63,19 +74,22 @@ export function textStatements(input: AgentSearchInput, plan: TextPlan, sort: Ag
   const listed = onlyListed && !plan.semantic;
   const expression = onlyListed ? listedOnlyExpression(plan.match) : agentTextExpression(plan.match);
   // Preferred agents are listed ones: a visibility that also shows inactive agents is never narrowed.
-  const boundable = Boolean(plan.bounded) && filterConditions(visibility, new SqlParams()).includes('f.is_active = 1');
-  const guarded = (params: SqlParams, value: string) => {
-    const guard = plan.guard?.(params);
+  const boundable = Boolean(plan.bounded ?? plan.gateRow) && filterConditions(visibility, new SqlParams()).includes('f.is_active = 1');
+  const guardOf = (params: SqlParams, speculation: boolean) =>
+    [...(speculation && plan.speculation ? [plan.speculation(params)] : []), ...(plan.guard ? [plan.guard(params)] : [])].join(' AND ');
+  const guarded = (params: SqlParams, value: string, speculation = true) => {
+    const guard = guardOf(params, speculation);
     return guard ? `(CASE WHEN ${guard} THEN ${value} ELSE ${MATCH_NOTHING} END)` : value;
   };
-  const matchOf = (params: SqlParams) => guarded(params, params.add(expression));
+  const matchOf = (params: SqlParams, speculation = true) => guarded(params, params.add(expression), speculation);
   // Narrowed or not is decided in SQL (the vocabulary read in the same statement): each index is asked for the
   // expression or for nothing, which costs nothing. Preferred agents are listed: no `listing` filter is needed.
   // The guard and the decision are read once, in `gate`: each vocabulary lookup of a word counts its doclist
   // (fts5vocab), 14 ms for "data" at a million agents, and each FTS query would evaluate them again.
   const gated = (params: SqlParams) => {
     if (!boundable) return { gate: '', matches: scoredFts(FTS, matchOf(params)) };
-    const gate = `gate AS MATERIALIZED (SELECT ${plan.guard?.(params) ?? '1'} AS pass, ${plan.bounded!(params)} AS narrow)`;
+    const row = plan.gateRow?.(params) ?? `SELECT ${guardOf(params, true) || '1'} AS pass, ${plan.bounded!(params)} AS narrow`;
+    const gate = `gate AS MATERIALIZED (${row})`;
     const when = (narrow: boolean) => `(SELECT pass AND ${narrow ? 'narrow' : 'NOT narrow'} FROM gate)`;
     const preferred = `(CASE WHEN ${when(true)} THEN ${params.add(agentTextExpression(plan.match))} ELSE ${MATCH_NOTHING} END)`;
     const every = `(CASE WHEN ${when(false)} THEN ${params.add(expression)} ELSE ${MATCH_NOTHING} END)`;
@@ -97,7 +111,7 @@ export function textStatements(input: AgentSearchInput, plan: TextPlan, sort: Ag
     count = { sql: `WITH ${chain} SELECT count(*) AS total, 0 AS over FROM kept`, params: [...params.values] };
   } else {
     const countParams = new SqlParams();
-    const match = matchOf(countParams);
+    const match = matchOf(countParams, !listed);
     const matches = listed
       ? `SELECT 1 FROM ${FTS} WHERE ${FTS} MATCH ${match}`
       : `SELECT 1 FROM ${FTS} h CROSS JOIN search_agent_facts f ON f.agent_rowid = h.rowid

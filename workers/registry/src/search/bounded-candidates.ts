@@ -40,6 +40,14 @@ export function narrowedSql(groups: readonly TermGroup[], commonWordDocs: number
   return `(SELECT min(n) >= ${params.add(floorOf(commonWordDocs))} AND sum(n) >= ${params.add(commonWordDocs)} FROM (${docs}))`;
 }
 
+/**
+ * `narrowed` for the words as typed, an aggregate over their vocabulary rows (`doc`, one row per word) that a
+ * caller reads for something else too: each read counts every word's doclist.
+ */
+export function typedWordsNarrowedCondition(words: readonly string[], commonWordDocs: number, params: SqlParams): string {
+  return `(count(*) = ${words.length} AND min(doc) >= ${params.add(floorOf(commonWordDocs))} AND sum(doc) >= ${params.add(commonWordDocs)})`;
+}
+
 /** `narrowed` for the words as typed, from the vocabulary lookup's rows (term, doc) read in the same batch. */
 export function typedWordsNarrowed(words: readonly string[], vocabRows: readonly unknown[], commonWordDocs: number): boolean {
   const docs = new Map((vocabRows as { term: string; doc: number }[]).map((row) => [row.term, row.doc]));

@@ -117,11 +117,14 @@ function tokenizeTask(text: string): TokenizedText {
  * or add synonyms to), and the words are all or none too frequent to match alone (no common-terms split).
  */
 export function plainQueryGuard(plan: QueryPlan, params: SqlParams): string {
-  const words = params.list(plan.words);
-  const n = plan.words.length;
   // One read of the vocabulary: each lookup counts the word's doclist (fts5vocab), 14 ms for "data" at a million agents.
-  return `(SELECT coalesce(sum(doc >= ${COMMON_WORD_DOCS}), 0) = ${n} AND coalesce(sum(doc >= ${MATCH_ALONE_MAX_DOCS}), 0) IN (0, ${n})
-    FROM search_words_vocab WHERE term IN ${words})`;
+  return `(SELECT ${plainQueryCondition(plan)} FROM search_words_vocab WHERE term IN ${params.list(plan.words)})`;
+}
+
+/** plainQueryGuard's condition, an aggregate over the typed words' vocabulary rows (`doc`) a caller reads. */
+export function plainQueryCondition(plan: QueryPlan): string {
+  const n = plan.words.length;
+  return `(coalesce(sum(doc >= ${COMMON_WORD_DOCS}), 0) = ${n} AND coalesce(sum(doc >= ${MATCH_ALONE_MAX_DOCS}), 0) IN (0, ${n}))`;
 }
 
 /** The typed words' vocabulary rows (term, doc), from the results of `plan.lookups`. */
