@@ -19,7 +19,7 @@ const CHUNK = 5_000;
  * 0013's prior.
  */
 export const INTERACTIONS_PER_AGENT_RANK = 2_000;
-const FTS_TABLES = ['search_agents_fts', 'search_words', 'search_functions_fts'];
+const FTS_TABLES = ['search_agents_fts', 'search_preferred_fts', 'search_words', 'search_functions_fts'];
 
 export interface StreamSeedOptions {
   file: string;

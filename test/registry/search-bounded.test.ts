@@ -71,10 +71,10 @@ describe('a query of common words ranks its preferred matches', () => {
     expect(page.total_is_estimate).toBe(true);
   });
 
-  it('pages past the first end where the preferred matches end', async () => {
+  it("a page past the preferred matches is the full ranking's page (docs/decisions/0200)", async () => {
     const second = await search({ search_text: 'gizmo', limit: 5, offset: 5 }, BOUNDED);
-    expect(second.agents).toHaveLength(1);
-    expect(preferred.map((agent) => agent.address)).toContain(second.agents[0]!.address);
+    expect(second.agents).toHaveLength(5);
+    expect(addresses(second)).toEqual(addresses(await search({ search_text: 'gizmo', limit: 5, offset: 5 }, env)));
   });
 
   it('ranks every match when too few preferred agents fill the first page', async () => {

@@ -3,7 +3,7 @@ import type { AgentHit, AgentSearchInput, AgentSearchResult, SearchMode } from '
 import { filterConditions, listsOnlyListed } from './agent-filters.ts';
 import { SORT_COLUMNS, whereClause, windowOf, type Window } from './agent-order.ts';
 import { boundedCountSql, textStatements, type TextPlan, type TextStatements } from './agent-text-sql.ts';
-import { everyWordCommon, everyWordCommonSql } from './bounded-candidates.ts';
+import { narrowedSql, typedWordsNarrowed, typedWordsNarrowedCondition } from './bounded-candidates.ts';
 import { RERANK_WINDOW } from './ranking.ts';
 import { rerank } from './rerank.ts';
 import type { SemanticHit } from './semantic.ts';
@@ -15,8 +15,10 @@ import { SqlParams } from './sql-params.ts';
 import {
   expandPlanned,
   plainQueryApplies,
+  plainQueryCondition,
   plainQueryGuard,
   planQuery,
+  typedWordRows,
   type ExpandedQuery,
   type ExpandOptions,
   type QueryPlan,
@@ -54,11 +56,14 @@ export async function searchAgents(
   const lookupRows = firstRows.slice(0, plan.lookups.length);
   const query = await expandPlanned(vocabulary, plan, lookupRows, options);
   if (!semanticRequested(request) || !semantic) {
-    // lexicalSearch's answer without its speculative batch: the words as typed are bounded only when expansion kept them.
-    const kept = query.match === plan.plain.match ? boundedPlan(plan, lookupRows, boundsOf(input)) : undefined;
-    return textSearch(runner, input, query, { mode: lexicalMode, match: query.match, bounded: kept });
+    // lexicalSearch's answer without its speculative batch.
+    return textSearch(runner, input, query, {
+      mode: lexicalMode,
+      match: query.match,
+      bounded: await narrowing(input, plan, lookupRows, query),
+    });
   }
-  const bounded = boundedPlan(plan, lookupRows, boundsOf(input));
+  const bounded = await narrowing(input, plan, lookupRows, query);
   let hits: SemanticHit[];
   try {
     // The task without its filler phrases (filler.ts), and the words as expansion understood them (typos corrected,
@@ -87,11 +92,25 @@ export async function searchAgents(
 
 const boundsOf = (input: AgentSearchInput): SearchBounds => input.bounds ?? DEFAULT_SEARCH_BOUNDS;
 
-/** The bounded-candidates condition of a query expansion left as typed, when every typed word is common. */
-function boundedPlan(plan: QueryPlan, lookupRows: unknown[][], bounds: SearchBounds): TextPlan['bounded'] {
-  return plainQueryApplies(plan, lookupRows) && everyWordCommon(plan.words, lookupRows[0] ?? [], bounds.commonWordDocs)
-    ? () => '1'
-    : undefined;
+/**
+ * Whether the search ranks only preferred agents (bounded-candidates.ts): known here for the words as typed,
+ * whose postings the lookups read; for an expanded query, decided in SQL beside the search, or, sharded (the
+ * vocabulary is the whole registry's, each shard's is its own), read from the vocabulary first.
+ */
+async function narrowing(
+  input: AgentSearchInput,
+  plan: QueryPlan,
+  lookupRows: unknown[][],
+  query: ExpandedQuery,
+): Promise<TextPlan['bounded']> {
+  const { commonWordDocs } = boundsOf(input);
+  if (query.match === plan.plain.match)
+    return typedWordsNarrowed(plan.words, typedWordRows(plan, lookupRows), commonWordDocs) ? () => '1' : undefined;
+  if (!input.vocabulary) return (params) => narrowedSql(query.groups, commonWordDocs, params);
+  const params = new SqlParams();
+  const sql = `SELECT ${narrowedSql(query.groups, commonWordDocs, params)} AS narrowed`;
+  const [row] = await input.vocabulary.all<{ narrowed: number }>({ sql, params: params.values });
+  return row?.narrowed ? () => '1' : undefined;
 }
 
 /** No searchable text: the filtered agents in the chosen order; relevancy = featured, then recent interactions. */
@@ -141,9 +160,19 @@ async function lexicalSearch(
   options: ExpandOptions,
   mode: 'lexical' | 'lexical-fallback',
 ): Promise<AgentSearchResult> {
-  const guard = (params: SqlParams) => [plainQueryGuard(plan, params), ...(input.gate ? [input.gate(params)] : [])].join(' AND ');
-  const bounded = (params: SqlParams) => everyWordCommonSql(plan.words, boundsOf(input).commonWordDocs, params);
-  const speculative = searchStatements(input, { mode, match: plan.plain.match, guard, bounded });
+  // The guard and the narrowing read the same words: one read of the vocabulary for both.
+  const gateRow = (params: SqlParams) => {
+    const pass = [plainQueryCondition(plan), ...(input.gate ? [input.gate(params)] : [])].join(' AND ');
+    const narrow = typedWordsNarrowedCondition(plan.words, boundsOf(input).commonWordDocs, params);
+    return `SELECT ${pass} AS pass, ${narrow} AS narrow FROM search_words_vocab WHERE term IN ${params.list(plan.words)}`;
+  };
+  const speculative = searchStatements(input, {
+    mode,
+    match: plan.plain.match,
+    guard: input.gate,
+    speculation: (params) => plainQueryGuard(plan, params),
+    gateRow,
+  });
   let results: unknown[][];
   try {
     results = await runner.batch([...plan.lookups, ...searchBatch(speculative)]);
@@ -155,11 +184,11 @@ async function lexicalSearch(
   const query = await expandPlanned(runner, plan, lookupRows, options);
   if (plainQueryApplies(plan, lookupRows) && query.match === plan.plain.match) {
     const result = await finish(runner, query, speculative, results.slice(plan.lookups.length), mode);
-    return boundedPlan(plan, lookupRows, boundsOf(input)) && tooFewPreferred(input, result)
+    return typedWordsNarrowed(plan.words, typedWordRows(plan, lookupRows), boundsOf(input).commonWordDocs) && tooFewPreferred(input, result)
       ? textSearch(runner, input, query, { mode, match: query.match })
       : result;
   }
-  return textSearch(runner, input, query, { mode, match: query.match });
+  return textSearch(runner, input, query, { mode, match: query.match, bounded: await narrowing(input, plan, lookupRows, query) });
 }
 
 interface PreparedSearch extends TextStatements {
@@ -191,13 +220,12 @@ async function textSearch(runner: SqlRunner, input: AgentSearchInput, query: Exp
 }
 
 /**
- * A first page narrowed to preferred agents that is not full: too few preferred agents match (a small
- * registry, or a registry whose agents have little evidence yet), so every match is ranked after all.
- * Pages past the first end where the preferred matches end.
+ * A page narrowed to preferred agents that is not full: fewer than offset + limit preferred agents match (a
+ * small registry, filters, a page past the best PREFERRED_CANDIDATES), so every match is ranked after all: a
+ * narrowed search never answers fewer agents than the full ranking would for the page (docs/decisions/0200).
  */
 function tooFewPreferred(input: AgentSearchInput, result: AgentSearchResult): boolean {
-  const { limit, offset } = windowOf(input.request);
-  return offset === 0 && result.rows.length < limit;
+  return result.rows.length < windowOf(input.request).limit;
 }
 
 /** The statements a search runs in its batch: the page, and the count unless the page's rows carry it. */

@@ -3,7 +3,7 @@ import { AGENT_RECORD_SELECTION } from '../agents/row.ts';
 import type { AgentSearchInput } from './agent-search-types.ts';
 import { filterConditions, listsOnlyListed, type VisibilityOptions } from './agent-filters.ts';
 import { SORT_COLUMNS, whereClause, type Window } from './agent-order.ts';
-import { preferredOnly } from './bounded-candidates.ts';
+import { PREFERRED_CANDIDATES } from './bounded-candidates.ts';
 import { fusionSql, LEXICAL_CANDIDATES } from './fusion.ts';
 import { bm25Expression, feedbackFactor } from './ranking.ts';
 import { DEFAULT_SEARCH_BOUNDS } from './search-bounds.ts';
@@ -34,10 +34,22 @@ export interface TextPlan {
    */
   guard?: (params: SqlParams) => string;
   /**
-   * SQL that, true, narrows the ranking to preferred agents (bounded-candidates.ts); the count still counts
-   * every match, up to the exact-total bound. Only searches whose visibility lists just listed agents are narrowed.
+   * Like `guard`, true when a speculative search is the right one (expand.ts, plainQueryGuard). The count of
+   * listed matches does not read it: it reads at most the exact-total bound's matches, and a wrong one is never
+   * used, while the guard reads the vocabulary again (each lookup counts the word's doclist).
+   */
+  speculation?: (params: SqlParams) => string;
+  /**
+   * SQL that, true, narrows the ranking to preferred agents, read from their own index (bounded-candidates.ts);
+   * the count still counts every match, up to the exact-total bound. Only searches whose visibility lists just
+   * listed agents are narrowed.
    */
   bounded?: (params: SqlParams) => string;
+  /**
+   * A SELECT of one row, `pass` (the guard and the speculation) and `narrow` (the narrowing), that reads the
+   * vocabulary once for all: the search may be narrowed, and this decides it instead of `guard` and `bounded`.
+   */
+  gateRow?: (params: SqlParams) => string;
 }
 
 export interface TextStatements {
@@ -49,6 +61,8 @@ export interface TextStatements {
 }
 
 const FTS = 'search_agents_fts';
+/** The preferred agents' own index (0017_search_preferred_index.sql): what a narrowed search ranks. */
+const PREFERRED_FTS = 'search_preferred_fts';
 /** Matches no row and costs nothing: an empty FTS5 phrase. */
 const MATCH_NOTHING = `'""'`;
 
@@ -60,16 +74,35 @@ export function textStatements(input: AgentSearchInput, plan: TextPlan, sort: Ag
   const listed = onlyListed && !plan.semantic;
   const expression = onlyListed ? listedOnlyExpression(plan.match) : agentTextExpression(plan.match);
   // Preferred agents are listed ones: a visibility that also shows inactive agents is never narrowed.
-  const boundable = Boolean(plan.bounded) && filterConditions(visibility, new SqlParams()).includes('f.is_active = 1');
-  const matchOf = (params: SqlParams, narrow: boolean) => {
-    const guard = plan.guard?.(params);
-    let value = params.add(expression);
-    if (narrow && boundable) value = `(CASE WHEN ${plan.bounded!(params)} THEN ${params.add(preferredOnly(plan.match))} ELSE ${value} END)`;
+  const boundable = Boolean(plan.bounded ?? plan.gateRow) && filterConditions(visibility, new SqlParams()).includes('f.is_active = 1');
+  const guardOf = (params: SqlParams, speculation: boolean) =>
+    [...(speculation && plan.speculation ? [plan.speculation(params)] : []), ...(plan.guard ? [plan.guard(params)] : [])].join(' AND ');
+  const guarded = (params: SqlParams, value: string, speculation = true) => {
+    const guard = guardOf(params, speculation);
     return guard ? `(CASE WHEN ${guard} THEN ${value} ELSE ${MATCH_NOTHING} END)` : value;
+  };
+  const matchOf = (params: SqlParams, speculation = true) => guarded(params, params.add(expression), speculation);
+  // Narrowed or not is decided in SQL (the vocabulary read in the same statement): each index is asked for the
+  // expression or for nothing, which costs nothing. Preferred agents are listed: no `listing` filter is needed.
+  // The guard and the decision are read once, in `gate`: each vocabulary lookup of a word counts its doclist
+  // (fts5vocab), 14 ms for "data" at a million agents, and each FTS query would evaluate them again.
+  const gated = (params: SqlParams) => {
+    if (!boundable) return { gate: '', matches: scoredFts(FTS, matchOf(params)) };
+    const row = plan.gateRow?.(params) ?? `SELECT ${guardOf(params, true) || '1'} AS pass, ${plan.bounded!(params)} AS narrow`;
+    const gate = `gate AS MATERIALIZED (${row})`;
+    const when = (narrow: boolean) => `(SELECT pass AND ${narrow ? 'narrow' : 'NOT narrow'} FROM gate)`;
+    const preferred = `(CASE WHEN ${when(true)} THEN ${params.add(agentTextExpression(plan.match))} ELSE ${MATCH_NOTHING} END)`;
+    const every = `(CASE WHEN ${when(false)} THEN ${params.add(expression)} ELSE ${MATCH_NOTHING} END)`;
+    // The best PREFERRED_CANDIDATES by bm25 are ranked: the facts of 15,000 preferred matches of "data", looked
+    // up one by one in a million rows, cost more than their bm25 (the quality prior of preferred agents varies by
+    // less than a fifth, so the page's agents are among them).
+    const best = `SELECT * FROM (${scoredFts(PREFERRED_FTS, preferred)} ORDER BY text_score DESC, rid LIMIT ${params.add(PREFERRED_CANDIDATES)})`;
+    return { gate: `${gate}, `, matches: `${best} UNION ALL ${scoredFts(FTS, every)}` };
   };
 
   const params = new SqlParams();
-  const chain = rankedChain(input, plan, sort, matchOf(params, true), params, visibility, { listed, onlyListed });
+  const { gate, matches } = gated(params);
+  const chain = gate + rankedChain(input, plan, sort, matches, params, visibility, { listed, onlyListed });
   const cutoff = request.cutoff ?? 0;
   const countInPage = Boolean(plan.semantic) || cutoff > 0 || (!listed && !boundable);
   let count: SqlStatement;
@@ -78,7 +111,7 @@ export function textStatements(input: AgentSearchInput, plan: TextPlan, sort: Ag
     count = { sql: `WITH ${chain} SELECT count(*) AS total, 0 AS over FROM kept`, params: [...params.values] };
   } else {
     const countParams = new SqlParams();
-    const match = matchOf(countParams, false);
+    const match = matchOf(countParams, !listed);
     const matches = listed
       ? `SELECT 1 FROM ${FTS} WHERE ${FTS} MATCH ${match}`
       : `SELECT 1 FROM ${FTS} h CROSS JOIN search_agent_facts f ON f.agent_rowid = h.rowid
@@ -104,14 +137,15 @@ export function textStatements(input: AgentSearchInput, plan: TextPlan, sort: Ag
 }
 
 /**
- * CTEs down to `kept`: the matches that pass the filters, scored (and cut off), unordered. `listed`: the FTS
- * expression keeps only listed agents, so no filter is left to apply.
+ * CTEs down to `kept`: the matches that pass the filters, scored (and cut off), unordered. `matches` selects
+ * each match's `rid` and `text_score` (scoredFts). `listed`: the FTS expression keeps only listed agents, so no
+ * filter is left to apply.
  */
 function rankedChain(
   input: AgentSearchInput,
   plan: TextPlan,
   sort: AgentSort,
-  match: string,
+  matches: string,
   params: SqlParams,
   visibility: VisibilityOptions,
   { listed, onlyListed }: { listed: boolean; onlyListed: boolean },
@@ -129,13 +163,13 @@ function rankedChain(
   let from: string;
   if (plan.semantic) {
     const fusion = fusionSql(plan.semantic, plan.groups ?? [], params);
-    candidates = `${fusion.sem}, ${hybridHits(match, onlyListed ? [] : conditions, params)},
+    candidates = `${fusion.sem}, ${hybridHits(matches, onlyListed ? [] : conditions, params)},
       ${fusion.ctes}`;
     scoreExpression = fusion.score;
     from =
       'FROM cand CROSS JOIN search_agent_facts f ON f.agent_rowid = cand.rid LEFT JOIN lex l ON l.rid = f.agent_rowid LEFT JOIN sem s ON s.rid = f.agent_rowid LEFT JOIN cov v ON v.rid = f.agent_rowid';
   } else {
-    candidates = `hits AS (SELECT rowid AS rid, -${bm25Expression(FTS)} AS text_score FROM ${FTS} WHERE ${FTS} MATCH ${match})`;
+    candidates = `hits AS (${matches})`;
     scoreExpression = 'h.text_score';
     // Relevancy over listed agents reads only what ranking needs, from the narrow search_agent_rank (0005);
     // other sorts and filters read search_agent_facts. CROSS JOIN fixes the loop order: matches outside, looked
@@ -167,13 +201,18 @@ function rankedChain(
  * (50 hits: 200–300 ms at 100,000 agents). The default visibility is filtered by the FTS expression; other
  * filters look up each match's facts, as lexical search does.
  */
-function hybridHits(match: string, conditions: string[], params: SqlParams): string {
+function hybridHits(matches: string, conditions: string[], params: SqlParams): string {
   const facts = conditions.length ? 'CROSS JOIN search_agent_facts f ON f.agent_rowid = m.rid' : '';
-  return `matched AS MATERIALIZED (SELECT rowid AS rid, -${bm25Expression(FTS)} AS text_score FROM ${FTS} WHERE ${FTS} MATCH ${match}),
+  return `matched AS MATERIALIZED (${matches}),
     best AS (SELECT m.rid, m.text_score FROM matched m ${facts} ${whereClause(conditions)}
       ORDER BY m.text_score DESC, m.rid LIMIT ${params.add(LEXICAL_CANDIDATES)}),
     hits AS (SELECT rid, text_score FROM best UNION ALL SELECT rid, text_score FROM matched
       WHERE rid IN (SELECT rid FROM sem EXCEPT SELECT rid FROM best))`;
+}
+
+/** An FTS query's matches, each with its bm25 text score: `rid`, `text_score`. */
+function scoredFts(table: string, match: string): string {
+  return `SELECT rowid AS rid, -${bm25Expression(table)} AS text_score FROM ${table} WHERE ${table} MATCH ${match}`;
 }
 
 /** A count of `matches` (a SELECT) that reads at most `bound` + 1 of them: `total` (at most `bound`) and `over`. */

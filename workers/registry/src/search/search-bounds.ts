@@ -3,13 +3,13 @@
  * (wrangler.toml); the tests set small values so a small corpus takes the bounded paths.
  */
 export interface SearchBounds {
-  /** A query whose every word is in at least this many agents ranks only its preferred matches (0013_search_bounded.sql, 0016). */
+  /** A query whose words' postings reach this, none under a fifth of it, ranks only its preferred matches (bounded-candidates.ts). */
   commonWordDocs: number;
   /** Totals above this are not counted exactly: `total` is this bound and `total_is_estimate` is true. */
   exactTotalMax: number;
 }
 
-export const DEFAULT_SEARCH_BOUNDS: SearchBounds = { commonWordDocs: 50_000, exactTotalMax: 10_000 };
+export const DEFAULT_SEARCH_BOUNDS: SearchBounds = { commonWordDocs: 20_000, exactTotalMax: 10_000 };
 
 function positive(value: string | undefined, fallback: number): number {
   const parsed = Number(value);

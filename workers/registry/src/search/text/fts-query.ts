@@ -14,7 +14,7 @@ export interface TermGroup {
   matchesAlone: boolean;
 }
 
-export function quoteFts(word: string): string {
+function quoteFts(word: string): string {
   return `"${word.replaceAll('"', '""')}"`;
 }
 
