@@ -66,7 +66,10 @@ export async function searchAgents(
     // ranking does; not for the parts of payload field names ("target_temp" → temperature), which the semantic
     // sources leave to the lexical ranking.
     const plainWords = new Set(tokenize(splitIdentifiers(request.search_text!).plain).words);
-    const alternatives = query.groups.filter((group) => plainWords.has(group.word)).flatMap((group) => group.alternatives);
+    const whole = query.groups.some((group) => !group.prefix && plainWords.has(group.word));
+    const alternatives = query.groups
+      .filter((group) => plainWords.has(group.word) && !(group.prefix && whole))
+      .flatMap((group) => group.alternatives);
     hits =
       speculative && alternatives.length === 0
         ? speculative.hits(firstRows.slice(plan.lookups.length))
