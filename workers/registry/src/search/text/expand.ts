@@ -97,8 +97,7 @@ export function planQuery(text: string, options: ExpandOptions): QueryPlan | nul
   const plainGroups = words.map((word) => ({ word, alternatives: phraseOf(phrases, word), prefix: false, matchesAlone: true }));
   const plain = { words, groups: plainGroups, match: matchExpression(plainGroups) };
 
-  if (options.exact)
-    return { words, exact: { words, groups: plainGroups, match: phraseExpression(words) }, lookups: [], plain, phrases };
+  if (options.exact) return { words, exact: { words, groups: plainGroups, match: phraseExpression(words) }, lookups: [], plain, phrases };
 
   const last = words[words.length - 1]!;
   const prefixCandidate = typingLast && [...last].length >= PREFIX_MIN_CHARS;
