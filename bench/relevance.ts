@@ -10,6 +10,7 @@ import type { AgentSearchRequest } from '../schemas/search.ts';
 import { AGENT_COLUMNS, registrationColumns } from '../test/registry/fixtures/corpus/registration-columns.ts';
 import { evaluate, type Evaluation, KINDS, type Ranker } from '../test/registry/fixtures/judged/evaluate.ts';
 import { DEV_NATURAL_QUERIES } from '../test/registry/fixtures/judged/dev-natural.ts';
+import { DEV_PLAIN_QUERIES } from '../test/registry/fixtures/judged/dev-plain.ts';
 import { DEV_TYPED_QUERIES } from '../test/registry/fixtures/judged/dev-typed.ts';
 import { HELD_OUT_2_QUERIES, heldOut2Agents } from '../test/registry/fixtures/judged/heldout-2.ts';
 import { HELD_OUT_VECTOR_QUERIES } from '../test/registry/fixtures/judged/held-out.ts';
@@ -32,6 +33,7 @@ import { barChartSvg, measuredUnder, writeChart } from './svg-chart.ts';
  *   ranking was tuned on, with its natural-language held-out lists (held-out.ts, 62; queries.ts, 12);
  * - development set 3 (dev-natural.ts: 156 plain-language requests over the same agents as held-out set 2), tuned on;
  * - development set 4 (dev-typed.ts: prefix and payload requests over the same agents), tuned on;
+ * - development set 5 (dev-plain.ts: 40 plain-language requests over the same agents, a fresh slice beside set 3);
  * - held-out set 2 (heldout-2.ts: the same agents plus 21 spam and lookalike agents, 213 queries in six kinds),
  *   written by someone who had not read the ranking code and never tuned on: **the headline figure**.
  * Rendezvous's search by default (no request flags) and with `semantic_search: false` (lexical only) and `true`;
@@ -252,6 +254,7 @@ const development = await evaluateAll(DEVELOPMENT, {
 const heldOut2 = await evaluateAll(HELD_OUT_2, {
   devNatural: DEV_NATURAL_QUERIES,
   devTyped: DEV_TYPED_QUERIES,
+  devPlain: DEV_PLAIN_QUERIES,
   ...(DEVELOPMENT_ONLY ? {} : { heldOut2: HELD_OUT_2_QUERIES }),
 });
 
@@ -274,6 +277,10 @@ for (const label of Object.keys(heldOut2)) {
   console.log(
     `  ${'overall'.padEnd(8)}  ${String(dev.overall.queries).padStart(4)}  ${cell(dev.overall)}          ${heldCell(natural.overall)}          ${heldCell(typed.overall)}          ${heldCell(held?.overall)}`,
   );
+  const plain = heldOut2[label]!.devPlain!.overall;
+  console.log(
+    `  dev-plain (${plain.queries} plain-language requests, fresh slice): MRR ${plain.mrr.toFixed(3)}, hit@1 ${plain.hit1.toFixed(3)}`,
+  );
   const one = development[label]!.heldOut1!.overall;
   const twelve = development[label]!.dev12!.overall;
   console.log(
@@ -284,6 +291,8 @@ for (const label of Object.keys(heldOut2)) {
       console.log(`    development miss ${miss.kind}: "${miss.query}" rank ${miss.rank || '-'} (first: ${miss.first ?? 'none'})`);
     for (const miss of natural.misses)
       console.log(`    dev-natural miss ${miss.kind}: "${miss.query}" rank ${miss.rank || '-'} (first: ${miss.first ?? 'none'})`);
+    for (const miss of heldOut2[label]!.devPlain!.misses)
+      console.log(`    dev-plain miss: "${miss.query}" rank ${miss.rank || '-'} (first: ${miss.first ?? 'none'})`);
     for (const miss of typed.misses)
       console.log(`    dev-typed miss ${miss.kind}: "${miss.query}" rank ${miss.rank || '-'} (first: ${miss.first ?? 'none'})`);
   }
