@@ -24,6 +24,7 @@ import {
 import { taskText } from './text/filler.ts';
 import { groupExpressions } from './text/fts-query.ts';
 import { splitIdentifiers } from './text/identifiers.ts';
+import { synonymsOf } from './text/synonyms.ts';
 import { tokenize } from './text/tokenize.ts';
 
 /**
@@ -62,14 +63,15 @@ export async function searchAgents(
   let hits: SemanticHit[];
   try {
     // The task without its filler phrases (filler.ts), and the words as expansion understood them (typos corrected,
-    // the typed prefix completed), so the semantic source reads "parcle traking" as parcel tracking, as the lexical
-    // ranking does; not for the parts of payload field names ("target_temp" → temperature), which the semantic
-    // sources leave to the lexical ranking.
+    // the typed prefix completed when it is the only word), so the semantic source reads "parcle traking" as parcel
+    // tracking, as the lexical ranking does; not for the parts of payload field names ("target_temp" → temperature),
+    // which the semantic sources leave to the lexical ranking, nor synonyms: they add no meaning, only repeat one
+    // word's ("recipe" read five times made a handwritten recipe card a cooking request).
     const plainWords = new Set(tokenize(splitIdentifiers(request.search_text!).plain).words);
     const whole = query.groups.some((group) => !group.prefix && plainWords.has(group.word));
     const alternatives = query.groups
       .filter((group) => plainWords.has(group.word) && !(group.prefix && whole))
-      .flatMap((group) => group.alternatives);
+      .flatMap((group) => group.alternatives.filter((alternative) => !synonymsOf(group.word).includes(alternative)));
     hits =
       speculative && alternatives.length === 0
         ? speculative.hits(firstRows.slice(plan.lookups.length))
