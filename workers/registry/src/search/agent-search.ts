@@ -66,7 +66,8 @@ export async function searchAgents(
     // the typed prefix completed when it is the only word), so the semantic source reads "parcle traking" as parcel
     // tracking, as the lexical ranking does; not for the parts of payload field names ("target_temp" → temperature),
     // which the semantic sources leave to the lexical ranking, nor synonyms: they add no meaning, only repeat one
-    // word's ("recipe" read five times made a handwritten recipe card a cooking request).
+    // word's ("recipe" read five times made a handwritten recipe card a cooking request). The alternatives follow as a
+    // sentence of their own, so none is read as part of a context phrase that ends the request (context.ts).
     const plainWords = new Set(tokenize(splitIdentifiers(request.search_text!).plain).words);
     const whole = query.groups.some((group) => !group.prefix && plainWords.has(group.word));
     const alternatives = query.groups
@@ -75,7 +76,7 @@ export async function searchAgents(
     hits =
       speculative && alternatives.length === 0
         ? speculative.hits(firstRows.slice(plan.lookups.length))
-        : await semantic.hits(runner, [taskText(request.search_text!), ...alternatives].join(' '));
+        : await semantic.hits(runner, `${taskText(request.search_text!)}. ${alternatives.join(' ')}`);
   } catch (error) {
     // The semantic source unavailable (Workers AI, Vectorize): answer lexically rather than fail the search.
     console.error('semantic search failed, answering lexically', error);

@@ -3,6 +3,7 @@ import type { SqlParams } from '../sql-params.ts';
 import type { SqlRunner, SqlStatement } from '../sql-runner.ts';
 import { matchExpression, phraseExpression, type TermGroup } from './fts-query.ts';
 import { isDictionaryWord } from './dictionary.ts';
+import { splitContext } from './context.ts';
 import { taskText } from './filler.ts';
 import { identifierParts, snakeCaseIdentifiers } from './identifiers.ts';
 import { STOPWORDS } from './stopwords.ts';
@@ -83,27 +84,41 @@ export interface QueryPlan {
   plain: ExpandedQuery;
   /** Field names typed as one word ("from_station", "partySize"): the word (parts joined) → its parts as a phrase. */
   phrases: ReadonlyMap<string, string[]>;
+  /** Words of the user's circumstances only (context.ts), which count half. */
+  context: ReadonlySet<string>;
 }
 
 /** Null when the text holds no searchable word (only punctuation, emoji, operators): the caller browses. */
 export function planQuery(text: string, options: ExpandOptions): QueryPlan | null {
-  const { words: typed, endsInWord, phrases }: TaskWords = options.exact ? { ...tokenize(text), phrases: new Map() } : tokenizeTask(text);
+  const {
+    words: typed,
+    endsInWord,
+    phrases,
+    context,
+  }: TaskWords = options.exact ? { ...tokenize(text), phrases: new Map(), context: new Set() } : tokenizeTask(text);
   const meaningful = typed.filter((word) => !STOPWORDS.has(word));
   const words = meaningful.length > 0 ? meaningful : typed;
   if (words.length === 0) return null;
   const lastWord = words[words.length - 1]!;
   const finished = words.length >= SENTENCE_WORDS && [...lastWord].length >= FINISHED_WORD_CHARS && isDictionaryWord(lastWord);
   const typingLast = endsInWord && lastWord === typed[typed.length - 1] && !finished;
-  const plainGroups = words.map((word) => ({ word, alternatives: phraseOf(phrases, word), prefix: false, matchesAlone: true }));
+  const plainGroups = words.map((word) => ({
+    word,
+    alternatives: phraseOf(phrases, word),
+    prefix: false,
+    matchesAlone: true,
+    context: context.has(word),
+  }));
   const plain = { words, groups: plainGroups, match: matchExpression(plainGroups) };
 
-  if (options.exact) return { words, exact: { words, groups: plainGroups, match: phraseExpression(words) }, lookups: [], plain, phrases };
+  if (options.exact)
+    return { words, exact: { words, groups: plainGroups, match: phraseExpression(words) }, lookups: [], plain, phrases, context };
 
   const last = words[words.length - 1]!;
   const prefixCandidate = typingLast && [...last].length >= PREFIX_MIN_CHARS;
   const lookups: SqlStatement[] = [{ sql: VOCAB_LOOKUP, params: [JSON.stringify(words)] }];
   if (prefixCandidate) lookups.push({ sql: `${PREFIX_RANGE} LIMIT ${PREFIX_SCAN}`, params: [last, `${last}\u{10FFFF}`] });
-  return { words, lookups, plain, phrases };
+  return { words, lookups, plain, phrases, context };
 }
 
 const phraseOf = (phrases: ReadonlyMap<string, string[]>, word: string): string[] => phrases.get(word) ?? [];
@@ -115,6 +130,7 @@ const phraseOf = (phrases: ReadonlyMap<string, string[]>, word: string): string[
  */
 interface TaskWords extends TokenizedText {
   phrases: Map<string, string[]>;
+  context: Set<string>;
 }
 
 function tokenizeTask(text: string): TaskWords {
@@ -131,7 +147,7 @@ function tokenizeTask(text: string): TaskWords {
       if (!words.includes(word) && words.length < SEARCH_TERMS_MAX) words.push(word);
   }
   const endsInWord = tokenize(source).endsInWord && !identifierParts(tokens[tokens.length - 1] ?? '');
-  return { words, endsInWord, phrases };
+  return { words, endsInWord, phrases, context: new Set(tokenize(splitContext(source).context).words) };
 }
 
 /**
@@ -189,7 +205,13 @@ export async function expandPlanned(
   );
   const groups = words.map((word) => {
     if (plan.phrases.has(word))
-      return { word, alternatives: phraseOf(plan.phrases, word), prefix: false, matchesAlone: matchesAlone(frequency.get(word) ?? 0) };
+      return {
+        word,
+        alternatives: phraseOf(plan.phrases, word),
+        prefix: false,
+        matchesAlone: matchesAlone(frequency.get(word) ?? 0),
+        context: plan.context.has(word),
+      };
     const alternatives = new Set([...(corrections.get(word) ?? []), ...(lastIsPrefix && word === last ? completions : [])]);
     if (options.synonyms && !common(word)) for (const synonym of synonymsOf(word)) alternatives.add(synonym);
     alternatives.delete(word);
@@ -198,6 +220,7 @@ export async function expandPlanned(
       alternatives: [...alternatives],
       prefix: lastIsPrefix && word === last,
       matchesAlone: matchesAlone(frequency.get(word) ?? 0),
+      context: plan.context.has(word),
     };
   });
   return { words, groups, match: matchExpression(groups) };

@@ -1,3 +1,5 @@
+import { CONTEXT_WEIGHT } from './context.ts';
+
 /**
  * Builds FTS5 MATCH expressions. Every word goes in double quotes (FTS5 strings), so it is matched as
  * text, never read as an operator (AND, OR, NOT, NEAR), column filter or bracket.
@@ -12,6 +14,8 @@ export interface TermGroup {
   prefix: boolean;
   /** False for a word too frequent to find agents on its own (expand.ts, MATCH_ALONE_MAX_DOCS). */
   matchesAlone: boolean;
+  /** A word of the user's circumstances ("for my plant shop", context.ts): it counts half as much as a task word. */
+  context: boolean;
 }
 
 export function quoteFts(word: string): string {
@@ -32,15 +36,32 @@ function groupExpression(group: TermGroup): string {
  * phrases), which only weighs further the words that tell agents apart.
  */
 export function matchExpression(groups: readonly TermGroup[]): string {
-  const any = groups.map(groupExpression).join(' OR ');
+  const any = [...groups, ...taskGroups(groups)].map(groupExpression).join(' OR ');
   const alone = groups.filter((group) => group.matchesAlone);
   if (alone.length === 0 || alone.length === groups.length) return any;
   return `(${alone.map(groupExpression).join(' OR ')}) AND (${any})`;
 }
 
-/** Each group's own expression, matched outside the listing column: what coverage counts (fusion.ts). */
-export function groupExpressions(groups: readonly TermGroup[]): string[] {
-  return groups.map((group) => agentTextExpression(groupExpression(group)));
+/**
+ * The task's groups when the request also has context words, else none: listed a second time, they count twice
+ * in bm25 (it sums over the expression's phrases), so a context word counts half as much as a task word
+ * (CONTEXT_WEIGHT) while still finding and ranking agents ("tax return for my freelance business" needs both).
+ */
+function taskGroups(groups: readonly TermGroup[]): TermGroup[] {
+  return groups.some((group) => group.context) ? groups.filter((group) => !group.context) : [];
+}
+
+/** How much a group counts in coverage (fusion.ts): a context word half as much as a task word, as in bm25. */
+const groupWeight = (group: TermGroup): number => (group.context ? CONTEXT_WEIGHT : 1);
+
+/** Each group's own expression, matched outside the listing column, and its weight: what coverage counts (fusion.ts). */
+export function groupExpressions(groups: readonly TermGroup[]): CoveredGroup[] {
+  return groups.map((group) => ({ expression: agentTextExpression(groupExpression(group)), weight: groupWeight(group) }));
+}
+
+export interface CoveredGroup {
+  expression: string;
+  weight: number;
 }
 
 /** exact_match: the words in this order, adjacent, nothing expanded. */
