@@ -10,6 +10,8 @@ import type { AgentSearchRequest } from '../schemas/search.ts';
 import { AGENT_COLUMNS, registrationColumns } from '../test/registry/fixtures/corpus/registration-columns.ts';
 import { evaluate, type Evaluation, KINDS, type Ranker } from '../test/registry/fixtures/judged/evaluate.ts';
 import { DEV_NATURAL_QUERIES } from '../test/registry/fixtures/judged/dev-natural.ts';
+import { DEV_PLAIN_QUERIES } from '../test/registry/fixtures/judged/dev-plain.ts';
+import { DEV_TYPED_QUERIES } from '../test/registry/fixtures/judged/dev-typed.ts';
 import { HELD_OUT_2_QUERIES, heldOut2Agents } from '../test/registry/fixtures/judged/heldout-2.ts';
 import { HELD_OUT_VECTOR_QUERIES } from '../test/registry/fixtures/judged/held-out.ts';
 import { HELD_OUT_QUERIES, JUDGED_QUERIES } from '../test/registry/fixtures/judged/queries.ts';
@@ -30,6 +32,8 @@ import { barChartSvg, measuredUnder, writeChart } from './svg-chart.ts';
  * - the judged set (test/registry/fixtures/judged: 152 agents, 151 queries in six kinds), the development set the
  *   ranking was tuned on, with its natural-language held-out lists (held-out.ts, 62; queries.ts, 12);
  * - development set 3 (dev-natural.ts: 156 plain-language requests over the same agents as held-out set 2), tuned on;
+ * - development set 4 (dev-typed.ts: prefix and payload requests over the same agents), tuned on;
+ * - development set 5 (dev-plain.ts: 40 plain-language requests over the same agents, a fresh slice beside set 3);
  * - held-out set 2 (heldout-2.ts: the same agents plus 21 spam and lookalike agents, 213 queries in six kinds),
  *   written by someone who had not read the ranking code and never tuned on: **the headline figure**.
  * Rendezvous's search by default (no request flags) and with `semantic_search: false` (lexical only) and `true`;
@@ -246,9 +250,11 @@ const development = await evaluateAll(DEVELOPMENT, {
   heldOut1: HELD_OUT_VECTOR_QUERIES,
   dev12: HELD_OUT_QUERIES,
 });
-// Development set 3 shares held-out set 2's agents, so both are measured on that corpus.
+// Development sets 3 and 4 share held-out set 2's agents, so all three are measured on that corpus.
 const heldOut2 = await evaluateAll(HELD_OUT_2, {
   devNatural: DEV_NATURAL_QUERIES,
+  devTyped: DEV_TYPED_QUERIES,
+  devPlain: DEV_PLAIN_QUERIES,
   ...(DEVELOPMENT_ONLY ? {} : { heldOut2: HELD_OUT_2_QUERIES }),
 });
 
@@ -257,16 +263,23 @@ for (const label of Object.keys(heldOut2)) {
   const dev = development[label]!.judged!;
   const held = heldOut2[label]!.heldOut2;
   const natural = heldOut2[label]!.devNatural!;
+  const typed = heldOut2[label]!.devTyped!;
   const heldCell = (s?: { queries: number; mrr: number; hit1: number }) =>
     s?.queries ? `${String(s.queries).padStart(4)}  ${cell(s)}` : '   -       -     ';
   console.log(label);
-  console.log(`  ${'kind'.padEnd(8)}  development (n, MRR, hit@1)   dev-natural (n, MRR, hit@1)   held-out 2 (n, MRR, hit@1)`);
+  console.log(
+    `  ${'kind'.padEnd(8)}  development (n, MRR, hit@1)   dev-natural (n, MRR, hit@1)   dev-typed (n, MRR, hit@1)     held-out 2 (n, MRR, hit@1)`,
+  );
   for (const kind of KINDS)
     console.log(
-      `  ${kind.padEnd(8)}  ${String(dev.byKind[kind].queries).padStart(4)}  ${cell(dev.byKind[kind])}          ${heldCell(natural.byKind[kind])}          ${heldCell(held?.byKind[kind])}`,
+      `  ${kind.padEnd(8)}  ${String(dev.byKind[kind].queries).padStart(4)}  ${cell(dev.byKind[kind])}          ${heldCell(natural.byKind[kind])}          ${heldCell(typed.byKind[kind])}          ${heldCell(held?.byKind[kind])}`,
     );
   console.log(
-    `  ${'overall'.padEnd(8)}  ${String(dev.overall.queries).padStart(4)}  ${cell(dev.overall)}          ${heldCell(natural.overall)}          ${heldCell(held?.overall)}`,
+    `  ${'overall'.padEnd(8)}  ${String(dev.overall.queries).padStart(4)}  ${cell(dev.overall)}          ${heldCell(natural.overall)}          ${heldCell(typed.overall)}          ${heldCell(held?.overall)}`,
+  );
+  const plain = heldOut2[label]!.devPlain!.overall;
+  console.log(
+    `  dev-plain (${plain.queries} plain-language requests, fresh slice): MRR ${plain.mrr.toFixed(3)}, hit@1 ${plain.hit1.toFixed(3)}`,
   );
   const one = development[label]!.heldOut1!.overall;
   const twelve = development[label]!.dev12!.overall;
@@ -278,6 +291,10 @@ for (const label of Object.keys(heldOut2)) {
       console.log(`    development miss ${miss.kind}: "${miss.query}" rank ${miss.rank || '-'} (first: ${miss.first ?? 'none'})`);
     for (const miss of natural.misses)
       console.log(`    dev-natural miss ${miss.kind}: "${miss.query}" rank ${miss.rank || '-'} (first: ${miss.first ?? 'none'})`);
+    for (const miss of heldOut2[label]!.devPlain!.misses)
+      console.log(`    dev-plain miss: "${miss.query}" rank ${miss.rank || '-'} (first: ${miss.first ?? 'none'})`);
+    for (const miss of typed.misses)
+      console.log(`    dev-typed miss ${miss.kind}: "${miss.query}" rank ${miss.rank || '-'} (first: ${miss.first ?? 'none'})`);
   }
   console.log('');
 }

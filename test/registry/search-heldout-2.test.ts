@@ -7,12 +7,12 @@ import type { QueryKind } from './fixtures/judged/spec.ts';
 /**
  * Held-out set 2 (fixtures/judged/heldout-2.ts: the judged agents plus spam and lookalikes, 213 queries written by
  * someone who had not read the ranking code, never tuned on) through the registry's HTTP interface, default
- * search, no request flags. A benchmark held as floors just under what bench:relevance measures (docs/decisions/0184:
- * overall MRR 0.848, natural language 0.705, keyword 1.000, typo 0.953, prefix 0.896, payload 0.903, trap 0.951):
+ * search, no request flags. A benchmark held as floors just under what bench:relevance measures (docs/decisions/0211:
+ * overall MRR 0.882, natural language 0.732, keyword 1.000, typo 0.953, prefix 0.979, payload 1.000, trap 0.974):
  * the issue's goals (0.92 overall, 0.85 natural language) are not reached, and these floors only stop a regression.
  */
-const MRR_FLOOR = 0.84;
-const KIND_MRR_FLOORS: Record<QueryKind, number> = { natural: 0.69, keyword: 0.97, typo: 0.94, prefix: 0.88, payload: 0.89, trap: 0.93 };
+const MRR_FLOOR = 0.875;
+const KIND_MRR_FLOORS: Record<QueryKind, number> = { natural: 0.72, keyword: 0.97, typo: 0.94, prefix: 0.96, payload: 0.98, trap: 0.95 };
 
 const { ranker } = seededJudgedSearch(heldOut2Agents());
 

@@ -26,6 +26,7 @@ import {
 import { taskText } from './text/filler.ts';
 import { groupExpressions } from './text/fts-query.ts';
 import { splitIdentifiers } from './text/identifiers.ts';
+import { synonymsOf } from './text/synonyms.ts';
 import { tokenize } from './text/tokenize.ts';
 
 /**
@@ -67,15 +68,20 @@ export async function searchAgents(
   let hits: SemanticHit[];
   try {
     // The task without its filler phrases (filler.ts), and the words as expansion understood them (typos corrected,
-    // the typed prefix completed), so the semantic source reads "parcle traking" as parcel tracking, as the lexical
-    // ranking does; not for the parts of payload field names ("target_temp" → temperature), which the semantic
-    // sources leave to the lexical ranking.
+    // the typed prefix completed when it is the only word), so the semantic source reads "parcle traking" as parcel
+    // tracking, as the lexical ranking does; not for the parts of payload field names ("target_temp" → temperature),
+    // which the semantic sources leave to the lexical ranking, nor synonyms: they add no meaning, only repeat one
+    // word's ("recipe" read five times made a handwritten recipe card a cooking request). The alternatives follow as a
+    // sentence of their own, so none is read as part of a context phrase that ends the request (context.ts).
     const plainWords = new Set(tokenize(splitIdentifiers(request.search_text!).plain).words);
-    const alternatives = query.groups.filter((group) => plainWords.has(group.word)).flatMap((group) => group.alternatives);
+    const whole = query.groups.some((group) => !group.prefix && plainWords.has(group.word));
+    const alternatives = query.groups
+      .filter((group) => plainWords.has(group.word) && !(group.prefix && whole))
+      .flatMap((group) => group.alternatives.filter((alternative) => !synonymsOf(group.word).includes(alternative)));
     hits =
       speculative && alternatives.length === 0
         ? speculative.hits(firstRows.slice(plan.lookups.length))
-        : await semantic.hits(runner, [taskText(request.search_text!), ...alternatives].join(' '));
+        : await semantic.hits(runner, `${taskText(request.search_text!)}. ${alternatives.join(' ')}`);
   } catch (error) {
     // The semantic source unavailable (Workers AI, Vectorize): answer lexically rather than fail the search.
     console.error('semantic search failed, answering lexically', error);

@@ -8,6 +8,7 @@ import { fusionSql, LEXICAL_CANDIDATES } from './fusion.ts';
 import { bm25Expression, feedbackFactor } from './ranking.ts';
 import { DEFAULT_SEARCH_BOUNDS } from './search-bounds.ts';
 import type { SemanticHit } from './semantic.ts';
+import type { CoveredGroup } from './text/fts-query.ts';
 import type { SqlStatement } from './sql-runner.ts';
 import { SqlParams } from './sql-params.ts';
 import { agentTextExpression, listedOnlyExpression } from './text/fts-query.ts';
@@ -27,7 +28,7 @@ export interface TextPlan {
   match: string;
   semantic?: SemanticHit[];
   /** Each query word's own FTS5 expression (with its alternatives): hybrid ranking counts how many a candidate matches. */
-  groups?: string[];
+  groups?: CoveredGroup[];
   /**
    * SQL that must be true for the statements to match anything; false, they match nothing at once. Lets a
    * search run speculatively in the batch that decides whether it is the right one (agent-search.ts).

@@ -1,5 +1,6 @@
 import type { SemanticHit } from './semantic.ts';
 import type { SqlParams } from './sql-params.ts';
+import type { CoveredGroup } from './text/fts-query.ts';
 
 /**
  * Hybrid ranking: the lexical and the semantic evidence of each candidate, fused as a weighted sum of
@@ -34,8 +35,8 @@ const COVERAGE_FLOOR = 0.25;
 const COVERED_CANDIDATES = 40;
 
 /**
- * `sem` (before `hits`, which reads it) and, after `hits (rid, text_score)`, `lex`, `cand` and `cov` (rid, n: how
- * many of the request's word groups, whose FTS5 expressions are `groups`, each of the COVERED_CANDIDATES best
+ * `sem` (before `hits`, which reads it) and, after `hits (rid, text_score)`, `lex`, `cand` and `cov` (rid, n: the
+ * weights of the request's word groups, whose FTS5 expressions are `groups`, each of the COVERED_CANDIDATES best
  * lexical candidates matches); the fused score over `l` (lex), `s` (sem) and `v` (cov).
  * `sem` is materialised and keyed by rowid (agents' address index finds each hit once): read as a plain CTE, its
  * JSON was parsed again for every candidate and every agent's facts scanned to map addresses, which was most of a
@@ -43,7 +44,7 @@ const COVERED_CANDIDATES = 40;
  */
 export function fusionSql(
   semantic: readonly SemanticHit[],
-  groups: readonly string[],
+  groups: readonly CoveredGroup[],
   params: SqlParams,
 ): { sem: string; ctes: string; score: string } {
   const hits = params.add(JSON.stringify(semantic.map((hit) => ({ address: hit.address, strength: hit.strength }))));
@@ -58,13 +59,15 @@ export function fusionSql(
     groups.length === 1
       ? ['1']
       : groups.map(
-          (group) => `(SELECT count(*) FROM search_agents_fts WHERE search_agents_fts MATCH ${params.add(group)} AND rowid = t.rid)`,
+          (group) =>
+            `${group.weight} * (SELECT count(*) FROM search_agents_fts WHERE search_agents_fts MATCH ${params.add(group.expression)} AND rowid = t.rid)`,
         );
   const ctes = `lex AS MATERIALIZED (SELECT rid, text_score / max(text_score) OVER () AS lex_score FROM hits),
       cand AS (SELECT rid FROM lex UNION SELECT rid FROM sem),
       cov AS (SELECT t.rid AS rid, ${matched.length ? matched.join(' + ') : '0'} AS n
         FROM (SELECT rid FROM lex ORDER BY lex_score DESC, rid LIMIT ${COVERED_CANDIDATES}) t)`;
   // No groups (nothing to cover): bm25 as it is.
-  const coverage = groups.length ? `(${COVERAGE_FLOOR} + ${1 - COVERAGE_FLOOR} * coalesce(v.n, 0) * 1.0 / ${groups.length})` : '1';
+  const weights = groups.reduce((sum, group) => sum + group.weight, 0);
+  const coverage = groups.length ? `(${COVERAGE_FLOOR} + ${1 - COVERAGE_FLOOR} * coalesce(v.n, 0) * 1.0 / ${weights})` : '1';
   return { sem, ctes, score: `(coalesce(l.lex_score, 0) * ${coverage} + ${SEMANTIC_WEIGHT} * coalesce(s.sem_score, 0))` };
 }

@@ -1,4 +1,5 @@
 import { stemmer } from 'stemmer';
+import { CONTEXT_WEIGHT, splitContext } from '../text/context.ts';
 import { splitIdentifiers } from '../text/identifiers.ts';
 import { STOPWORDS } from '../text/stopwords.ts';
 import { normalizeText } from '../text/tokenize.ts';
@@ -99,11 +100,14 @@ export interface QueryConcepts {
 export function queryConcepts(text: string): QueryConcepts {
   const vector: ConceptVector = new Map();
   const { plain, wordShare } = splitIdentifiers(text);
+  // The user's circumstances ("for my plant shop") count less than the task (context.ts).
+  const context = new Set(words(splitContext(plain).context));
   let unknown = 0;
   for (const word of new Set(words(plain))) {
+    const weight = context.has(word) ? CONTEXT_WEIGHT : 1;
     const concepts = SHAPE_CONCEPTS.find(({ shape }) => shape.test(word))?.concepts ?? LEXICON.cues.get(stemOf(word)) ?? [];
-    if (concepts.length === 0 && !/^\d+$/.test(word)) unknown++;
-    for (const concept of concepts) vector.set(concept, (vector.get(concept) ?? 0) + 1 / concepts.length);
+    if (concepts.length === 0 && !/^\d+$/.test(word)) unknown += weight * weight;
+    for (const concept of concepts) vector.set(concept, (vector.get(concept) ?? 0) + weight / concepts.length);
   }
   // Each word the lexicon does not know is a meaning of its own, orthogonal to every concept: a request whose one
   // known word of six names a concept shares little of its meaning with that concept's agents.

@@ -3,10 +3,12 @@ import type { SqlParams } from '../sql-params.ts';
 import type { SqlRunner, SqlStatement } from '../sql-runner.ts';
 import { matchExpression, phraseExpression, type TermGroup } from './fts-query.ts';
 import { isDictionaryWord } from './dictionary.ts';
+import { splitContext } from './context.ts';
 import { taskText } from './filler.ts';
+import { identifierParts, snakeCaseIdentifiers } from './identifiers.ts';
 import { STOPWORDS } from './stopwords.ts';
 import { synonymsOf } from './synonyms.ts';
-import { tokenize, type TokenizedText } from './tokenize.ts';
+import { normalizeText, SEARCH_TERMS_MAX, tokenize, type TokenizedText } from './tokenize.ts';
 import { firstHalfVariants, isCorrectable, isOneEdit, stablePrefix, TYPO_CANDIDATES_MAX } from './typos.ts';
 
 /** Words corrected per query: bounds the vocabulary lookups of a long pasted text. */
@@ -80,21 +82,37 @@ export interface QueryPlan {
   exact?: ExpandedQuery;
   lookups: SqlStatement[];
   plain: ExpandedQuery;
+  /** Field names typed as one word ("from_station", "partySize"): the word (parts joined) → its parts as a phrase. */
+  phrases: ReadonlyMap<string, string[]>;
+  /** Words of the user's circumstances only (context.ts), which count half. */
+  context: ReadonlySet<string>;
 }
 
 /** Null when the text holds no searchable word (only punctuation, emoji, operators): the caller browses. */
 export function planQuery(text: string, options: ExpandOptions): QueryPlan | null {
-  const { words: typed, endsInWord } = options.exact ? tokenize(text) : tokenizeTask(text);
+  const {
+    words: typed,
+    endsInWord,
+    phrases,
+    context,
+  }: TaskWords = options.exact ? { ...tokenize(text), phrases: new Map(), context: new Set() } : tokenizeTask(text);
   const meaningful = typed.filter((word) => !STOPWORDS.has(word));
   const words = meaningful.length > 0 ? meaningful : typed;
   if (words.length === 0) return null;
   const lastWord = words[words.length - 1]!;
   const finished = words.length >= SENTENCE_WORDS && [...lastWord].length >= FINISHED_WORD_CHARS && isDictionaryWord(lastWord);
   const typingLast = endsInWord && lastWord === typed[typed.length - 1] && !finished;
-  const plainGroups = words.map((word) => ({ word, alternatives: [], prefix: false, matchesAlone: true }));
+  const plainGroups = words.map((word) => ({
+    word,
+    alternatives: phraseOf(phrases, word),
+    prefix: false,
+    matchesAlone: true,
+    context: context.has(word),
+  }));
   const plain = { words, groups: plainGroups, match: matchExpression(plainGroups) };
 
-  if (options.exact) return { words, exact: { words, groups: plainGroups, match: phraseExpression(words) }, lookups: [], plain };
+  if (options.exact)
+    return { words, exact: { words, groups: plainGroups, match: phraseExpression(words) }, lookups: [], plain, phrases, context };
 
   const last = words[words.length - 1]!;
   const prefixCandidate = typingLast && [...last].length >= PREFIX_MIN_CHARS;
@@ -103,13 +121,36 @@ export function planQuery(text: string, options: ExpandOptions): QueryPlan | nul
   const looked = prefixCandidate ? words.filter((word) => word !== last) : words;
   const lookups: SqlStatement[] = [{ sql: VOCAB_LOOKUP, params: [JSON.stringify(looked)] }];
   if (prefixCandidate) lookups.push({ sql: `${PREFIX_RANGE} LIMIT ${PREFIX_SCAN}`, params: [last, `${last}\u{10FFFF}`] });
-  return { words, lookups, plain };
+  return { words, lookups, plain, phrases, context };
 }
 
-/** The request's words with its filler phrases left out (filler.ts); all of them when it is nothing but filler. */
-function tokenizeTask(text: string): TokenizedText {
-  const task = tokenize(taskText(text));
-  return task.words.length > 0 ? task : tokenize(text);
+const phraseOf = (phrases: ReadonlyMap<string, string[]>, word: string): string[] => phrases.get(word) ?? [];
+
+/**
+ * The request's words with its filler phrases left out (filler.ts); all of them when it is nothing but filler.
+ * A field name of several parts is one word, its parts joined ("from_station" → "fromstation", as an agent writing
+ * "fromStation" is indexed), with its parts as a phrase (`phrases`); a field name is typed whole, never a prefix.
+ */
+interface TaskWords extends TokenizedText {
+  phrases: Map<string, string[]>;
+  context: Set<string>;
+}
+
+function tokenizeTask(text: string): TaskWords {
+  const snake = snakeCaseIdentifiers(text);
+  const task = taskText(snake);
+  const source = tokenize(task).words.length > 0 ? task : normalizeText(snake);
+  const words: string[] = [];
+  const phrases = new Map<string, string[]>();
+  const tokens = source.split(/\s+/).filter(Boolean);
+  for (const token of tokens) {
+    const parts = identifierParts(token);
+    if (parts) phrases.set(parts.join(''), [parts.join(' '), ...parts.filter((part) => !STOPWORDS.has(part))]);
+    for (const word of parts ? [parts.join('')] : tokenize(token).words)
+      if (!words.includes(word) && words.length < SEARCH_TERMS_MAX) words.push(word);
+  }
+  const endsInWord = tokenize(source).endsInWord && !identifierParts(tokens[tokens.length - 1] ?? '');
+  return { words, endsInWord, phrases, context: new Set(tokenize(splitContext(source).context).words) };
 }
 
 /**
@@ -172,8 +213,21 @@ export async function expandPlanned(
     .slice(0, PREFIX_COMPLETIONS)
     .map((row) => row.term);
 
-  const corrections = await correct(runner, words, frequency, lastIsPrefix ? last : undefined);
+  const corrections = await correct(
+    runner,
+    words.filter((word) => !plan.phrases.has(word)),
+    frequency,
+    lastIsPrefix ? last : undefined,
+  );
   const groups = words.map((word) => {
+    if (plan.phrases.has(word))
+      return {
+        word,
+        alternatives: phraseOf(plan.phrases, word),
+        prefix: false,
+        matchesAlone: matchesAlone(frequency.get(word) ?? 0),
+        context: plan.context.has(word),
+      };
     const alternatives = new Set([...(corrections.get(word) ?? []), ...(lastIsPrefix && word === last ? completions : [])]);
     if (options.synonyms && !common(word)) for (const synonym of synonymsOf(word)) alternatives.add(synonym);
     alternatives.delete(word);
@@ -182,6 +236,7 @@ export async function expandPlanned(
       alternatives: [...alternatives],
       prefix: lastIsPrefix && word === last,
       matchesAlone: matchesAlone(frequency.get(word) ?? 0),
+      context: plan.context.has(word),
     };
   });
   return { words, groups, match: matchExpression(groups) };

@@ -1,3 +1,5 @@
+import { CONTEXT_WEIGHT } from './context.ts';
+
 /**
  * Builds FTS5 MATCH expressions. Every word goes in double quotes (FTS5 strings), so it is matched as
  * text, never read as an operator (AND, OR, NOT, NEAR), column filter or bracket.
@@ -12,6 +14,8 @@ export interface TermGroup {
   prefix: boolean;
   /** False for a word too frequent to find agents on its own (expand.ts, MATCH_ALONE_MAX_DOCS). */
   matchesAlone: boolean;
+  /** A word of the user's circumstances ("for my plant shop", context.ts): it counts half in coverage (fusion.ts). */
+  context: boolean;
 }
 
 function quoteFts(word: string): string {
@@ -38,9 +42,22 @@ export function matchExpression(groups: readonly TermGroup[]): string {
   return `(${alone.map(groupExpression).join(' OR ')}) AND (${any})`;
 }
 
-/** Each group's own expression, matched outside the listing column: what coverage counts (fusion.ts). */
-export function groupExpressions(groups: readonly TermGroup[]): string[] {
-  return groups.map((group) => agentTextExpression(groupExpression(group)));
+/**
+ * How much a group counts in coverage (fusion.ts): a context word (CONTEXT_WEIGHT) less than a task word, while still
+ * finding and ranking agents ("tax return for my freelance business" needs both). Not in bm25: listing the task's
+ * groups twice in the expression would weigh them so too, but reads their postings twice (up to +3 ms a request
+ * with context at 100,000 agents) and moved no default figure.
+ */
+const groupWeight = (group: TermGroup): number => (group.context ? CONTEXT_WEIGHT : 1);
+
+/** Each group's own expression, matched outside the listing column, and its weight: what coverage counts (fusion.ts). */
+export function groupExpressions(groups: readonly TermGroup[]): CoveredGroup[] {
+  return groups.map((group) => ({ expression: agentTextExpression(groupExpression(group)), weight: groupWeight(group) }));
+}
+
+export interface CoveredGroup {
+  expression: string;
+  weight: number;
 }
 
 /** exact_match: the words in this order, adjacent, nothing expanded. */

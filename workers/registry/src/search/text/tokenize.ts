@@ -6,7 +6,7 @@
 import { normalizeText } from '../../../../../lib/word-vectors/table.ts';
 
 /** Words searched per query; the rest of a very long text is ignored. */
-const SEARCH_TERMS_MAX = 32;
+export const SEARCH_TERMS_MAX = 32;
 /** Longer "words" (base64 blobs, pasted hashes) cannot be in the index; an agent address (65 chars) can. */
 const SEARCH_TERM_MAX_CHARS = 100;
 

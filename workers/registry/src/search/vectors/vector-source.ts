@@ -1,5 +1,6 @@
 import type { SemanticPlan } from '../semantic-source-types.ts';
 import { SqlParams } from '../sql-params.ts';
+import { CONTEXT_WEIGHT, splitContext } from '../text/context.ts';
 import { splitIdentifiers } from '../text/identifiers.ts';
 import { nearestBuckets, storedCosine } from './vector-index.ts';
 import { addText, emptyVector, knownWords, normalize } from './word-vectors.ts';
@@ -66,7 +67,9 @@ export function vectorPlan(text: string, gate?: (params: SqlParams) => string): 
   const { plain, wordShare } = splitIdentifiers(text);
   const none = { statements: [], hits: () => [] };
   if (knownWords(plain) < MIN_WORDS) return none;
-  const query = normalize(addText(emptyVector(), plain));
+  // The user's circumstances ("for my plant shop") count less than the task (context.ts).
+  const { task, context } = splitContext(plain);
+  const query = normalize(addText(addText(emptyVector(), task), context, CONTEXT_WEIGHT));
   if (!query.some((x) => x !== 0)) return none;
   return {
     statements: [candidatesStatement(nearestBuckets(query), gate)],
