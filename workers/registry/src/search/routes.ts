@@ -69,9 +69,9 @@ export function searchRoutes() {
   app.post('/agents/click', readKey, validate('json', searchClickRequestSchema), async (c) => {
     const click = c.req.valid('json');
     const shards = c.var.shards();
-    const owner = shards.owner(click.address);
-    const sessions = owner === shards.home ? null : d1Runner(shards.home);
-    const outcome = await recordClick(d1Runner(owner), click, c.get('key').accountId, sessions);
+    // Home owns the agent: the click's own batch reads the search session, one round trip (clicks.ts).
+    const sessions = shards.ownerIndex(click.address) === 0 ? null : d1Runner(shards.home);
+    const outcome = await recordClick(d1Runner(shards.owner(click.address)), click, c.get('key').accountId, sessions);
     if (outcome.kind === 'unknown_search')
       throw new ApiError({
         status: 404,
