@@ -1,7 +1,7 @@
 import { applyD1Migrations, env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { postWithVars, type SearchPage } from './fixtures/search-client.ts';
-import { accountWithKey, craftAgent, insertAgents, type SeedAgent } from './fixtures/search-seed.ts';
+import { accountWithKey, insertAgents, preferredGizmoHelpers, textOnlyAgent } from './fixtures/search-seed.ts';
 
 /**
  * Which searches are narrowed to preferred agents, by cost (docs/decisions/0200): the postings of the query's
@@ -12,24 +12,14 @@ import { accountWithKey, craftAgent, insertAgents, type SeedAgent } from './fixt
  */
 const BOUNDED = { ...env, SEARCH_COMMON_WORD_DOCS: '50' };
 
-const craft = (seed: number, name: string, description: string, extra: Partial<SeedAgent> = {}) =>
-  craftAgent(seed, name, description, { handle: null, ...extra });
-
-/** Featured, AgentRank 3: over the preferred line (0016); "gizmo" only in the README, a weak text match. */
-const preferred = Array.from({ length: 6 }, (_, i) =>
-  craft(100 + i, `Preferred Helper ${i}`, 'A helper of many trades.', {
-    featured: true,
-    agent_rank: 3,
-    readme: `# Preferred Helper ${i}\n\nA helper of many trades that mentions a gizmo once.`,
-  }),
-);
+const preferred = preferredGizmoHelpers();
 /** The best text match for both words, with no evidence of quality: never preferred. */
-const bestText = craft(200, 'Gizmo Helper Workshop', 'A gizmo helper: builds, repairs and tunes every kind of gizmo.', {
+const bestText = textOnlyAgent(200, 'Gizmo Helper Workshop', 'A gizmo helper: builds, repairs and tunes every kind of gizmo.', {
   tags: ['gizmo', 'helper'],
 });
-const plain = Array.from({ length: 32 }, (_, i) => craft(300 + i, `Plain Helper ${i}`, 'Another helper with a gizmo in its text.'));
-const gizmoOnly = craft(400, 'Gizmo Repairs', 'Fixes a gizmo.');
-const others = Array.from({ length: 60 }, (_, i) => craft(500 + i, `Weather Reporter ${i}`, 'Reports the weather of a city.'));
+const plain = Array.from({ length: 32 }, (_, i) => textOnlyAgent(300 + i, `Plain Helper ${i}`, 'Another helper with a gizmo in its text.'));
+const gizmoOnly = textOnlyAgent(400, 'Gizmo Repairs', 'Fixes a gizmo.');
+const others = Array.from({ length: 60 }, (_, i) => textOnlyAgent(500 + i, `Weather Reporter ${i}`, 'Reports the weather of a city.'));
 const CORPUS = [...preferred, bestText, ...plain, gizmoOnly, ...others];
 
 let token: string;

@@ -1,7 +1,7 @@
 import { applyD1Migrations, env } from 'cloudflare:test';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { postWithVars, type SearchPage } from './fixtures/search-client.ts';
-import { accountWithKey, craftAgent, insertAgents, type SeedAgent } from './fixtures/search-seed.ts';
+import { accountWithKey, insertAgents, preferredGizmoHelpers, textOnlyAgent } from './fixtures/search-seed.ts';
 
 /**
  * Search's bounds at scale (docs/decisions/0166), on a corpus small enough for a test: the Worker's vars set
@@ -11,30 +11,15 @@ import { accountWithKey, craftAgent, insertAgents, type SeedAgent } from './fixt
  */
 const BOUNDED = { ...env, SEARCH_COMMON_WORD_DOCS: '10', SEARCH_EXACT_TOTAL_MAX: '20' };
 
-/** Without a handle, so nothing but the text fields matches a query. */
-const craft = (seed: number, name: string, description: string, extra: Partial<SeedAgent> = {}) =>
-  craftAgent(seed, name, description, { handle: null, ...extra });
-
-/**
- * Featured, with an AgentRank of 3 (what the cron computes from other accounts' interactions): a quality
- * prior of about 1.2 with these short texts' quality (about 0.96), over the preferred line (1.135, 0016_search_prior_from_agent_rank.sql).
- * Ranking multiplies the same factors in (×1.27), so "gizmo" is only in their README: a weak text match.
- */
-const preferred = Array.from({ length: 6 }, (_, i) =>
-  craft(100 + i, `Preferred Helper ${i}`, 'A helper of many trades.', {
-    featured: true,
-    agent_rank: 3,
-    readme: `# Preferred Helper ${i}\n\nA helper of many trades that mentions a gizmo once.`,
-  }),
-);
+const preferred = preferredGizmoHelpers();
 const setAgentRank = (address: string, rank: number) =>
   env.DB.prepare('UPDATE agents SET agent_rank = ? WHERE address = ?').bind(rank, address).run();
 /** The best text match for "gizmo" (in its name, tags and description, not stuffed), with no evidence of quality yet. */
-const bestText = craft(200, 'Gizmo Workshop', 'Builds, repairs and tunes every kind of gizmo.', { tags: ['gizmo'] });
-const plain = Array.from({ length: 33 }, (_, i) => craft(300 + i, `Plain Helper ${i}`, 'Another helper with a gizmo in its text.'));
+const bestText = textOnlyAgent(200, 'Gizmo Workshop', 'Builds, repairs and tunes every kind of gizmo.', { tags: ['gizmo'] });
+const plain = Array.from({ length: 33 }, (_, i) => textOnlyAgent(300 + i, `Plain Helper ${i}`, 'Another helper with a gizmo in its text.'));
 const GIZMO = [...preferred, bestText, ...plain];
 /** Agents without the word: in fewer than half the agents, "gizmo" keeps a positive bm25 weight. */
-const others = Array.from({ length: 60 }, (_, i) => craft(400 + i, `Weather Reporter ${i}`, 'Reports the weather of a city.'));
+const others = Array.from({ length: 60 }, (_, i) => textOnlyAgent(400 + i, `Weather Reporter ${i}`, 'Reports the weather of a city.'));
 const CORPUS = [...GIZMO, ...others];
 
 let token: string;

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Identity } from '../../lib/identity/index.ts';
 import worker from '../../workers/registry/src/index.ts';
 import { shardOf } from '../../workers/registry/src/shards/shard-key.ts';
+import { fourShardBindings, SHARDS } from './fixtures/four-shards.ts';
 import { accountWithKey } from './fixtures/search-seed.ts';
 import { BASE, freshIdentity, registrationBody } from './helpers.ts';
 
@@ -30,14 +31,7 @@ function recorded(name: string, db: D1Database): D1Database {
 }
 
 const SINGLE = { ...env, DB: recorded('single', env.DB) };
-const SHARDED = {
-  ...env,
-  DB: recorded('shard-0', env.SHARD_0),
-  DB_SHARD_1: recorded('shard-1', env.SHARD_1),
-  DB_SHARD_2: recorded('shard-2', env.SHARD_2),
-  DB_SHARD_3: recorded('shard-3', env.SHARD_3),
-  AGENT_SHARDS: 'DB_SHARD_1,DB_SHARD_2,DB_SHARD_3',
-};
+const SHARDED = fourShardBindings(recorded);
 type Vars = typeof SINGLE;
 
 const tokens = new Map<Vars, string>();
@@ -67,7 +61,7 @@ async function registeredOn(vars: Vars, shard: number, shards: number, handle: s
 }
 
 beforeAll(async () => {
-  for (const db of [env.DB, env.SHARD_0, env.SHARD_1, env.SHARD_2, env.SHARD_3]) await applyD1Migrations(db, env.TEST_MIGRATIONS);
+  for (const db of [env.DB, ...SHARDS]) await applyD1Migrations(db, env.TEST_MIGRATIONS);
   tokens.set(SINGLE, (await accountWithKey(env.DB, ['read', 'write'])).token);
   tokens.set(SHARDED, (await accountWithKey(env.SHARD_0, ['read', 'write'])).token);
 });

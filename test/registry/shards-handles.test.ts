@@ -4,23 +4,16 @@ import type { Identity } from '../../lib/identity/index.ts';
 import worker from '../../workers/registry/src/index.ts';
 import { shardOf } from '../../workers/registry/src/shards/shard-key.ts';
 import { generateAgents } from './fixtures/corpus/generate.ts';
+import { fourShardBindings, SHARDS } from './fixtures/four-shards.ts';
 import { accountWithKey, insertAgents } from './fixtures/search-seed.ts';
 import { BASE, freshIdentity, registrationBody } from './helpers.ts';
 
 /**
  * Handles are unique over four agent shards (docs/decisions/0204): the claim on home (agent_handles) decides,
  * not a look at every shard. Through the Worker's fetch handler with home and shard 0 on SHARD_0 and shards
- * 1–3 named by AGENT_SHARDS, as test/registry/shards-routes.test.ts binds them.
+ * 1–3 named by AGENT_SHARDS (fixtures/four-shards.ts).
  */
-const SHARDED = {
-  ...env,
-  DB: env.SHARD_0,
-  DB_SHARD_1: env.SHARD_1,
-  DB_SHARD_2: env.SHARD_2,
-  DB_SHARD_3: env.SHARD_3,
-  AGENT_SHARDS: 'DB_SHARD_1,DB_SHARD_2,DB_SHARD_3',
-};
-const SHARDS = [env.SHARD_0, env.SHARD_1, env.SHARD_2, env.SHARD_3];
+const SHARDED = fourShardBindings();
 
 let token: string;
 let accountId: string;

@@ -14,6 +14,7 @@ import { createAttestation } from '../../lib/registry-client/index.ts';
 import type { ProbeMessage } from '../../workers/registry/src/liveness/sweep.ts';
 import { shardOf } from '../../workers/registry/src/shards/shard-key.ts';
 import { generateAgents } from './fixtures/corpus/generate.ts';
+import { fourShardBindings, SHARDS } from './fixtures/four-shards.ts';
 import { accountWithKey, claimHandles, insertAgents } from './fixtures/search-seed.ts';
 import { BASE, registrationBody } from './helpers.ts';
 
@@ -25,16 +26,8 @@ import { BASE, registrationBody } from './helpers.ts';
  * seed) and the same agents registered through POST /v2/agents, proved and signed.
  */
 const SINGLE = { ...env };
-const SHARDED = {
-  ...env,
-  DB: env.SHARD_0,
-  DB_SHARD_1: env.SHARD_1,
-  DB_SHARD_2: env.SHARD_2,
-  DB_SHARD_3: env.SHARD_3,
-  AGENT_SHARDS: 'DB_SHARD_1, DB_SHARD_2, DB_SHARD_3',
-};
+const SHARDED = fourShardBindings();
 type Vars = typeof SINGLE;
-const SHARDS = [env.SHARD_0, env.SHARD_1, env.SHARD_2, env.SHARD_3];
 const CORPUS = [...generateAgents(600, 290)];
 
 let token: string;

@@ -9,6 +9,7 @@ import { fanOutSearch } from '../../workers/registry/src/shards/fan-out-search.t
 import { shardOf } from '../../workers/registry/src/shards/shard-key.ts';
 import { shardSet } from '../../workers/registry/src/shards/shard-set.ts';
 import { generateAgents } from './fixtures/corpus/generate.ts';
+import { SHARDS } from './fixtures/four-shards.ts';
 import { insertAgents } from './fixtures/search-seed.ts';
 
 /**
@@ -16,17 +17,16 @@ import { insertAgents } from './fixtures/search-seed.ts';
  * address over four local shards. The fan-out's pages and totals equal the single database's.
  */
 const CORPUS = [...generateAgents(800, 29)];
-const SHARDS = () => [env.SHARD_0, env.SHARD_1, env.SHARD_2, env.SHARD_3];
 const ACCOUNT = 'sharded-owner';
 
 beforeAll(async () => {
   const now = new Date().toISOString();
-  for (const [i, db] of [env.DB, ...SHARDS()].entries()) {
+  for (const [i, db] of [env.DB, ...SHARDS].entries()) {
     await applyD1Migrations(db, env.TEST_MIGRATIONS);
     await db.prepare('INSERT INTO accounts (id, name, created_at) VALUES (?, ?, ?)').bind(ACCOUNT, `owner ${i}`, now).run();
   }
   await insertAgents(env.DB, ACCOUNT, CORPUS);
-  const shards = SHARDS();
+  const shards = SHARDS;
   for (const [i, db] of shards.entries())
     await insertAgents(
       db,
@@ -44,14 +44,14 @@ const input = (request: AgentSearchRequest) => ({
 
 async function both(request: AgentSearchRequest) {
   const single = await searchAgents(d1Runner(env.DB), null, input(request));
-  const sharded = await fanOutSearch(shardSet(SHARDS()).readers(), input(request));
+  const sharded = await fanOutSearch(shardSet(SHARDS).readers(), input(request));
   return { single, sharded, addresses: (result: typeof single) => result.rows.map((row) => row.address) };
 }
 
 describe('agents sharded by address over four D1 databases', () => {
   it('spreads the corpus over every shard', async () => {
     const counts = await Promise.all(
-      SHARDS().map(async (db) => (await db.prepare('SELECT count(*) AS n FROM agents').first<{ n: number }>())!.n),
+      SHARDS.map(async (db) => (await db.prepare('SELECT count(*) AS n FROM agents').first<{ n: number }>())!.n),
     );
     expect(counts.reduce((a, b) => a + b, 0)).toBe(CORPUS.length);
     for (const count of counts) expect(count).toBeGreaterThan(CORPUS.length / 8);
@@ -88,12 +88,12 @@ describe('agents sharded by address over four D1 databases', () => {
   });
 
   it('almanac lookups and detail go to the owning shard alone, with the same record', async () => {
-    const set = shardSet(SHARDS());
+    const set = shardSet(SHARDS);
     for (const agent of CORPUS.slice(0, 40)) {
       const owner = set.ownerIndex(agent.address);
       const row = await findAgent(set.ownerReader(agent.address), agent.address);
       expect(row && toAlmanacRecord(row)).toEqual(toAlmanacRecord((await findAgent(env.DB, agent.address))!));
-      for (const other of SHARDS().filter((_, i) => i !== owner)) expect(await findAgent(other, agent.address)).toBeNull();
+      for (const other of SHARDS.filter((_, i) => i !== owner)) expect(await findAgent(other, agent.address)).toBeNull();
     }
   });
 });
