@@ -190,7 +190,7 @@ async function lexicalSearch(
   const query = await expandPlanned(runner, plan, lookupRows, options);
   if (plainQueryApplies(plan, lookupRows) && query.match === plan.plain.match) {
     const result = await finish(runner, query, speculative, results.slice(plan.lookups.length), mode);
-    return typedWordsNarrowed(plan.words, typedWordRows(plan, lookupRows), boundsOf(input).commonWordDocs) && tooFewPreferred(input, result)
+    return (await narrowing(input, plan, lookupRows, query)) && tooFewPreferred(input, result)
       ? textSearch(runner, input, query, { mode, match: query.match })
       : result;
   }
