@@ -188,12 +188,8 @@ async function lexicalSearch(
   }
   const lookupRows = results.slice(0, plan.lookups.length);
   const query = await expandPlanned(runner, plan, lookupRows, options);
-  if (plainQueryApplies(plan, lookupRows) && query.match === plan.plain.match) {
-    const result = await finish(runner, query, speculative, results.slice(plan.lookups.length), mode);
-    return (await narrowing(input, plan, lookupRows, query)) && tooFewPreferred(input, result)
-      ? textSearch(runner, input, query, { mode, match: query.match })
-      : result;
-  }
+  if (plainQueryApplies(plan, lookupRows) && query.match === plan.plain.match)
+    return finish(runner, query, speculative, results.slice(plan.lookups.length), mode);
   return textSearch(runner, input, query, { mode, match: query.match, bounded: await narrowing(input, plan, lookupRows, query) });
 }
 
@@ -221,17 +217,7 @@ async function textSearch(runner: SqlRunner, input: AgentSearchInput, query: Exp
     if (isFtsSyntaxError(error)) return { rows: [], total: 0, totalIsEstimate: false, mode: plan.mode };
     throw error;
   }
-  const result = await finish(runner, query, prepared, results, plan.mode);
-  return plan.bounded && tooFewPreferred(input, result) ? textSearch(runner, input, query, { ...plan, bounded: undefined }) : result;
-}
-
-/**
- * A page narrowed to preferred agents that is not full: fewer than offset + limit preferred agents match (a
- * small registry, filters, a page past the best PREFERRED_CANDIDATES), so every match is ranked after all: a
- * narrowed search never answers fewer agents than the full ranking would for the page (docs/decisions/0200).
- */
-function tooFewPreferred(input: AgentSearchInput, result: AgentSearchResult): boolean {
-  return result.rows.length < windowOf(input.request).limit;
+  return finish(runner, query, prepared, results, plan.mode);
 }
 
 /** The statements a search runs in its batch: the page, and the count unless the page's rows carry it. */

@@ -1,11 +1,11 @@
 import type { AgentSort } from '../../../../schemas/search.ts';
 import { AGENT_RECORD_SELECTION } from '../agents/row.ts';
 import type { AgentSearchInput } from './agent-search-types.ts';
-import { filterConditions, listsOnlyListed, type VisibilityOptions } from './agent-filters.ts';
-import { SORT_COLUMNS, whereClause, type Window } from './agent-order.ts';
+import { filterConditions, listsOnlyListed } from './agent-filters.ts';
+import { windowOf, type Window } from './agent-order.ts';
 import { PREFERRED_CANDIDATES } from './bounded-candidates.ts';
-import { fusionSql, LEXICAL_CANDIDATES } from './fusion.ts';
-import { bm25Expression, feedbackFactor } from './ranking.ts';
+import { semanticHitsCte } from './fusion.ts';
+import { type ChainNames, clicksCte, rankedChain, type RankedVisibility, scoredFts } from './ranked-chain.ts';
 import { DEFAULT_SEARCH_BOUNDS } from './search-bounds.ts';
 import type { SemanticHit } from './semantic.ts';
 import type { CoveredGroup } from './text/fts-query.ts';
@@ -73,6 +73,7 @@ export function textStatements(input: AgentSearchInput, plan: TextPlan, sort: Ag
   const onlyListed = listsOnlyListed(visibility);
   // `listed`: no filter is left to apply. Hybrid ranking still filters its semantic hits, which the FTS expression does not reach.
   const listed = onlyListed && !plan.semantic;
+  const ranked: RankedVisibility = { visibility, listed, onlyListed };
   const expression = onlyListed ? listedOnlyExpression(plan.match) : agentTextExpression(plan.match);
   // Preferred agents are listed ones: a visibility that also shows inactive agents is never narrowed.
   const boundable = Boolean(plan.bounded ?? plan.gateRow) && filterConditions(visibility, new SqlParams()).includes('f.is_active = 1');
@@ -83,33 +84,19 @@ export function textStatements(input: AgentSearchInput, plan: TextPlan, sort: Ag
     return guard ? `(CASE WHEN ${guard} THEN ${value} ELSE ${MATCH_NOTHING} END)` : value;
   };
   const matchOf = (params: SqlParams, speculation = true) => guarded(params, params.add(expression), speculation);
-  // Narrowed or not is decided in SQL (the vocabulary read in the same statement): each index is asked for the
-  // expression or for nothing, which costs nothing. Preferred agents are listed: no `listing` filter is needed.
-  // The guard and the decision are read once, in `gate`: each vocabulary lookup of a word counts its doclist
-  // (fts5vocab), 14 ms for "data" at a million agents, and each FTS query would evaluate them again.
-  const gated = (params: SqlParams) => {
-    if (!boundable) return { gate: '', matches: scoredFts(FTS, matchOf(params)) };
-    const row = plan.gateRow?.(params) ?? `SELECT ${guardOf(params, true) || '1'} AS pass, ${plan.bounded!(params)} AS narrow`;
-    const gate = `gate AS MATERIALIZED (${row})`;
-    const when = (narrow: boolean) => `(SELECT pass AND ${narrow ? 'narrow' : 'NOT narrow'} FROM gate)`;
-    const preferred = `(CASE WHEN ${when(true)} THEN ${params.add(agentTextExpression(plan.match))} ELSE ${MATCH_NOTHING} END)`;
-    const every = `(CASE WHEN ${when(false)} THEN ${params.add(expression)} ELSE ${MATCH_NOTHING} END)`;
-    // The best PREFERRED_CANDIDATES by bm25 are ranked: the facts of 15,000 preferred matches of "data", looked
-    // up one by one in a million rows, cost more than their bm25 (the quality prior of preferred agents varies by
-    // less than a fifth, so the page's agents are among them).
-    const best = `SELECT * FROM (${scoredFts(PREFERRED_FTS, preferred)} ORDER BY text_score DESC, rid LIMIT ${params.add(PREFERRED_CANDIDATES)})`;
-    return { gate: `${gate}, `, matches: `${best} UNION ALL ${scoredFts(FTS, every)}` };
-  };
 
   const params = new SqlParams();
-  const { gate, matches } = gated(params);
-  const chain = gate + rankedChain(input, plan, sort, matches, params, visibility, { listed, onlyListed });
+  const shared = [clicksCte(input, params), ...(plan.semantic ? [semanticHitsCte(plan.semantic, params)] : [])].join(', ');
+  const rank = (matches: string, names: ChainNames) => rankedChain(input, plan, sort, matches, params, ranked, names);
+  const chain = boundable
+    ? narrowedSequence(input, plan, window, params, { expression, shared, rank, guard: guardOf(params, true) })
+    : `${shared}, ${rank(scoredFts(FTS, matchOf(params)), { prefix: '' })}, seq AS (SELECT *, 0 AS tier FROM kept)`;
   const cutoff = request.cutoff ?? 0;
   const countInPage = Boolean(plan.semantic) || cutoff > 0 || (!listed && !boundable);
   let count: SqlStatement;
   if (plan.semantic || cutoff > 0) {
     // Semantic candidates and the cutoff (relative to the best score) need the ranking to be counted.
-    count = { sql: `WITH ${chain} SELECT count(*) AS total, 0 AS over FROM kept`, params: [...params.values] };
+    count = { sql: `WITH ${chain} SELECT count(*) AS total, 0 AS over FROM seq`, params: [...params.values] };
   } else {
     const countParams = new SqlParams();
     const match = matchOf(countParams, !listed);
@@ -127,93 +114,57 @@ export function textStatements(input: AgentSearchInput, plan: TextPlan, sort: Ag
   const sortKey = sort === 'relevancy' ? 'score' : 'sort_key';
   const dir = window.descending ? 'DESC' : 'ASC';
   const tieDir = sort === 'relevancy' ? (window.descending ? 'ASC' : 'DESC') : dir;
-  const orderOf = (table: string) => `${table}${sortKey} ${dir}, ${table}address ${tieDir}`;
-  const ranked = countInPage ? '(SELECT *, count(*) OVER () AS total FROM kept)' : 'kept';
+  // A narrowed search's tier comes first whatever the direction: one sequence for all its pages.
+  const orderOf = (table: string) => `${boundable ? `${table}tier DESC, ` : ''}${table}${sortKey} ${dir}, ${table}address ${tieDir}`;
+  const rows = countInPage ? '(SELECT *, count(*) OVER () AS total FROM seq)' : 'seq';
   const total = countInPage ? ', total' : '';
   const page = `WITH ${chain},
-    page AS (SELECT rid, score, clicks, sort_key, address${total} FROM ${ranked} ORDER BY ${orderOf('')} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)})
-    SELECT ${AGENT_RECORD_SELECTION}, p.rid AS rid, p.score AS score, p.clicks AS clicks${countInPage ? ', p.total AS total' : ''}
+    page AS (SELECT rid, score, clicks, sort_key, address, tier${total} FROM ${rows} ORDER BY ${orderOf('')} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)})
+    SELECT ${AGENT_RECORD_SELECTION}, p.rid AS rid, p.score AS score, p.clicks AS clicks, p.tier AS tier${countInPage ? ', p.total AS total' : ''}
     FROM page p CROSS JOIN agents a ON a.rowid = p.rid ORDER BY ${orderOf('p.')}`;
   return { page: { sql: page, params: params.values }, count, countInPage };
 }
 
 /**
- * CTEs down to `kept`: the matches that pass the filters, scored (and cut off), unordered. `matches` selects
- * each match's `rid` and `text_score` (scoredFts). `listed`: the FTS expression keeps only listed agents, so no
- * filter is left to apply.
+ * A search that may be narrowed to preferred agents (bounded-candidates.ts), as one sequence for all its pages
+ * (docs/decisions/0220): the tier (the best PREFERRED_CANDIDATES preferred matches by bm25, ranked; `tier` 1), then
+ * every other match in the full ranking's order (`tier` 0), so paging shows each match once. A tier that does not
+ * fill a page of the client's size (a young registry, filters) is not used: every match is ranked, on every page.
+ *
+ * Narrowed or not is decided in SQL (the vocabulary read in the same statement): each index is asked for the
+ * expression or for nothing, which costs nothing. Preferred agents are listed: no `listing` filter is needed. The
+ * full ranking runs only for a window the tier does not fill; the guard and the decision are read once, in `gate`:
+ * each vocabulary lookup of a word counts its doclist (fts5vocab), 14 ms for "data" at a million agents, and each
+ * FTS query would evaluate them again. Ends with `seq`, both rankings' rows with `tier`.
  */
-function rankedChain(
+function narrowedSequence(
   input: AgentSearchInput,
   plan: TextPlan,
-  sort: AgentSort,
-  matches: string,
+  window: Window,
   params: SqlParams,
-  visibility: VisibilityOptions,
-  { listed, onlyListed }: { listed: boolean; onlyListed: boolean },
+  {
+    expression,
+    shared,
+    rank,
+    guard,
+  }: { expression: string; shared: string; rank: (matches: string, names: ChainNames) => string; guard: string },
 ): string {
-  const { request, searchId, queryKey, startedAt } = input;
-  const conditions = listed ? [] : filterConditions(visibility, params);
-  const clicks = `clicks AS (
-      SELECT address, COUNT(*) AS n FROM search_clicks
-      WHERE query_key = ${params.add(queryKey)}
-        AND clicked_at <= coalesce((SELECT started_at FROM search_sessions WHERE search_id = ${params.add(searchId)}), ${params.add(startedAt)})
-      GROUP BY address)`;
-
-  let candidates: string;
-  let scoreExpression: string;
-  let from: string;
-  if (plan.semantic) {
-    const fusion = fusionSql(plan.semantic, plan.groups ?? [], params);
-    candidates = `${fusion.sem}, ${hybridHits(matches, onlyListed ? [] : conditions, params)},
-      ${fusion.ctes}`;
-    scoreExpression = fusion.score;
-    from =
-      'FROM cand CROSS JOIN search_agent_facts f ON f.agent_rowid = cand.rid LEFT JOIN lex l ON l.rid = f.agent_rowid LEFT JOIN sem s ON s.rid = f.agent_rowid LEFT JOIN cov v ON v.rid = f.agent_rowid';
-  } else {
-    candidates = `hits AS (${matches})`;
-    scoreExpression = 'h.text_score';
-    // Relevancy over listed agents reads only what ranking needs, from the narrow search_agent_rank (0005);
-    // other sorts and filters read search_agent_facts. CROSS JOIN fixes the loop order: matches outside, looked
-    // up by rowid. Left to the planner, the listed-agents index can win and run the FTS query once per agent.
-    const table = listed && sort === 'relevancy' ? 'search_agent_rank' : 'search_agent_facts';
-    from = `FROM hits h CROSS JOIN ${table} f ON f.agent_rowid = h.rid`;
-  }
-  const scored = `scored AS (
-      SELECT f.agent_rowid AS rid, f.address AS address, coalesce(c.n, 0) AS clicks,
-        ${scoreExpression} * ${feedbackFactor('coalesce(c.n, 0)')} AS score,
-        ${sort === 'relevancy' ? 'NULL' : SORT_COLUMNS[sort]} AS sort_key
-      ${from} LEFT JOIN clicks c ON c.address = f.address
-      ${whereClause(conditions)})`;
-  const cutoff = request.cutoff ?? 0;
-  // The best score comes from a window, not a second read of `scored`: bm25() only runs inside its FTS query.
-  const kept =
-    cutoff > 0
-      ? `kept AS (SELECT * FROM (SELECT *, max(score) OVER () AS best FROM scored) WHERE score >= ${params.add(cutoff)} * best)`
-      : 'kept AS (SELECT * FROM scored)';
-  return `${candidates}, ${clicks}, ${scored}, ${kept}`;
-}
-
-/**
- * Hybrid search's lexical side: the LEXICAL_CANDIDATES best matches by bm25 that pass the filters (fusion.ts),
- * so fusion reads the facts of a bounded number of agents however many match a long request, and the bm25 of
- * the semantic hits below them, so no hit loses its lexical evidence. Every match is scored once, in one FTS
- * query (`matched`), and both read from it: looking each semantic hit up in the FTS index ran the query again
- * per hit, and a typed prefix without a prefix index ("summ"*) merged every completion's postings each time
- * (50 hits: 200–300 ms at 100,000 agents). The default visibility is filtered by the FTS expression; other
- * filters look up each match's facts, as lexical search does.
- */
-function hybridHits(matches: string, conditions: string[], params: SqlParams): string {
-  const facts = conditions.length ? 'CROSS JOIN search_agent_facts f ON f.agent_rowid = m.rid' : '';
-  return `matched AS MATERIALIZED (${matches}),
-    best AS (SELECT m.rid, m.text_score FROM matched m ${facts} ${whereClause(conditions)}
-      ORDER BY m.text_score DESC, m.rid LIMIT ${params.add(LEXICAL_CANDIDATES)}),
-    hits AS (SELECT rid, text_score FROM best UNION ALL SELECT rid, text_score FROM matched
-      WHERE rid IN (SELECT rid FROM sem EXCEPT SELECT rid FROM best))`;
-}
-
-/** An FTS query's matches, each with its bm25 text score: `rid`, `text_score`. */
-function scoredFts(table: string, match: string): string {
-  return `SELECT rowid AS rid, -${bm25Expression(table)} AS text_score FROM ${table} WHERE ${table} MATCH ${match}`;
+  const row = plan.gateRow?.(params) ?? `SELECT ${guard || '1'} AS pass, ${plan.bounded!(params)} AS narrow`;
+  const tierSize = '(SELECT count(*) FROM tier_rows)';
+  const tierWanted = '(SELECT pass AND narrow FROM gate)';
+  const restWanted = `(SELECT pass AND (NOT narrow OR ${tierSize} < ${params.add(window.offset + window.limit)}) FROM gate)`;
+  const tierUsed = `((SELECT narrow FROM gate) AND ${tierSize} >= ${params.add(input.pageLimit ?? windowOf(input.request).limit)})`;
+  const when = (condition: string, value: string) => `(CASE WHEN ${condition} THEN ${params.add(value)} ELSE ${MATCH_NOTHING} END)`;
+  // The best PREFERRED_CANDIDATES by bm25 are ranked: the facts of 15,000 preferred matches of "data", looked
+  // up one by one in a million rows, cost more than their bm25 (the quality prior of preferred agents varies by
+  // less than a fifth, so the page's agents are among them).
+  const best = `SELECT * FROM (${scoredFts(PREFERRED_FTS, when(tierWanted, agentTextExpression(plan.match)))}
+      ORDER BY text_score DESC, rid LIMIT ${params.add(PREFERRED_CANDIDATES)})`;
+  return `gate AS MATERIALIZED (${row}), ${shared},
+    ${rank(best, { prefix: 't_', semWhen: tierWanted })}, tier_rows AS MATERIALIZED (SELECT * FROM t_kept),
+    ${rank(scoredFts(FTS, when(restWanted, expression)), { prefix: '', semWhen: restWanted })},
+    seq AS (SELECT *, 1 AS tier FROM tier_rows WHERE ${tierUsed}
+      UNION ALL SELECT *, 0 AS tier FROM kept WHERE NOT ${tierUsed} OR rid NOT IN (SELECT rid FROM tier_rows))`;
 }
 
 /** A count of `matches` (a SELECT) that reads at most `bound` + 1 of them: `total` (at most `bound`) and `over`. */
