@@ -16,6 +16,8 @@ export interface AgentHit extends AgentRecordRow {
   clicks: number;
   /** 1 for a narrowed search's preferred tier, which comes before every other match (agent-text-sql.ts); 0 otherwise. */
   tier?: number;
+  /** On the first page statement of a search that may be narrowed: 1 when it was (agent-text-sql.ts, `sequence`). */
+  narrowed?: number;
   total?: number;
 }
 

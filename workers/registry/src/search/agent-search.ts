@@ -196,6 +196,8 @@ async function lexicalSearch(
 interface PreparedSearch extends TextStatements {
   window: Window;
   reranking: boolean;
+  /** The rows the page statement asks for (more than the window when reranking). */
+  fetched: number;
 }
 
 function searchStatements(input: AgentSearchInput, plan: TextPlan): PreparedSearch {
@@ -205,7 +207,7 @@ function searchStatements(input: AgentSearchInput, plan: TextPlan): PreparedSear
   const reranking = (request.rerank ?? false) && sort === 'relevancy' && window.descending && window.offset < RERANK_WINDOW;
   // Reranking reorders the best RERANK_WINDOW hits, so those are read whatever the window.
   const fetch = reranking ? { limit: Math.max(RERANK_WINDOW, window.offset + window.limit), offset: 0 } : window;
-  return { ...textStatements(input, plan, sort, { ...window, ...fetch }), window, reranking };
+  return { ...textStatements(input, plan, sort, { ...window, ...fetch }), window, reranking, fetched: fetch.limit };
 }
 
 async function textSearch(runner: SqlRunner, input: AgentSearchInput, query: ExpandedQuery, plan: TextPlan): Promise<AgentSearchResult> {
@@ -239,7 +241,13 @@ async function finish(
   mode: SearchMode,
 ): Promise<AgentSearchResult> {
   const { window, reranking } = prepared;
-  const pageRows = results[results.length - 1] as AgentHit[];
+  let pageRows = results[results.length - 1] as AgentHit[];
+  if (prepared.sequence) {
+    const narrowed = Boolean(pageRows[0]?.narrowed);
+    pageRows = pageRows.filter((row) => row.rid !== null);
+    // The preferred tier did not fill the window: the sequence goes on with every other match (agent-text-sql.ts).
+    if (narrowed && pageRows.length < prepared.fetched) pageRows = await runner.all<AgentHit>(prepared.sequence);
+  }
   const counted = prepared.countInPage
     ? { total: await totalFromPage(runner, prepared, pageRows), totalIsEstimate: false }
     : totalOf(results[0] as CountRow[]);

@@ -41,9 +41,9 @@ export interface TextPlan {
    */
   speculation?: (params: SqlParams) => string;
   /**
-   * SQL that, true, narrows the ranking to preferred agents, read from their own index (bounded-candidates.ts);
-   * the count still counts every match, up to the exact-total bound. Only searches whose visibility lists just
-   * listed agents are narrowed.
+   * SQL that, true, ranks the preferred agents first, read from their own index (bounded-candidates.ts), and every
+   * other match after them only for a window they do not fill (`sequence`); the count still counts every
+   * match, up to the exact-total bound. Only searches whose visibility lists just listed agents are narrowed.
    */
   bounded?: (params: SqlParams) => string;
   /**
@@ -59,6 +59,15 @@ export interface TextStatements {
   count: SqlStatement;
   /** The page's rows carry the total in `total`: leave `count` out of the batch. */
   countInPage: boolean;
+  /**
+   * For a search that may be narrowed to preferred agents, the window of its one sequence (docs/decisions/0220): the
+   * tier — the best PREFERRED_CANDIDATES preferred matches by bm25, ranked (`tier` 1) — then every other match in
+   * the full ranking's order (`tier` 0), so paging shows each match once. A tier that does not fill a page of the
+   * client's size is not used: every match is ranked, on every page. `page` answers with the tier alone when the
+   * search is narrowed (its rows say so in `narrowed`), or with every match when it is not; this runs after it only
+   * when the tier did not fill the window, so the full ranking runs once per page and only past the tier.
+   */
+  sequence?: SqlStatement;
 }
 
 const FTS = 'search_agents_fts';
@@ -85,18 +94,39 @@ export function textStatements(input: AgentSearchInput, plan: TextPlan, sort: Ag
   };
   const matchOf = (params: SqlParams, speculation = true) => guarded(params, params.add(expression), speculation);
 
-  const params = new SqlParams();
-  const shared = [clicksCte(input, params), ...(plan.semantic ? [semanticHitsCte(plan.semantic, params)] : [])].join(', ');
-  const rank = (matches: string, names: ChainNames) => rankedChain(input, plan, sort, matches, params, ranked, names);
-  const chain = boundable
-    ? narrowedSequence(input, plan, window, params, { expression, shared, rank, guard: guardOf(params, true) })
-    : `${shared}, ${rank(scoredFts(FTS, matchOf(params)), { prefix: '' })}, seq AS (SELECT *, 0 AS tier FROM kept)`;
+  const chainOf = (params: SqlParams, sequence: boolean) => {
+    const shared = [clicksCte(input, params), ...(plan.semantic ? [semanticHitsCte(plan.semantic, params)] : [])].join(', ');
+    const rank = (matches: string, names: ChainNames) => rankedChain(input, plan, sort, matches, params, ranked, names);
+    if (!boundable) return `${shared}, ${rank(scoredFts(FTS, matchOf(params)), { prefix: '' })}, seq AS (SELECT *, 0 AS tier FROM kept)`;
+    // The guard and the decision are read once, in `gate`: each vocabulary lookup of a word counts its doclist
+    // (fts5vocab), 14 ms for "data" at a million agents, and each FTS query would evaluate them again.
+    const row = plan.gateRow?.(params) ?? `SELECT ${guardOf(params, true) || '1'} AS pass, ${plan.bounded!(params)} AS narrow`;
+    const when = (condition: string, value: string) => `(CASE WHEN ${condition} THEN ${params.add(value)} ELSE ${MATCH_NOTHING} END)`;
+    const tierWanted = '(SELECT pass AND narrow FROM gate)';
+    // The best PREFERRED_CANDIDATES by bm25 are ranked: the facts of 15,000 preferred matches of "data", looked
+    // up one by one in a million rows, cost more than their bm25 (the quality prior of preferred agents varies by
+    // less than a fifth, so the page's agents are among them).
+    const tier = `SELECT * FROM (${scoredFts(PREFERRED_FTS, when(tierWanted, agentTextExpression(plan.match)))}
+      ORDER BY text_score DESC, rid LIMIT ${params.add(PREFERRED_CANDIDATES)})`;
+    const gate = `gate AS MATERIALIZED (${row}), ${shared}`;
+    if (sequence) {
+      const tierUsed = `((SELECT narrow FROM gate) AND (SELECT count(*) FROM tier_rows) >= ${params.add(input.pageLimit ?? windowOf(request).limit)})`;
+      return `${gate}, ${rank(tier, { prefix: 't_', semWhen: tierWanted })}, tier_rows AS MATERIALIZED (SELECT * FROM t_kept),
+        ${rank(scoredFts(FTS, when('(SELECT pass FROM gate)', expression)), { prefix: '' })},
+        seq AS (SELECT *, 1 AS tier FROM tier_rows WHERE ${tierUsed}
+          UNION ALL SELECT *, 0 AS tier FROM kept WHERE NOT ${tierUsed} OR rid NOT IN (SELECT rid FROM tier_rows))`;
+    }
+    // Narrowed, the tier's rows; otherwise every match's: each index is asked for the expression or for nothing.
+    const every = scoredFts(FTS, when('(SELECT pass AND NOT narrow FROM gate)', expression));
+    return `${gate}, ${rank(`${tier} UNION ALL ${every}`, { prefix: '' })}, seq AS (SELECT *, (SELECT narrow FROM gate) AS tier FROM kept)`;
+  };
   const cutoff = request.cutoff ?? 0;
   const countInPage = Boolean(plan.semantic) || cutoff > 0 || (!listed && !boundable);
   let count: SqlStatement;
   if (plan.semantic || cutoff > 0) {
     // Semantic candidates and the cutoff (relative to the best score) need the ranking to be counted.
-    count = { sql: `WITH ${chain} SELECT count(*) AS total, 0 AS over FROM seq`, params: [...params.values] };
+    const countParams = new SqlParams();
+    count = { sql: `WITH ${chainOf(countParams, true)} SELECT count(*) AS total, 0 AS over FROM seq`, params: countParams.values };
   } else {
     const countParams = new SqlParams();
     const match = matchOf(countParams, !listed);
@@ -118,53 +148,22 @@ export function textStatements(input: AgentSearchInput, plan: TextPlan, sort: Ag
   const orderOf = (table: string) => `${boundable ? `${table}tier DESC, ` : ''}${table}${sortKey} ${dir}, ${table}address ${tieDir}`;
   const rows = countInPage ? '(SELECT *, count(*) OVER () AS total FROM seq)' : 'seq';
   const total = countInPage ? ', total' : '';
-  const page = `WITH ${chain},
+  const statementOf = (sequence: boolean): SqlStatement => {
+    const params = new SqlParams();
+    const chain = chainOf(params, sequence);
+    const columns = `${AGENT_RECORD_SELECTION}, p.rid AS rid, p.score AS score, p.clicks AS clicks, p.tier AS tier${countInPage ? ', p.total AS total' : ''}`;
+    // The first statement of a search that may be narrowed says whether it was, on an empty page too: a row of
+    // NULLs then (agent-search.ts drops it), so a page past the end never runs the sequence for nothing.
+    const from =
+      boundable && !sequence
+        ? `SELECT ${columns}, g.narrow AS narrowed FROM gate g LEFT JOIN page p ON 1 LEFT JOIN agents a ON a.rowid = p.rid`
+        : `SELECT ${columns} FROM page p CROSS JOIN agents a ON a.rowid = p.rid`;
+    const sql = `WITH ${chain},
     page AS (SELECT rid, score, clicks, sort_key, address, tier${total} FROM ${rows} ORDER BY ${orderOf('')} LIMIT ${params.add(window.limit)} OFFSET ${params.add(window.offset)})
-    SELECT ${AGENT_RECORD_SELECTION}, p.rid AS rid, p.score AS score, p.clicks AS clicks, p.tier AS tier${countInPage ? ', p.total AS total' : ''}
-    FROM page p CROSS JOIN agents a ON a.rowid = p.rid ORDER BY ${orderOf('p.')}`;
-  return { page: { sql: page, params: params.values }, count, countInPage };
-}
-
-/**
- * A search that may be narrowed to preferred agents (bounded-candidates.ts), as one sequence for all its pages
- * (docs/decisions/0220): the tier (the best PREFERRED_CANDIDATES preferred matches by bm25, ranked; `tier` 1), then
- * every other match in the full ranking's order (`tier` 0), so paging shows each match once. A tier that does not
- * fill a page of the client's size (a young registry, filters) is not used: every match is ranked, on every page.
- *
- * Narrowed or not is decided in SQL (the vocabulary read in the same statement): each index is asked for the
- * expression or for nothing, which costs nothing. Preferred agents are listed: no `listing` filter is needed. The
- * full ranking runs only for a window the tier does not fill; the guard and the decision are read once, in `gate`:
- * each vocabulary lookup of a word counts its doclist (fts5vocab), 14 ms for "data" at a million agents, and each
- * FTS query would evaluate them again. Ends with `seq`, both rankings' rows with `tier`.
- */
-function narrowedSequence(
-  input: AgentSearchInput,
-  plan: TextPlan,
-  window: Window,
-  params: SqlParams,
-  {
-    expression,
-    shared,
-    rank,
-    guard,
-  }: { expression: string; shared: string; rank: (matches: string, names: ChainNames) => string; guard: string },
-): string {
-  const row = plan.gateRow?.(params) ?? `SELECT ${guard || '1'} AS pass, ${plan.bounded!(params)} AS narrow`;
-  const tierSize = '(SELECT count(*) FROM tier_rows)';
-  const tierWanted = '(SELECT pass AND narrow FROM gate)';
-  const restWanted = `(SELECT pass AND (NOT narrow OR ${tierSize} < ${params.add(window.offset + window.limit)}) FROM gate)`;
-  const tierUsed = `((SELECT narrow FROM gate) AND ${tierSize} >= ${params.add(input.pageLimit ?? windowOf(input.request).limit)})`;
-  const when = (condition: string, value: string) => `(CASE WHEN ${condition} THEN ${params.add(value)} ELSE ${MATCH_NOTHING} END)`;
-  // The best PREFERRED_CANDIDATES by bm25 are ranked: the facts of 15,000 preferred matches of "data", looked
-  // up one by one in a million rows, cost more than their bm25 (the quality prior of preferred agents varies by
-  // less than a fifth, so the page's agents are among them).
-  const best = `SELECT * FROM (${scoredFts(PREFERRED_FTS, when(tierWanted, agentTextExpression(plan.match)))}
-      ORDER BY text_score DESC, rid LIMIT ${params.add(PREFERRED_CANDIDATES)})`;
-  return `gate AS MATERIALIZED (${row}), ${shared},
-    ${rank(best, { prefix: 't_', semWhen: tierWanted })}, tier_rows AS MATERIALIZED (SELECT * FROM t_kept),
-    ${rank(scoredFts(FTS, when(restWanted, expression)), { prefix: '', semWhen: restWanted })},
-    seq AS (SELECT *, 1 AS tier FROM tier_rows WHERE ${tierUsed}
-      UNION ALL SELECT *, 0 AS tier FROM kept WHERE NOT ${tierUsed} OR rid NOT IN (SELECT rid FROM tier_rows))`;
+    ${from} ORDER BY ${orderOf('p.')}`;
+    return { sql, params: params.values };
+  };
+  return { page: statementOf(false), ...(boundable ? { sequence: statementOf(true) } : {}), count, countInPage };
 }
 
 /** A count of `matches` (a SELECT) that reads at most `bound` + 1 of them: `total` (at most `bound`) and `over`. */
