@@ -2,10 +2,11 @@ import type { AgentSort } from '../../../../schemas/search.ts';
 import type { AgentSearchInput } from './agent-search-types.ts';
 import { filterConditions, type VisibilityOptions } from './agent-filters.ts';
 import { SORT_COLUMNS, whereClause } from './agent-order.ts';
-import type { TextPlan } from './agent-text-sql.ts';
 import { fusionSql, LEXICAL_CANDIDATES } from './fusion.ts';
 import { bm25Expression, feedbackFactor } from './ranking.ts';
+import type { SemanticHit } from './semantic.ts';
 import type { SqlParams } from './sql-params.ts';
+import type { CoveredGroup } from './text/fts-query.ts';
 
 /** The CTEs that rank a set of text matches (agent-text-sql.ts writes the statements around them). */
 
@@ -14,6 +15,12 @@ export interface RankedVisibility {
   visibility: VisibilityOptions;
   listed: boolean;
   onlyListed: boolean;
+}
+
+/** What of a search's plan its ranking reads (agent-text-sql.ts, TextPlan): hybrid's semantic hits and word groups. */
+interface RankedPlan {
+  semantic?: readonly SemanticHit[];
+  groups?: readonly CoveredGroup[];
 }
 
 /** One ranking's CTE names start with `prefix`; `semWhen`, SQL that, false, leaves the semantic hits out of it. */
@@ -38,7 +45,7 @@ export function clicksCte(input: AgentSearchInput, params: SqlParams): string {
  */
 export function rankedChain(
   input: AgentSearchInput,
-  plan: TextPlan,
+  plan: RankedPlan,
   sort: AgentSort,
   matches: string,
   params: SqlParams,
