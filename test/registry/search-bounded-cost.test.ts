@@ -66,14 +66,21 @@ describe('a search is narrowed by the postings of all its words', () => {
   });
 });
 
-describe('a narrowed search never answers fewer agents than the full ranking', () => {
-  // 6 preferred agents match "gizmo helper", 40 agents in all: the second page of 5 holds 1 preferred agent.
+describe('a narrowed search pages through every match once (docs/decisions/0220)', () => {
+  // 6 preferred agents match "gizmo helper", 40 agents in all: the second page of 5 holds the last preferred agent,
+  // then the full ranking's first agents that are not preferred; the pages go on in the full ranking's order.
   for (const search_text of ['gizmo helper', 'gizmoo helper']) {
-    it(`"${search_text}": a page past the preferred matches is the full ranking's page`, async () => {
-      const full = await search({ search_text, offset: 5 }, env);
-      expect(full.agents).toHaveLength(5);
-      const page = await search({ search_text, offset: 5 });
-      expect(addresses(page)).toEqual(addresses(full));
+    it(`"${search_text}": the preferred tier, then the rest in the full ranking's order`, async () => {
+      const shown: string[] = [];
+      for (let offset = 0; ; offset += 5) {
+        const page = await search({ search_text, offset });
+        shown.push(...addresses(page));
+        if (page.agents.length < 5) break;
+      }
+      expect(new Set(shown).size).toBe(shown.length);
+      expect(new Set(shown.slice(0, preferred.length))).toEqual(preferredAddresses());
+      const full = addresses(await search({ search_text, limit: 100 }, env));
+      expect(shown.slice(preferred.length)).toEqual(full.filter((address) => !preferredAddresses().has(address)));
     });
   }
 });

@@ -56,18 +56,11 @@ describe('a query of common words ranks its preferred matches', () => {
     expect(page.total_is_estimate).toBe(true);
   });
 
-  it("a page past the preferred matches is the full ranking's page (docs/decisions/0200)", async () => {
-    const second = await search({ search_text: 'gizmo', limit: 5, offset: 5 }, BOUNDED);
-    expect(second.agents).toHaveLength(5);
-    expect(addresses(second)).toEqual(addresses(await search({ search_text: 'gizmo', limit: 5, offset: 5 }, env)));
-  });
-
   it('ranks every match when too few preferred agents fill the first page', async () => {
     const page = await search({ search_text: 'gizmo', limit: 10 }, BOUNDED);
     expect(page.agents).toHaveLength(10);
     expect(addresses(page)[0]).toBe(bestText.address);
   });
-
   it('a rarer word is not narrowed', async () => {
     const page = await search({ search_text: 'gizmo widget', limit: 5 }, BOUNDED);
     expect(addresses(page)[0]).toBe(bestText.address);
@@ -85,6 +78,41 @@ describe('a query of common words ranks its preferred matches', () => {
     }
     const after = await search({ search_text: 'gizmo', limit: 5 }, BOUNDED);
     expect(addresses(after)).not.toContain(bestText.address);
+  });
+});
+
+/** Every page of a search, `limit` agents a page, until the first short one. */
+async function pageThrough(body: Record<string, unknown>, limit: number, vars: typeof env) {
+  const pages: (SearchPage & { total_is_estimate: boolean })[] = [];
+  for (let offset = 0; ; offset += limit) {
+    const page = await search({ ...body, limit, offset }, vars);
+    pages.push(page);
+    if (page.agents.length < limit) return pages;
+  }
+}
+
+describe('the pages of a narrowed search are one sequence (docs/decisions/0220)', () => {
+  const preferredAddresses = new Set(preferred.map((agent) => agent.address));
+
+  for (const semantic_search of [false, true]) {
+    it(`${semantic_search ? 'hybrid' : 'lexical'}: the preferred tier, then every other match in the full ranking's order, each once`, async () => {
+      const body = { search_text: 'gizmo', semantic_search };
+      const pages = await pageThrough(body, 5, BOUNDED);
+      const shown = pages.flatMap(addresses);
+      expect(new Set(shown).size).toBe(shown.length);
+      // Page 1 is the tier's, as before: the six preferred matches lead.
+      expect(new Set(shown.slice(0, preferred.length))).toEqual(preferredAddresses);
+      const full = addresses(await search({ ...body, limit: 100 }, env));
+      expect(shown.slice(preferred.length)).toEqual(full.filter((address) => !preferredAddresses.has(address)));
+      // Totals are as they were: every page of the lexical search says what the first says.
+      if (!semantic_search) for (const page of pages) expect([page.total, page.total_is_estimate]).toEqual([20, true]);
+    });
+  }
+
+  it('a tier that does not fill a page is not used on any page: every page is the full ranking', async () => {
+    const pages = await pageThrough({ search_text: 'gizmo' }, 10, BOUNDED);
+    const full = await pageThrough({ search_text: 'gizmo' }, 10, env);
+    expect(pages.map(addresses)).toEqual(full.map(addresses));
   });
 });
 

@@ -24,6 +24,15 @@ const withGizmoFunction = (seed: number, name: string, i: number) =>
 /** Written in this order: the last five have the newest functions. */
 const GIZMO = Array.from({ length: 12 }, (_, i) => withGizmoFunction(500 + i, `Gizmo Desk ${i}`, i));
 const NEWEST = GIZMO.slice(-5).map((agent) => agent.address);
+/** Agents declaring a protocol, created before every gizmo desk: none of their functions is among the first five by creation. */
+const PROTOCOL = Array.from({ length: 6 }, (_, i) =>
+  craftAgent(600 + i, `Protocol Desk ${i}`, 'Speaks a protocol.', {
+    created_at: new Date(Date.UTC(2025, 11, 20 - i)).toISOString(),
+    protocols: [`proto:${'0'.repeat(63)}${i}`],
+    total_interactions: 1000 + i,
+    handle: null,
+  }),
+);
 
 let token: string;
 
@@ -35,7 +44,7 @@ beforeAll(async () => {
   await applyD1Migrations(env.DB, env.TEST_MIGRATIONS);
   const owner = await accountWithKey(env.DB, ['read']);
   token = owner.token;
-  await insertAgents(env.DB, owner.accountId, GIZMO);
+  await insertAgents(env.DB, owner.accountId, [...GIZMO, ...PROTOCOL]);
 });
 
 describe('function search by text ranks a bounded set of matches', () => {
@@ -68,8 +77,8 @@ describe('function listing without text reads a bounded prefix of its sort', () 
 
   it('with the default bound, every listed function is ordered and counted exactly', async () => {
     const page = await searchFunctions({ sort: 'created-at', limit: 20 });
-    expect(addresses(page)).toEqual(byCreated);
-    expect(page.total).toBe(GIZMO.length);
+    expect(addresses(page)).toEqual([...byCreated, ...PROTOCOL.map((agent) => agent.address)]);
+    expect(page.total).toBe(GIZMO.length + PROTOCOL.length);
     expect(page.total_is_estimate).toBe(false);
   });
 
@@ -89,6 +98,18 @@ describe('function listing without text reads a bounded prefix of its sort', () 
     expect(page.functions).toEqual([]);
     expect(page.total).toBe(5);
     expect(page.total_is_estimate).toBe(true);
+  });
+
+  it('a type rare among the first functions of the sort still fills its page: the type is read within the bound', async () => {
+    const page = await searchFunctions({ sort: 'created-at', function_type: 'protocol', limit: 4 }, BOUNDED);
+    expect(page.functions.map((fn) => fn.function_type)).toEqual(['protocol', 'protocol', 'protocol', 'protocol']);
+    expect(addresses(page)).toEqual(PROTOCOL.slice(0, 4).map((agent) => agent.address));
+    expect(page).toMatchObject({ total: 5, total_is_estimate: true });
+    const rest = await searchFunctions({ sort: 'created-at', filters: { function_type: ['protocol'] }, limit: 4, offset: 4 }, BOUNDED);
+    expect(addresses(rest)).toEqual([PROTOCOL[4]!.address]);
+    const exact = await searchFunctions({ sort: 'created-at', function_type: 'protocol', limit: 20 });
+    expect(addresses(exact)).toEqual(PROTOCOL.map((agent) => agent.address));
+    expect(exact).toMatchObject({ total: PROTOCOL.length, total_is_estimate: false });
   });
 
   it('functions of named agents are listed whatever the bound: the addresses bound the read', async () => {

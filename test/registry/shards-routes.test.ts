@@ -209,6 +209,17 @@ describe('the registry routes over four agent shards equal one database', () => 
       expect((single.body.functions as unknown[]).length).toBeGreaterThan(0);
     });
 
+  it('a function listing filtered by type past a small bound: the same full page of that type (docs/decisions/0208)', async () => {
+    const json = { sort: 'created-at', function_type: 'payload', limit: 20 };
+    const bound = { SEARCH_FUNCTION_CANDIDATES: '40' };
+    const single = await call({ ...SINGLE, ...bound }, '/v1/search/functions', { method: 'POST', json });
+    const sharded = await call({ ...SHARDED, ...bound }, '/v1/search/functions', { method: 'POST', json });
+    const functions = (page: typeof single) => page.body.functions as { id: string; function_type: string }[];
+    expect(functions(single)).toHaveLength(20);
+    expect(new Set(functions(single).map((fn) => fn.function_type))).toEqual(new Set(['payload']));
+    expect(functions(sharded).map((fn) => fn.id)).toEqual(functions(single).map((fn) => fn.id));
+  });
+
   it('text ranked by relevancy: the same matches and total; the order is each shard’s bm25 (docs/scale.md)', async () => {
     for (const search_text of ['weather', 'translate documents', 'crypto wallet']) {
       const json = { semantic_search: false, search_text, limit: 100 };

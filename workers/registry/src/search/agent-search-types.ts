@@ -14,6 +14,10 @@ export interface AgentHit extends AgentRecordRow {
   rid: number;
   score: number;
   clicks: number;
+  /** 1 for a narrowed search's preferred tier, which comes before every other match (agent-text-sql.ts); 0 otherwise. */
+  tier?: number;
+  /** On the first page statement of a search that may be narrowed: 1 when it was (agent-text-sql.ts, `sequence`). */
+  narrowed?: number;
   total?: number;
 }
 
@@ -36,6 +40,11 @@ export interface AgentSearchInput {
    * that batch: BatchedKeyCheck). Later batches run only once the key was accepted.
    */
   gate?: (params: SqlParams) => string;
+  /**
+   * The client's page size when `request.limit` is not it (sharded: each shard is asked for offset + limit rows): a
+   * narrowed search uses its preferred tier only when the tier fills a page of this size (agent-text-sql.ts).
+   */
+  pageLimit?: number;
   /** The Worker's search bounds (search-bounds.ts); the defaults when absent. */
   bounds?: SearchBounds;
   /**

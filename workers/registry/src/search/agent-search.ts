@@ -188,18 +188,16 @@ async function lexicalSearch(
   }
   const lookupRows = results.slice(0, plan.lookups.length);
   const query = await expandPlanned(runner, plan, lookupRows, options);
-  if (plainQueryApplies(plan, lookupRows) && query.match === plan.plain.match) {
-    const result = await finish(runner, query, speculative, results.slice(plan.lookups.length), mode);
-    return (await narrowing(input, plan, lookupRows, query)) && tooFewPreferred(input, result)
-      ? textSearch(runner, input, query, { mode, match: query.match })
-      : result;
-  }
+  if (plainQueryApplies(plan, lookupRows) && query.match === plan.plain.match)
+    return finish(runner, query, speculative, results.slice(plan.lookups.length), mode);
   return textSearch(runner, input, query, { mode, match: query.match, bounded: await narrowing(input, plan, lookupRows, query) });
 }
 
 interface PreparedSearch extends TextStatements {
   window: Window;
   reranking: boolean;
+  /** The rows the page statement asks for (more than the window when reranking). */
+  fetched: number;
 }
 
 function searchStatements(input: AgentSearchInput, plan: TextPlan): PreparedSearch {
@@ -209,7 +207,7 @@ function searchStatements(input: AgentSearchInput, plan: TextPlan): PreparedSear
   const reranking = (request.rerank ?? false) && sort === 'relevancy' && window.descending && window.offset < RERANK_WINDOW;
   // Reranking reorders the best RERANK_WINDOW hits, so those are read whatever the window.
   const fetch = reranking ? { limit: Math.max(RERANK_WINDOW, window.offset + window.limit), offset: 0 } : window;
-  return { ...textStatements(input, plan, sort, { ...window, ...fetch }), window, reranking };
+  return { ...textStatements(input, plan, sort, { ...window, ...fetch }), window, reranking, fetched: fetch.limit };
 }
 
 async function textSearch(runner: SqlRunner, input: AgentSearchInput, query: ExpandedQuery, plan: TextPlan): Promise<AgentSearchResult> {
@@ -221,17 +219,7 @@ async function textSearch(runner: SqlRunner, input: AgentSearchInput, query: Exp
     if (isFtsSyntaxError(error)) return { rows: [], total: 0, totalIsEstimate: false, mode: plan.mode };
     throw error;
   }
-  const result = await finish(runner, query, prepared, results, plan.mode);
-  return plan.bounded && tooFewPreferred(input, result) ? textSearch(runner, input, query, { ...plan, bounded: undefined }) : result;
-}
-
-/**
- * A page narrowed to preferred agents that is not full: fewer than offset + limit preferred agents match (a
- * small registry, filters, a page past the best PREFERRED_CANDIDATES), so every match is ranked after all: a
- * narrowed search never answers fewer agents than the full ranking would for the page (docs/decisions/0200).
- */
-function tooFewPreferred(input: AgentSearchInput, result: AgentSearchResult): boolean {
-  return result.rows.length < windowOf(input.request).limit;
+  return finish(runner, query, prepared, results, plan.mode);
 }
 
 /** The statements a search runs in its batch: the page, and the count unless the page's rows carry it. */
@@ -253,7 +241,13 @@ async function finish(
   mode: SearchMode,
 ): Promise<AgentSearchResult> {
   const { window, reranking } = prepared;
-  const pageRows = results[results.length - 1] as AgentHit[];
+  let pageRows = results[results.length - 1] as AgentHit[];
+  if (prepared.sequence) {
+    const narrowed = Boolean(pageRows[0]?.narrowed);
+    pageRows = pageRows.filter((row) => row.rid !== null);
+    // The preferred tier did not fill the window: the sequence goes on with every other match (agent-text-sql.ts).
+    if (narrowed && pageRows.length < prepared.fetched) pageRows = await runner.all<AgentHit>(prepared.sequence);
+  }
   const counted = prepared.countInPage
     ? { total: await totalFromPage(runner, prepared, pageRows), totalIsEstimate: false }
     : totalOf(results[0] as CountRow[]);

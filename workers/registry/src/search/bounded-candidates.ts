@@ -16,7 +16,7 @@ import type { TermGroup } from './text/fts-query.ts';
  * where the user's intent lies, and it already bounds the query (expand.ts matches frequent words only beside it).
  */
 
-/** The narrowed matches a search ranks, the best by bm25: a page past them ranks every match (agent-search.ts). */
+/** The narrowed matches a search ranks, the best by bm25: the sequence goes on past them with every other match (agent-text-sql.ts). */
 export const PREFERRED_CANDIDATES = 1_000;
 
 /** The least postings of each word's terms for the query to be narrowed. */

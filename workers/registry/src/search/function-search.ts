@@ -92,8 +92,11 @@ async function run(
   // Unlisted agents (public: false) are reachable by address, never listed: not here either.
   const conditions = ['a.is_active = 1', 'a.is_public = 1'];
   const types = [...(request.filters?.function_type ?? []), ...(request.function_type ? [request.function_type] : [])];
-  if (types.length) conditions.push(`f.function_type IN ${params.list(types)}`);
+  const typeCondition = types.length ? `f.function_type IN ${params.list(types)}` : null;
   const addresses = request.filters?.agent_address ?? [];
+  const listing = !text && !addresses.length;
+  // The listing filters by type as it reads its bounded prefix (below); everything else after reading.
+  if (typeCondition && !listing) conditions.push(typeCondition);
   if (addresses.length) conditions.push(`a.address IN ${params.list(addresses)}`);
   const descending = (request.direction ?? 'desc') === 'desc';
   const dir = descending ? 'DESC' : 'ASC';
@@ -113,12 +116,14 @@ async function run(
       SELECT rowid AS id, -${FUNCTION_WEIGHTS} AS score FROM search_functions_fts
       WHERE search_functions_fts MATCH ${params.add(text.match)} ORDER BY rowid DESC LIMIT ${params.add(bound)}),`;
     score = 'c.score';
-  } else if (!addresses.length) {
-    // The listing's first `bound` functions, read in order from the listed agents' index of the sort (agent_rowid
-    // last makes each index entry distinct, so no sort is needed) and each agent's functions in id order.
+  } else if (listing) {
+    // The listing's first `bound` functions of the asked types, read in order from the listed agents' index of the
+    // sort (agent_rowid last makes each index entry distinct, so no sort is needed) and each agent's functions in id
+    // order. The type is checked as they are read, so a type rare in the sort's first functions still fills its
+    // page (docs/decisions/0208, 2026-11-27 section).
     candidates = `candidates AS MATERIALIZED (
       SELECT f.id, 0 AS score FROM search_agent_facts s CROSS JOIN search_functions f ON f.agent_rowid = s.agent_rowid
-      WHERE s.is_active = 1 AND s.is_public = 1
+      WHERE ${['s.is_active = 1', 's.is_public = 1', ...(typeCondition ? [typeCondition] : [])].join(' AND ')}
       ORDER BY s.${sortKey} ${dir}, s.address ${dir}, s.agent_rowid ${dir}, f.id ${dir} LIMIT ${params.add(bound)}),`;
   }
   if (candidates) {

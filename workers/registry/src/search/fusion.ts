@@ -34,22 +34,28 @@ const COVERAGE_FLOOR = 0.25;
  */
 const COVERED_CANDIDATES = 40;
 
+/** `sem` (rid, sem_score): the semantic hits, keyed by rowid; read by every ranking of the statement (fusionSql). */
+export function semanticHitsCte(semantic: readonly SemanticHit[], params: SqlParams): string {
+  const hits = params.add(JSON.stringify(semantic.map((hit) => ({ address: hit.address, strength: hit.strength }))));
+  return `sem AS MATERIALIZED (SELECT a.rowid AS rid, json_extract(j.value, '$.strength') AS sem_score
+        FROM json_each(${hits}) j CROSS JOIN agents a ON a.address = json_extract(j.value, '$.address'))`;
+}
+
 /**
- * `sem` (before `hits`, which reads it) and, after `hits (rid, text_score)`, `lex`, `cand` and `cov` (rid, n: the
- * weights of the request's word groups, whose FTS5 expressions are `groups`, each of the COVERED_CANDIDATES best
- * lexical candidates matches); the fused score over `l` (lex), `s` (sem) and `v` (cov).
+ * After `hits (rid, text_score)` and `sem` (semanticHitsCte), `lex`, `cand` and `cov` (rid, n: the weights of the
+ * request's word groups, whose FTS5 expressions are `groups`, each of the COVERED_CANDIDATES best lexical
+ * candidates matches); the fused score over `l` (lex), `s` (sem) and `v` (cov). Names take `prefix`, so one
+ * statement can rank two sets of matches (agent-text-sql.ts: a narrowed search's tier and the rest); `semWhen`,
+ * SQL that, false, leaves the semantic hits out of the candidates (a ranking the statement does not need).
  * `sem` is materialised and keyed by rowid (agents' address index finds each hit once): read as a plain CTE, its
  * JSON was parsed again for every candidate and every agent's facts scanned to map addresses, which was most of a
  * hybrid search's cost. `lex` is materialised too: `cand`, `cov` and the score read it.
  */
 export function fusionSql(
-  semantic: readonly SemanticHit[],
   groups: readonly CoveredGroup[],
   params: SqlParams,
-): { sem: string; ctes: string; score: string } {
-  const hits = params.add(JSON.stringify(semantic.map((hit) => ({ address: hit.address, strength: hit.strength }))));
-  const sem = `sem AS MATERIALIZED (SELECT a.rowid AS rid, json_extract(j.value, '$.strength') AS sem_score
-        FROM json_each(${hits}) j CROSS JOIN agents a ON a.address = json_extract(j.value, '$.address'))`;
+  { prefix, semWhen }: { prefix: string; semWhen?: string },
+): { ctes: string; score: string } {
   // One FTS5 lookup per group and covered candidate (rowid-restricted MATCH), summed: D1 refuses a compound SELECT
   // of more than a few terms.
   // One group: every lexical candidate matched it (the FTS query is that group), so nothing is looked up. Each
@@ -62,12 +68,12 @@ export function fusionSql(
           (group) =>
             `${group.weight} * (SELECT count(*) FROM search_agents_fts WHERE search_agents_fts MATCH ${params.add(group.expression)} AND rowid = t.rid)`,
         );
-  const ctes = `lex AS MATERIALIZED (SELECT rid, text_score / max(text_score) OVER () AS lex_score FROM hits),
-      cand AS (SELECT rid FROM lex UNION SELECT rid FROM sem),
-      cov AS (SELECT t.rid AS rid, ${matched.length ? matched.join(' + ') : '0'} AS n
-        FROM (SELECT rid FROM lex ORDER BY lex_score DESC, rid LIMIT ${COVERED_CANDIDATES}) t)`;
+  const ctes = `${prefix}lex AS MATERIALIZED (SELECT rid, text_score / max(text_score) OVER () AS lex_score FROM ${prefix}hits),
+      ${prefix}cand AS (SELECT rid FROM ${prefix}lex UNION SELECT rid FROM sem${semWhen ? ` WHERE ${semWhen}` : ''}),
+      ${prefix}cov AS (SELECT t.rid AS rid, ${matched.length ? matched.join(' + ') : '0'} AS n
+        FROM (SELECT rid FROM ${prefix}lex ORDER BY lex_score DESC, rid LIMIT ${COVERED_CANDIDATES}) t)`;
   // No groups (nothing to cover): bm25 as it is.
   const weights = groups.reduce((sum, group) => sum + group.weight, 0);
   const coverage = groups.length ? `(${COVERAGE_FLOOR} + ${1 - COVERAGE_FLOOR} * coalesce(v.n, 0) * 1.0 / ${weights})` : '1';
-  return { sem, ctes, score: `(coalesce(l.lex_score, 0) * ${coverage} + ${SEMANTIC_WEIGHT} * coalesce(s.sem_score, 0))` };
+  return { ctes, score: `(coalesce(l.lex_score, 0) * ${coverage} + ${SEMANTIC_WEIGHT} * coalesce(s.sem_score, 0))` };
 }

@@ -28,7 +28,13 @@ export async function fanOutSearch(
   const limit = request.limit ?? SEARCH_LIMIT_DEFAULT;
   const bounds = input.bounds ?? DEFAULT_SEARCH_BOUNDS;
   // Every shard expands the query as one database would: over the registry's vocabulary, counts summed.
-  const perShard = { ...input, request: { ...request, offset: 0, limit: offset + limit }, vocabulary: mergedVocabulary(shards) };
+  // Each shard uses its preferred tier when the tier fills a page of the client's size, as one database does.
+  const perShard = {
+    ...input,
+    request: { ...request, offset: 0, limit: offset + limit },
+    pageLimit: limit,
+    vocabulary: mergedVocabulary(shards),
+  };
   const results = await Promise.all(shards.map((shard) => searchAgents(shard, semantic, perShard)));
   const merged = results.flatMap((result) => result.rows).sort(searchOrder(request));
   // A shard past the exact-total bound means the registry is past it too: one database answers the bound then.
