@@ -128,7 +128,8 @@ function coordinates(rows: Float64Array[], directions: Float64Array[]): Float64A
 /** GloVe's vectors, all-but-the-top: centred, the top directions removed. */
 function gloveHalf(source: WinkEmbeddings, words: string[]): Float64Array[] {
   const rows = centre(words.map((word) => Float64Array.from(source.vectors[word]!.slice(0, source.dimensions))));
-  for (const direction of principalDirections(rows.slice(0, PCA_WORDS), TOP_DIRECTIONS)) for (const row of rows) removeComponent(row, direction);
+  for (const direction of principalDirections(rows.slice(0, PCA_WORDS), TOP_DIRECTIONS))
+    for (const row of rows) removeComponent(row, direction);
   return rows.map(scaleToUnit);
 }
 
