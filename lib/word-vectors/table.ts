@@ -2,10 +2,11 @@ import { indexedRank } from './word-index.ts';
 import { WORD_TABLE } from './word-table.generated.ts';
 
 /**
- * The shipped word vectors (word-table.generated.ts, built by scripts/word-vectors.ts from GloVe 6B 100d), which
- * the registry's offline semantic search and the chat Worker's offline embeddings share. Each word has a 4-bit
- * code vector and a weight: how rare it is (smooth inverse frequency, Arora et al. 2017: a / (a + p(word)), p
- * from its frequency rank by Zipf's law), so "the parcel" means parcel.
+ * The shipped word vectors (word-table.generated.ts, built by scripts/word-vectors.ts from GloVe 6B 100d joined with
+ * a sentence encoder distilled into words), which the registry's offline semantic search and the chat Worker's
+ * offline embeddings share. Each word has a 4-bit code vector and a weight: how rare it is (smooth inverse
+ * frequency, Arora et al. 2017: a / (a + p(word)), p from its frequency rank by Zipf's law), so "the parcel" means
+ * parcel.
  */
 
 /** Smooth-inverse-frequency constant: words more frequent than about 1 in 1000 count for less. */

@@ -10,13 +10,13 @@ import type { QueryKind } from './fixtures/judged/spec.ts';
 /**
  * The judged set of issue 16 (fixtures/judged: 152 agents, 151 queries in six kinds) through the registry's
  * HTTP interface, by default (hybrid: the offline source here, word vectors and concepts, as under wrangler dev).
- * Floors sit just under what bench:relevance measures (docs/decisions/0210: overall MRR 0.973, natural language
- * 0.915, prefix 0.979, payload 1.000, trap 1.000, held-out 0.872), so a change that costs relevance fails.
+ * Floors sit just under what bench:relevance measures (docs/decisions/0216: overall MRR 0.970, natural language
+ * 0.917, prefix 0.979, payload 1.000, trap 0.981, held-out 0.899), so a change that costs relevance fails.
  * Held-out set 2 and development sets 3–5 (dev-natural, dev-typed, dev-plain) have their own tests.
  */
 const MRR_FLOOR = 0.965;
-const KIND_MRR_FLOORS: Record<QueryKind, number> = { natural: 0.9, keyword: 0.97, typo: 0.97, prefix: 0.97, payload: 0.97, trap: 0.99 };
-const HELD_OUT_MRR_FLOOR = 0.86;
+const KIND_MRR_FLOORS: Record<QueryKind, number> = { natural: 0.9, keyword: 0.97, typo: 0.97, prefix: 0.97, payload: 0.97, trap: 0.975 };
+const HELD_OUT_MRR_FLOOR = 0.89;
 
 const agents = judgedAgents();
 const { keyOf, ranker, token } = seededJudgedSearch(agents);

@@ -49,14 +49,18 @@ describe('the semantic index', () => {
     const identity = freshIdentity();
     const sky = profile('Rain and storm forecast for your city, hour by hour.', '# Sky Watch\n\nWeather forecasts: rain, storms, wind.');
     expect((await registered(identity, token, { name: 'Sky Watch', ...sky })).status).toBeLessThan(300);
-    expect(await search(UMBRELLA)).toEqual({ mode: 'hybrid', names: ['Sky Watch'] });
+    // A sparser agent of the same meaning, which Sky Watch outranks while it means weather.
+    const rain = profile('Says whether it will rain.', '# Cloud Cover\n\nRain.');
+    expect((await registered(freshIdentity(), token, { name: 'Cloud Cover', ...rain })).status).toBeLessThan(300);
+    expect(await search(UMBRELLA)).toEqual({ mode: 'hybrid', names: ['Sky Watch', 'Cloud Cover'] });
     // The words alone do not find it: the hit above came from the index.
     expect((await search(UMBRELLA, { semantic_search: false })).names).not.toContain('Sky Watch');
 
     const cook = profile('Recipes from the food in your pantry and fridge.', '# Sky Watch\n\nCooking ideas, meals and recipes.');
     expect((await registered(identity, token, { name: 'Sky Watch', ...cook })).status).toBeLessThan(300);
     expect((await search(LEFTOVERS)).names[0]).toBe('Sky Watch');
-    expect((await search(UMBRELLA)).names).not.toContain('Sky Watch');
+    // An unrelated agent may still follow as a weak neighbour in a registry this small.
+    expect((await search(UMBRELLA)).names[0]).toBe('Cloud Cover');
   });
 
   it('re-registers an agent another path left pending, and indexes its new text at once', async () => {

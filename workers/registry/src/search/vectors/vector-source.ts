@@ -18,8 +18,12 @@ const ROWS_WANTED = 400;
 const ROWS_PER_BUCKET = 200;
 /** Hits handed on, as many as Vectorize is asked for. */
 const VECTOR_TOP_K = 50;
-/** Cosine at which a hit starts to count: the sums of word vectors of unrelated texts sit around 0.1–0.3. */
-const VECTOR_FLOOR = 0.3;
+/**
+ * Cosine at which a hit starts to count: the sums of word vectors of unrelated texts sit around 0.1–0.3. A hit's
+ * strength is its cosine above the floor, not rescaled to 0–1: rescaled, a word-vector hit outweighed the concept
+ * lexicon's and the lexical ranking's evidence on the development sets (docs/decisions/0216).
+ */
+const VECTOR_FLOOR = 0.25;
 /**
  * Words a request needs (stopwords included) before word vectors read it: an average of word vectors says what
  * a sentence is about, while in a request of two or three words ("species symptoms", "diff language") each exact
@@ -77,7 +81,7 @@ export function vectorPlan(text: string, gate?: (params: SqlParams) => string): 
       (rows as VectorCandidate[])
         .map((row) => {
           const similarity = storedCosine(row, query);
-          return { address: row.address, similarity, strength: (wordShare * Math.max(0, similarity - VECTOR_FLOOR)) / (1 - VECTOR_FLOOR) };
+          return { address: row.address, similarity, strength: wordShare * Math.max(0, similarity - VECTOR_FLOOR) };
         })
         .filter((hit) => hit.strength > 0)
         .sort((a, b) => b.similarity - a.similarity || (a.address < b.address ? -1 : 1))
