@@ -33,6 +33,8 @@ export interface MiniflareStackOptions<Name extends string> {
    * migrated and seeded by wrangler, used as is (the same files `wrangler dev --persist-to` would open).
    */
   persistTo?: string;
+  /** Opens workerd's inspector (`--inspector-addr`) on this port, for reading the isolates' heaps (bench/scale/isolate-heaps.ts). */
+  inspectorPort?: number;
 }
 
 export interface Stack<Name extends string> {
@@ -140,7 +142,7 @@ function workerOptions(root: string, { config, port, vars = {} }: StackWorker, s
 }
 
 export async function startMiniflareStack<Name extends string>(options: MiniflareStackOptions<Name>): Promise<MiniflareStack<Name>> {
-  const { root, work, workers, persistTo } = options;
+  const { root, work, workers, persistTo, inspectorPort } = options;
   const names = Object.keys(workers) as Name[];
   const scripts = await Promise.all(names.map((name) => bundle(root, workers[name].config, join(work, 'bundle', name))));
   const stackNames = new Set(names.map((name) => readConfig(root, workers[name].config).name!));
@@ -154,6 +156,7 @@ export async function startMiniflareStack<Name extends string>(options: Miniflar
     log: new Log(LogLevel.WARN),
     defaultPersistRoot: join(work, 'state'),
     ...(persistTo ? { d1Persist: join(persistTo, 'v3/d1') } : {}),
+    ...(inspectorPort === undefined ? {} : { inspectorPort }),
     handleRuntimeStdio(stdout: Readable, stderr: Readable) {
       stdout.pipe(log);
       stderr.pipe(log);

@@ -16,7 +16,7 @@ import { ownerId, streamSeed } from './scale/seed-stream.ts';
 import { measureSize, printSize } from './scale/size.ts';
 import { percentile, timed } from './scale/stats.ts';
 import { ALL_BACKFILLS, upgradeKeptSeed } from './scale/upgrade-seed.ts';
-import { workerdPeakMiB } from './scale/workerd-memory.ts';
+import { type MemoryReading, printMemory, readMemory } from './scale/memory-reading.ts';
 import { sqliteRunner } from './sqlite-runner.ts';
 
 /**
@@ -24,7 +24,7 @@ import { sqliteRunner } from './sqlite-runner.ts';
  * a slice more through the signed registration API, then times every query class through the registry Worker
  * (workerd through Miniflare, bench/miniflare-stack.ts) and the search classes raw on the same SQLite file,
  * prints the search statements' query plans, the bytes per agent with projections against D1's 10 GB, and
- * workerd's peak memory. Targets (docs/scale.md): search p50 < 20 ms, p99 < 60 ms; almanac p50 < 2 ms.
+ * workerd's memory beside each isolate's V8 heap (bench/scale/memory-reading.ts). Targets (docs/scale.md): search p50 < 20 ms, p99 < 60 ms; almanac p50 < 2 ms.
  *
  * Run: npm run bench:scale -- --agents 10000,100000 [--register 10000] [--rounds 5] [--keep /tmp/dir]
  *   --keep DIR seeds into DIR once and reuses it on later runs of the same size (DIR/<size>).
@@ -49,6 +49,7 @@ const SIZES = args.agents.split(',').map(Number);
 const REGISTER = Number(args.register);
 const ROUNDS = Number(args.rounds);
 const PORT = Number(process.env.PORT ?? 9797);
+const INSPECTOR_PORT = PORT + 2;
 const TARGET = { p50: 20, p99: 60, almanacP50: 2 };
 const ROOT = path.resolve(import.meta.dirname, '..');
 const BASE = `http://127.0.0.1:${PORT}`;
@@ -158,16 +159,19 @@ async function measure(size: number): Promise<{ rows: Row[]; registration: Regis
     work: path.join(persist, 'miniflare'),
     persistTo: persist,
     workers: { registry: { config: 'wrangler.toml', port: PORT }, chat: { config: 'workers/chat/wrangler.toml', port: PORT + 1 } },
+    inspectorPort: INSPECTOR_PORT,
   });
   const lines: string[] = [];
   const chosen = args.classes?.split(',').map((name) => name.trim());
   const classes = QUERY_CLASSES.filter((candidate) => !chosen || chosen.includes(candidate.name));
   const rows: Row[] = classes.map((queryClass) => ({ name: queryClass.name, worker: [], raw: [], unbounded: [] }));
   let registration: RegistrationFigures | null = null;
-  let peak: number | null = null;
+  const memory: { phase: string; reading: MemoryReading }[] = [];
   try {
     console.log(`registry Worker (workerd through Miniflare) on :${PORT} ready in ${((performance.now() - started) / 1000).toFixed(1)} s`);
     registration = REGISTER > 0 ? await registerThroughApi(BASE, token, REGISTER, Number(args.concurrency)) : null;
+    if (registration)
+      memory.push({ phase: `after ${REGISTER.toLocaleString('en')} registrations`, reading: await readMemory(INSPECTOR_PORT, false) });
     const sample = new Database(file, { readonly: true });
     const context: BenchContext = { base: BASE, token, addresses: sampleAddresses(sample, size, 500) };
     sample.close();
@@ -186,7 +190,8 @@ async function measure(size: number): Promise<{ rows: Row[]; registration: Regis
         }
       }
     }
-    peak = workerdPeakMiB();
+    // Collected last: the heap snapshot that collects raises the process's memory for a while.
+    memory.push({ phase: 'after the query classes', reading: await readMemory(INSPECTOR_PORT, true) });
   } finally {
     await stack.stop();
   }
@@ -213,9 +218,7 @@ async function measure(size: number): Promise<{ rows: Row[]; registration: Regis
   lines.push(...printSize(measureSize(db), size));
   db.close();
   if (scratch) rmSync(persist, { recursive: true, force: true });
-  lines.push(
-    `workerd peak resident memory (isolates + local D1 with its page cache): ${peak === null ? 'not found' : `${peak.toFixed(0)} MiB`}`,
-  );
+  for (const { phase, reading } of memory) lines.push(...printMemory(phase, reading));
   const search = rows.filter((row) => row.raw.length).flatMap((row) => row.worker);
   const almanac = rows.find((row) => row.name === 'almanac lookup')?.worker ?? [];
   const floor = rows.find((row) => row.name === 'runtime floor')?.worker ?? [];

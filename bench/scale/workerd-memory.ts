@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 
 /**
- * Peak resident memory (VmHWM) of the workerd processes this bench started: the Workers runtime Miniflare runs,
- * the isolates and the local D1 (SQLite and its page cache) together. Found as descendants of this process.
+ * Resident memory of the workerd processes this bench started: the Workers runtime Miniflare runs, the isolates
+ * and the local D1 (SQLite and its page cache) together. Found as descendants of this process.
  */
 function children(): Map<number, number[]> {
   const byParent = new Map<number, number[]>();
@@ -19,22 +19,28 @@ function children(): Map<number, number[]> {
   return byParent;
 }
 
-export function workerdPeakMiB(): number | null {
+/** Resident memory of the workerd processes: the peak so far (VmHWM) and now (VmRSS), MiB, the largest process's. */
+export interface WorkerdMemory {
+  peakMiB: number;
+  nowMiB: number;
+}
+
+export function workerdMemory(): WorkerdMemory | null {
   const byParent = children();
   const pending = [...(byParent.get(process.pid) ?? [])];
-  let peakKiB = 0;
-  let found = false;
+  let found: WorkerdMemory | null = null;
   while (pending.length) {
     const pid = pending.pop()!;
     pending.push(...(byParent.get(pid) ?? []));
     try {
       const status = readFileSync(`/proc/${pid}/status`, 'utf8');
       if (!/^Name:\s*workerd/m.test(status)) continue;
-      found = true;
-      peakKiB = Math.max(peakKiB, Number(/^VmHWM:\s*(\d+)/m.exec(status)?.[1] ?? 0));
+      const peakMiB = Number(/^VmHWM:\s*(\d+)/m.exec(status)?.[1] ?? 0) / 1024;
+      const nowMiB = Number(/^VmRSS:\s*(\d+)/m.exec(status)?.[1] ?? 0) / 1024;
+      if (!found || peakMiB > found.peakMiB) found = { peakMiB, nowMiB };
     } catch {
       // Gone meanwhile.
     }
   }
-  return found ? peakKiB / 1024 : null;
+  return found;
 }

@@ -12,15 +12,37 @@ export class UnknownAgentError extends Error {
 }
 
 const CACHE_SECONDS = 300;
+/**
+ * Addresses whose answer an isolate keeps. An agent sends to a few peers; one that answers whoever writes to it
+ * would otherwise keep an entry for every address it ever sent to, for as long as its isolate lives.
+ */
+export const ALMANAC_CACHE_MAX = 1000;
 
-/** Per isolate: almanac answers are shared by every request the isolate serves. */
+/** Per isolate: almanac answers are shared by every request the isolate serves; least recently used first. */
 const almanacCache = new Map<string, { urls: string[]; until: number }>();
+
+function cachedUrls(key: string): string[] | null {
+  const cached = almanacCache.get(key);
+  if (!cached) return null;
+  almanacCache.delete(key);
+  if (cached.until <= Date.now()) return null;
+  // Re-inserted: a Map iterates in insertion order, so the first key is the least recently used.
+  almanacCache.set(key, cached);
+  return cached.urls;
+}
+
+function cacheUrls(key: string, urls: string[]): void {
+  almanacCache.delete(key);
+  if (almanacCache.size >= ALMANAC_CACHE_MAX) almanacCache.delete(almanacCache.keys().next().value!);
+  almanacCache.set(key, { urls, until: Date.now() + CACHE_SECONDS * 1000 });
+}
+
 /** Lookups under way: concurrent sends to one agent (a burst of users) share one. */
 const lookups = new Map<string, Promise<string[]>>();
 
 /**
  * The registry's almanac: `GET {registry}/v1/almanac/agents/{address}` (public, as the SDKs call it) →
- * `endpoints[].url` by weight, else `url`. Answers are cached for five minutes.
+ * `endpoints[].url` by weight, else `url`. Answers are cached for five minutes, for at most ALMANAC_CACHE_MAX addresses.
  */
 export class AlmanacResolver implements EndpointResolver {
   private readonly registryUrl: string;
@@ -34,13 +56,13 @@ export class AlmanacResolver implements EndpointResolver {
 
   resolve(address: string): Promise<string[]> {
     const key = `${this.registryUrl} ${address}`;
-    const cached = almanacCache.get(key);
-    if (cached && cached.until > Date.now()) return Promise.resolve(cached.urls);
+    const cached = cachedUrls(key);
+    if (cached) return Promise.resolve(cached);
     let pending = lookups.get(key);
     if (!pending) {
       pending = this.lookUp(address)
         .then((urls) => {
-          almanacCache.set(key, { urls, until: Date.now() + CACHE_SECONDS * 1000 });
+          cacheUrls(key, urls);
           return urls;
         })
         .finally(() => lookups.delete(key));
