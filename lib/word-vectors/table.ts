@@ -43,7 +43,7 @@ export function wordRank(word: string): number | undefined {
 }
 
 /**
- * Each word's components are decoded when a text first uses it, and kept: decoding the whole table (40,000
+ * Each word's components are decoded when a text first uses it, and kept: decoding the whole table (45,000
  * words) was most of an isolate's first search, while a request or an agent reads a few hundred words.
  */
 const decoded = new Map<number, { codes: Int8Array; scale: number }>();
