@@ -21,9 +21,11 @@ import { indexAllPendingAgents } from '../workers/registry/src/search/semantic-i
 import { d1Runner } from '../workers/registry/src/search/sql-runner.ts';
 import { conceptSource, wordVectorSource } from '../workers/registry/src/search/offline-source.ts';
 import { semanticRequested } from '../workers/registry/src/search/semantic-default.ts';
+import { syncEmbeddings } from '../workers/registry/src/search/semantic.ts';
 import { semanticSource } from '../workers/registry/src/search/semantic-source.ts';
 import type { SemanticSource } from '../workers/registry/src/search/semantic-source-types.ts';
 import { startMiniflareStack } from './miniflare-stack.ts';
+import { sentenceEncoderBindings } from './sentence-encoder-bindings.ts';
 import { sqliteRunner } from './sqlite-runner.ts';
 import { barChartSvg, measuredUnder, writeChart } from './svg-chart.ts';
 
@@ -50,6 +52,12 @@ import { barChartSvg, measuredUnder, writeChart } from './svg-chart.ts';
 
 const RUNTIME = process.env.BENCH_RELEVANCE_RUNTIME ?? 'miniflare';
 if (RUNTIME !== 'miniflare' && RUNTIME !== 'sqlite') throw new Error(`BENCH_RELEVANCE_RUNTIME is miniflare or sqlite, not ${RUNTIME}`);
+/** BENCH_RELEVANCE_SEMANTIC=sentence-encoder also measures the deployed semantic path, beside the offline one. */
+const SEMANTIC = process.env.BENCH_RELEVANCE_SEMANTIC ?? 'offline';
+if (SEMANTIC !== 'offline' && SEMANTIC !== 'sentence-encoder')
+  throw new Error(`BENCH_RELEVANCE_SEMANTIC is offline or sentence-encoder, not ${SEMANTIC}`);
+if (SEMANTIC === 'sentence-encoder' && RUNTIME !== 'sqlite')
+  throw new Error('BENCH_RELEVANCE_SEMANTIC=sentence-encoder needs BENCH_RELEVANCE_RUNTIME=sqlite');
 const PORT = Number(process.env.PORT ?? 9797);
 const VERBOSE = process.env.VERBOSE === '1';
 const HALVES = process.env.HALVES === '1';
@@ -103,8 +111,20 @@ interface Rankers {
   stop(): Promise<void>;
 }
 
-/** The search code on better-sqlite3, as the route runs it without Workers AI and Vectorize bound. */
-async function sqliteRankers({ agents, keyOf }: Corpus, sources: Record<string, SemanticSource> | null): Promise<Rankers> {
+/** The semantic source that answers `semantic_search` where Workers AI and Vectorize are bound (semantic-source.ts). */
+type Deployment = 'offline' | 'sentence-encoder';
+const DEPLOYED_LABEL = ' [deployed path: sentence encoder as Workers AI, exact index as Vectorize]';
+
+/**
+ * The search code on better-sqlite3, as the route runs it: without Workers AI and Vectorize bound (`offline`), or
+ * with the stand-ins of sentence-encoder-bindings.ts bound and every agent embedded first, as the cron does
+ * (syncEmbeddings until nothing is stale).
+ */
+async function sqliteRankers(
+  { agents, keyOf }: Corpus,
+  sources: Record<string, SemanticSource> | null,
+  deployment: Deployment = 'offline',
+): Promise<Rankers> {
   const db = new Database(':memory:');
   for (const migration of await readD1Migrations(path.join(ROOT, 'workers/registry/migrations'))) {
     for (const query of migration.queries) db.prepare(query).run();
@@ -112,6 +132,12 @@ async function sqliteRankers({ agents, keyOf }: Corpus, sources: Record<string, 
   for (const { sql, params } of seedStatements(agents).statements) db.prepare(sql).run(...params);
   const runner = sqliteRunner(db);
   await indexAllPendingAgents(runner);
+  const deployed = deployment === 'sentence-encoder' ? semanticSource(await sentenceEncoderBindings()) : semanticSource({});
+  if (deployed.backend) {
+    let embedded: number;
+    do embedded = await syncEmbeddings(deployed.backend, runner);
+    while (embedded > 0);
+  }
   const run = (body: (text: string) => AgentSearchRequest, source: SemanticSource) => async (text: string) => {
     const request = body(text);
     const input = { request, searchId: crypto.randomUUID(), queryKey: text, startedAt: new Date().toISOString() };
@@ -122,7 +148,9 @@ async function sqliteRankers({ agents, keyOf }: Corpus, sources: Record<string, 
     ? Object.fromEntries(
         Object.entries(sources).map(([label, source]) => [label, run(MODES['rendezvous (semantic_search: true)']!, source)]),
       )
-    : Object.fromEntries(Object.entries(MODES).map(([label, body]) => [label, run(body, semanticSource({}))]));
+    : Object.fromEntries(
+        Object.entries(MODES).map(([label, body]) => [deployed.backend ? `${label}${DEPLOYED_LABEL}` : label, run(body, deployed)]),
+      );
   return {
     rankers,
     stop: async () => {
@@ -208,16 +236,20 @@ async function oramaRanker({ agents }: Corpus): Promise<Ranker> {
 
 async function rankersFor(data: Corpus): Promise<Rankers> {
   const ours = RUNTIME === 'miniflare' ? await workerRankers(data) : await sqliteRankers(data, null);
-  const halves = HALVES ? await sqliteRankers(data, HALF_SOURCES) : { rankers: {}, stop: async () => {} };
+  const none = { rankers: {}, stop: async () => {} };
+  const halves = HALVES ? await sqliteRankers(data, HALF_SOURCES) : none;
+  const deployed = SEMANTIC === 'sentence-encoder' ? await sqliteRankers(data, null, SEMANTIC) : none;
   return {
     rankers: {
       ...ours.rankers,
+      ...deployed.rankers,
       ...halves.rankers,
       'minisearch 7.2.0 (prefix, fuzzy 0.2, title boost 2)': miniSearchRanker(data),
       'orama 3.1.18 (tolerance 1, title boost 2)': await oramaRanker(data),
     },
     stop: async () => {
       await ours.stop();
+      await deployed.stop();
       await halves.stop();
     },
   };
@@ -244,6 +276,11 @@ const through = RUNTIME === 'miniflare' ? 'the registry Worker (workerd via Mini
 console.log(
   `Rendezvous through ${through}. Development: ${DEVELOPMENT.agents.length} agents, ${JUDGED_QUERIES.length} judged queries; ` +
     `held-out 2: ${HELD_OUT_2.agents.length} agents, ${HELD_OUT_2_QUERIES.length} queries\n`,
+);
+console.log(
+  SEMANTIC === 'sentence-encoder'
+    ? `Semantic source: offline (word vectors and concepts in code) unlabelled; labelled${DEPLOYED_LABEL}: semantic.ts with Universal Sentence Encoder lite answering for Workers AI and an exact cosine index for Vectorize, every agent embedded first\n`
+    : 'Semantic source: offline (word vectors and concepts in code; Workers AI and Vectorize not bound)\n',
 );
 const development = await evaluateAll(DEVELOPMENT, {
   judged: JUDGED_QUERIES,
