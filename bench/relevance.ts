@@ -67,9 +67,10 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const TARGET = { overall: 0.92, natural: 0.85, lead: 0.1 };
 const PAGE = 10;
 
+const DEFAULT_MODE = 'rendezvous (default)';
 /** The bodies Rendezvous is measured with: the default search first (the targets' subject). */
 const MODES: Record<string, (text: string) => AgentSearchRequest> = {
-  'rendezvous (default)': (search_text) => ({ search_text, limit: PAGE }),
+  [DEFAULT_MODE]: (search_text) => ({ search_text, limit: PAGE }),
   'rendezvous (semantic_search: false, lexical)': (search_text) => ({ search_text, limit: PAGE, semantic_search: false }),
   'rendezvous (semantic_search: true)': (search_text) => ({ search_text, limit: PAGE, semantic_search: true }),
 };
@@ -148,9 +149,10 @@ async function sqliteRankers(
     ? Object.fromEntries(
         Object.entries(sources).map(([label, source]) => [label, run(MODES['rendezvous (semantic_search: true)']!, source)]),
       )
-    : Object.fromEntries(
-        Object.entries(MODES).map(([label, body]) => [deployed.backend ? `${label}${DEPLOYED_LABEL}` : label, run(body, deployed)]),
-      );
+    : deployed.backend
+      ? // Only the default request: `semantic_search: false` never reads the semantic source, and `true` is the default.
+        { [`${DEFAULT_MODE}${DEPLOYED_LABEL}`]: run(MODES[DEFAULT_MODE]!, deployed) }
+      : Object.fromEntries(Object.entries(MODES).map(([label, body]) => [label, run(body, deployed)]));
   return {
     rankers,
     stop: async () => {

@@ -12,8 +12,14 @@ import type { SqlRunner } from './sql-runner.ts';
 const EMBEDDING_MODEL = '@cf/baai/bge-small-en-v1.5';
 /** Neighbours asked of Vectorize (its limit without returned values/metadata is 100). */
 const SEMANTIC_TOP_K = 50;
-/** Cosine similarity under which a neighbour is not a hit (bge-small puts unrelated texts below ~0.5). */
-const SEMANTIC_MIN_SIMILARITY = 0.55;
+/**
+ * A hit's strength in fusion: its cosine placed between the query's best neighbour's (SEMANTIC_TOP_STRENGTH) and
+ * its last neighbour's (0), so neither the offset nor the spread of a model's cosines matters (bge-small puts
+ * unrelated texts near 0.5, the Universal Sentence Encoder near 0.1). The old absolute floor (cosine 0.55, set
+ * for bge-small) left the sentence encoder almost no hits; 0.35 measured best of 0.15–1 on the development sets
+ * with the encoder standing in for Workers AI (docs/decisions/0217).
+ */
+const SEMANTIC_TOP_STRENGTH = 0.35;
 /** Agents (re)embedded per background sync; bounded so one request's waitUntil stays short. */
 const EMBED_BATCH = 25;
 /** Characters of an agent's text embedded (the model reads 512 tokens). */
@@ -65,11 +71,16 @@ export interface SemanticHit {
   strength: number;
 }
 
-/** Nearest agents to the query text, best first, above SEMANTIC_MIN_SIMILARITY. */
+/**
+ * Nearest agents to the query text, best first, closer than the last neighbour Vectorize returns (the
+ * SEMANTIC_TOP_K-th, or the least similar agent of a smaller registry): none when all are equally far.
+ */
 export async function semanticHits(backend: SemanticBackend, runner: SqlRunner, text: string): Promise<SemanticHit[]> {
   const [vector] = await embed(backend, [text.slice(0, EMBED_TEXT_CHARS)]);
   const { matches } = await backend.index.query(vector!, { topK: SEMANTIC_TOP_K });
-  const close = matches.filter((match) => match.score >= SEMANTIC_MIN_SIMILARITY);
+  const best = Math.max(...matches.map((match) => match.score));
+  const last = Math.min(...matches.map((match) => match.score));
+  const close = best > last ? matches.filter((match) => match.score > last) : [];
   if (close.length === 0) return [];
   const rows = await runner.all<{ vector_id: string; address: string }>({
     sql: 'SELECT vector_id, address FROM search_embeddings WHERE vector_id IN (SELECT value FROM json_each(?1))',
@@ -78,7 +89,7 @@ export async function semanticHits(backend: SemanticBackend, runner: SqlRunner, 
   const addressOf = new Map(rows.map((row) => [row.vector_id, row.address]));
   return close.flatMap((match) => {
     const address = addressOf.get(match.id);
-    const strength = (match.score - SEMANTIC_MIN_SIMILARITY) / (1 - SEMANTIC_MIN_SIMILARITY);
+    const strength = (SEMANTIC_TOP_STRENGTH * (match.score - last)) / (best - last);
     return address ? [{ address, similarity: match.score, strength }] : [];
   });
 }
