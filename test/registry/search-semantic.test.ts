@@ -5,6 +5,7 @@ import worker from '../../workers/registry/src/index.ts';
 import { generateAgents } from './fixtures/corpus/generate.ts';
 import { accountWithKey, insertAgents, type SeedAgent } from './fixtures/search-seed.ts';
 import { seedRegistry } from './fixtures/seeded-registry.ts';
+import { StandInIndex } from './fixtures/vector-index-stand-in.ts';
 
 /**
  * The deployed path of semantic_search (Workers AI embeddings + Vectorize), with both bindings replaced by
@@ -23,20 +24,6 @@ function embedText(text: string): number[] {
   const vector = AXES.map((axis) => words.filter((word) => CONCEPTS[axis]!.includes(word)).length);
   const norm = Math.hypot(...vector) || 1;
   return vector.map((value) => value / norm);
-}
-
-class StandInIndex {
-  readonly vectors = new Map<string, number[]>();
-  async query(vector: number[], { topK }: { topK: number }) {
-    const matches = [...this.vectors].map(([id, values]) => ({ id, score: values.reduce((sum, v, i) => sum + v * vector[i]!, 0) }));
-    return { matches: matches.sort((a, b) => b.score - a.score).slice(0, topK) };
-  }
-  async upsert(vectors: { id: string; values: number[] }[]) {
-    for (const vector of vectors) this.vectors.set(vector.id, vector.values);
-  }
-  async deleteByIds(ids: string[]) {
-    for (const id of ids) this.vectors.delete(id);
-  }
 }
 
 const [a, b, c] = [...generateAgents(3, 77)];
