@@ -47,7 +47,8 @@ import { barChartSvg, measuredUnder, writeChart } from './svg-chart.ts';
  * (bench/miniflare-stack.ts) over HTTP; `sqlite` runs the same search code on better-sqlite3 (faster to iterate).
  * Run: npm run bench:relevance   (PORT moves the Worker off 9797; VERBOSE=1 lists the development set's misses;
  * HALVES=1 also measures each half of the offline semantic source alone; DEVELOPMENT_ONLY=1 leaves held-out set 2
- * out, for tuning)
+ * out, for tuning; BENCH_RELEVANCE_SEMANTIC=sentence-encoder, with the sqlite runtime, also runs the default request on
+ * the deployed path, Workers AI and Vectorize answered by bench/sentence-encoder-bindings.ts: docs/decisions/0217)
  */
 
 const RUNTIME = process.env.BENCH_RELEVANCE_RUNTIME ?? 'miniflare';

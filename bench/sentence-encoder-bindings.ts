@@ -68,7 +68,7 @@ export async function sentenceEncoderBindings(): Promise<{ AI: unknown; VECTORIZ
       for (let i = 0; i < missing.length; i += ENCODE_BATCH) {
         const batch = missing.slice(i, i + ENCODE_BATCH);
         const vectors = await model.embed(batch);
-        batch.forEach((t, j) => known.set(t, vectors[j]!));
+        for (const [j, t] of batch.entries()) known.set(t, vectors[j]!);
       }
       const data = text.map((t) => known.get(t)!);
       return { shape: [data.length, data[0]?.length ?? 0], data };

@@ -9,8 +9,8 @@ import { StandInIndex } from './fixtures/vector-index-stand-in.ts';
 
 /**
  * The deployed semantic path does not depend on the embedding model's cosine scale. The stand-in model here puts
- * a request and the agent it means at cosine 0.41, as the Universal Sentence Encoder does (bge-small would say
- * ~0.8): each text gets a private dimension beside its topic, so no two different texts are alike. With the
+ * a request and the agent it means at cosine 0.41, in the Universal Sentence Encoder's range rather than
+ * bge-small's: each text gets a private dimension beside its topic, so no two different texts are alike. With the
  * absolute floor set for bge-small (0.55) such a model found nothing by meaning (docs/decisions/0217).
  */
 const TOPICS: Record<string, string[]> = {

@@ -15,7 +15,7 @@ const SEMANTIC_TOP_K = 50;
 /**
  * A hit's strength in fusion: its cosine placed between the query's best neighbour's (SEMANTIC_TOP_STRENGTH) and
  * its last neighbour's (0), so neither the offset nor the spread of a model's cosines matters (bge-small puts
- * unrelated texts near 0.5, the Universal Sentence Encoder near 0.1). The old absolute floor (cosine 0.55, set
+ * unrelated texts near 0.5; the Universal Sentence Encoder's cosines lie lower). The old absolute floor (cosine 0.55, set
  * for bge-small) left the sentence encoder almost no hits; 0.35 measured best of 0.15–1 on the development sets
  * with the encoder standing in for Workers AI (docs/decisions/0217).
  */
