@@ -25,7 +25,7 @@ import { syncEmbeddings } from '../workers/registry/src/search/semantic.ts';
 import { semanticSource } from '../workers/registry/src/search/semantic-source.ts';
 import type { SemanticSource } from '../workers/registry/src/search/semantic-source-types.ts';
 import { startMiniflareStack } from './miniflare-stack.ts';
-import { sentenceEncoderBindings } from './sentence-encoder-bindings.ts';
+import { SENTENCE_ENCODER_MIN_SIMILARITY, sentenceEncoderBindings } from './sentence-encoder-bindings.ts';
 import { sqliteRunner } from './sqlite-runner.ts';
 import { barChartSvg, measuredUnder, writeChart } from './svg-chart.ts';
 
@@ -282,7 +282,7 @@ console.log(
 );
 console.log(
   SEMANTIC === 'sentence-encoder'
-    ? `Semantic source: offline (word vectors and concepts in code) unlabelled; labelled${DEPLOYED_LABEL}: semantic.ts with Universal Sentence Encoder lite answering for Workers AI and an exact cosine index for Vectorize, every agent embedded first\n`
+    ? `Semantic source: offline (word vectors and concepts in code) unlabelled; labelled${DEPLOYED_LABEL}: semantic.ts with Universal Sentence Encoder lite answering for Workers AI (SEMANTIC_MIN_SIMILARITY ${SENTENCE_ENCODER_MIN_SIMILARITY}, its floor) and an exact cosine index for Vectorize, every agent embedded first\n`
     : 'Semantic source: offline (word vectors and concepts in code; Workers AI and Vectorize not bound)\n',
 );
 const development = await evaluateAll(DEVELOPMENT, {

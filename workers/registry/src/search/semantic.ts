@@ -13,13 +13,12 @@ const EMBEDDING_MODEL = '@cf/baai/bge-small-en-v1.5';
 /** Neighbours asked of Vectorize (its limit without returned values/metadata is 100). */
 const SEMANTIC_TOP_K = 50;
 /**
- * A hit's strength in fusion: its cosine placed between the query's best neighbour's (SEMANTIC_TOP_STRENGTH) and
- * its last neighbour's (0), so neither the offset nor the spread of a model's cosines matters (bge-small puts
- * unrelated texts near 0.5; the Universal Sentence Encoder's cosines lie lower). The old absolute floor (cosine 0.55, set
- * for bge-small) left the sentence encoder almost no hits; 0.35 measured best of 0.15–1 on the development sets
- * with the encoder standing in for Workers AI (docs/decisions/0217).
+ * The cosine below which a neighbour is not related to the query, and above which its strength in fusion rises
+ * linearly to 1: a calibration of the embedding model, not of the query, so a request that means nothing finds
+ * nothing by meaning. bge-small puts unrelated texts near 0.5, hence 0.55; a model with another cosine scale needs
+ * its own (`SEMANTIC_MIN_SIMILARITY`, docs/configuration.md; docs/decisions/0217).
  */
-const SEMANTIC_TOP_STRENGTH = 0.35;
+const DEFAULT_MIN_SIMILARITY = 0.55;
 /** Agents (re)embedded per background sync; bounded so one request's waitUntil stays short. */
 const EMBED_BATCH = 25;
 /** Characters of an agent's text embedded (the model reads 512 tokens). */
@@ -38,18 +37,29 @@ interface VectorIndex {
 export interface SemanticBindings {
   AI?: unknown;
   VECTORIZE?: unknown;
+  SEMANTIC_MIN_SIMILARITY?: string;
 }
 
 export interface SemanticBackend {
   ai: EmbeddingRunner;
   index: VectorIndex;
+  /** The embedding model's floor: a neighbour less similar than this is no hit. */
+  minSimilarity: number;
 }
 
 /** The backend when both bindings are present, else null (local development, tests without stand-ins). */
 export function semanticBackend(env: SemanticBindings): SemanticBackend | null {
   if (!env.AI || !env.VECTORIZE) return null;
   // The real bindings' types are generic over every model; we use one embedding model through this slice.
-  return { ai: env.AI as EmbeddingRunner, index: env.VECTORIZE as VectorIndex };
+  return { ai: env.AI as EmbeddingRunner, index: env.VECTORIZE as VectorIndex, minSimilarity: minSimilarity(env.SEMANTIC_MIN_SIMILARITY) };
+}
+
+/** The configured floor, unset meaning bge-small's; anything but a number from 0 to below 1 is a deploy's mistake. */
+export function minSimilarity(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_MIN_SIMILARITY;
+  const floor = value.trim() === '' ? Number.NaN : Number(value);
+  if (!(floor >= 0 && floor < 1)) throw new Error(`SEMANTIC_MIN_SIMILARITY must be a number from 0 to below 1, not "${value}"`);
+  return floor;
 }
 
 async function embed(backend: SemanticBackend, texts: string[]): Promise<number[][]> {
@@ -71,16 +81,12 @@ export interface SemanticHit {
   strength: number;
 }
 
-/**
- * Nearest agents to the query text, best first, closer than the last neighbour Vectorize returns (the
- * SEMANTIC_TOP_K-th, or the least similar agent of a smaller registry): none when all are equally far.
- */
+/** Nearest agents to the query text, best first, at least as similar as the model's floor. */
 export async function semanticHits(backend: SemanticBackend, runner: SqlRunner, text: string): Promise<SemanticHit[]> {
   const [vector] = await embed(backend, [text.slice(0, EMBED_TEXT_CHARS)]);
   const { matches } = await backend.index.query(vector!, { topK: SEMANTIC_TOP_K });
-  const best = Math.max(...matches.map((match) => match.score));
-  const last = Math.min(...matches.map((match) => match.score));
-  const close = best > last ? matches.filter((match) => match.score > last) : [];
+  const floor = backend.minSimilarity;
+  const close = matches.filter((match) => match.score >= floor);
   if (close.length === 0) return [];
   const rows = await runner.all<{ vector_id: string; address: string }>({
     sql: 'SELECT vector_id, address FROM search_embeddings WHERE vector_id IN (SELECT value FROM json_each(?1))',
@@ -89,7 +95,7 @@ export async function semanticHits(backend: SemanticBackend, runner: SqlRunner, 
   const addressOf = new Map(rows.map((row) => [row.vector_id, row.address]));
   return close.flatMap((match) => {
     const address = addressOf.get(match.id);
-    const strength = (SEMANTIC_TOP_STRENGTH * (match.score - last)) / (best - last);
+    const strength = (match.score - floor) / (1 - floor);
     return address ? [{ address, similarity: match.score, strength }] : [];
   });
 }
