@@ -115,7 +115,7 @@ interface Rankers {
 
 /** The semantic source that answers `semantic_search` where Workers AI and Vectorize are bound (semantic-source.ts). */
 type Deployment = 'offline' | 'sentence-encoder';
-const DEPLOYED_LABEL = ' [deployed path: sentence encoder as Workers AI, exact index as Vectorize]';
+const DEPLOYED_LABEL = ' [deployed path: offline source + sentence encoder as Workers AI, exact index as Vectorize]';
 
 /**
  * The search code on better-sqlite3, as the route runs it: without Workers AI and Vectorize bound (`offline`), or
@@ -282,7 +282,7 @@ console.log(
 );
 console.log(
   SEMANTIC === 'sentence-encoder'
-    ? `Semantic source: offline (word vectors and concepts in code) unlabelled; labelled${DEPLOYED_LABEL}: semantic.ts with Universal Sentence Encoder lite answering for Workers AI (SEMANTIC_MIN_SIMILARITY ${SENTENCE_ENCODER_MIN_SIMILARITY}, its floor) and an exact cosine index for Vectorize, every agent embedded first\n`
+    ? `Semantic source: offline (word vectors and concepts in code) unlabelled; labelled${DEPLOYED_LABEL}: semantic-source.ts, the offline source with semantic.ts added, Universal Sentence Encoder lite answering for Workers AI (SEMANTIC_MIN_SIMILARITY ${SENTENCE_ENCODER_MIN_SIMILARITY}, its floor) and an exact cosine index for Vectorize, every agent embedded first\n`
     : 'Semantic source: offline (word vectors and concepts in code; Workers AI and Vectorize not bound)\n',
 );
 const development = await evaluateAll(DEVELOPMENT, {
