@@ -4,9 +4,9 @@ import type { SqlRunner } from './sql-runner.ts';
 
 /**
  * Semantic search: agents embedded with Workers AI, nearest neighbours from Vectorize. Both bindings exist
- * only when deployed (`[env.production]` in wrangler.toml); without them `semantic_search` takes the
- * lexical fallback (see agent-search.ts). The interfaces below are the slices of the bindings we use, so
- * tests can pass stand-ins.
+ * only when deployed (`[env.production]` in wrangler.toml), where their hits are added to the offline source's
+ * (semantic-source.ts); without them the offline source answers alone. The interfaces below are the slices of the
+ * bindings we use, so tests can pass stand-ins.
  */
 
 const EMBEDDING_MODEL = '@cf/baai/bge-small-en-v1.5';
