@@ -21,9 +21,11 @@ import { indexAllPendingAgents } from '../workers/registry/src/search/semantic-i
 import { d1Runner } from '../workers/registry/src/search/sql-runner.ts';
 import { conceptSource, wordVectorSource } from '../workers/registry/src/search/offline-source.ts';
 import { semanticRequested } from '../workers/registry/src/search/semantic-default.ts';
+import { syncEmbeddings } from '../workers/registry/src/search/semantic.ts';
 import { semanticSource } from '../workers/registry/src/search/semantic-source.ts';
 import type { SemanticSource } from '../workers/registry/src/search/semantic-source-types.ts';
 import { startMiniflareStack } from './miniflare-stack.ts';
+import { SENTENCE_ENCODER_MIN_SIMILARITY, sentenceEncoderBindings } from './sentence-encoder-bindings.ts';
 import { sqliteRunner } from './sqlite-runner.ts';
 import { barChartSvg, measuredUnder, writeChart } from './svg-chart.ts';
 
@@ -45,11 +47,18 @@ import { barChartSvg, measuredUnder, writeChart } from './svg-chart.ts';
  * (bench/miniflare-stack.ts) over HTTP; `sqlite` runs the same search code on better-sqlite3 (faster to iterate).
  * Run: npm run bench:relevance   (PORT moves the Worker off 9797; VERBOSE=1 lists the development set's misses;
  * HALVES=1 also measures each half of the offline semantic source alone; DEVELOPMENT_ONLY=1 leaves held-out set 2
- * out, for tuning)
+ * out, for tuning; BENCH_RELEVANCE_SEMANTIC=sentence-encoder, with the sqlite runtime, also runs the default request on
+ * the deployed path, Workers AI and Vectorize answered by bench/sentence-encoder-bindings.ts: docs/decisions/0217)
  */
 
 const RUNTIME = process.env.BENCH_RELEVANCE_RUNTIME ?? 'miniflare';
 if (RUNTIME !== 'miniflare' && RUNTIME !== 'sqlite') throw new Error(`BENCH_RELEVANCE_RUNTIME is miniflare or sqlite, not ${RUNTIME}`);
+/** BENCH_RELEVANCE_SEMANTIC=sentence-encoder also measures the deployed semantic path, beside the offline one. */
+const SEMANTIC = process.env.BENCH_RELEVANCE_SEMANTIC ?? 'offline';
+if (SEMANTIC !== 'offline' && SEMANTIC !== 'sentence-encoder')
+  throw new Error(`BENCH_RELEVANCE_SEMANTIC is offline or sentence-encoder, not ${SEMANTIC}`);
+if (SEMANTIC === 'sentence-encoder' && RUNTIME !== 'sqlite')
+  throw new Error('BENCH_RELEVANCE_SEMANTIC=sentence-encoder needs BENCH_RELEVANCE_RUNTIME=sqlite');
 const PORT = Number(process.env.PORT ?? 9797);
 const VERBOSE = process.env.VERBOSE === '1';
 const HALVES = process.env.HALVES === '1';
@@ -59,9 +68,10 @@ const ROOT = path.resolve(import.meta.dirname, '..');
 const TARGET = { overall: 0.92, natural: 0.85, lead: 0.1 };
 const PAGE = 10;
 
+const DEFAULT_MODE = 'rendezvous (default)';
 /** The bodies Rendezvous is measured with: the default search first (the targets' subject). */
 const MODES: Record<string, (text: string) => AgentSearchRequest> = {
-  'rendezvous (default)': (search_text) => ({ search_text, limit: PAGE }),
+  [DEFAULT_MODE]: (search_text) => ({ search_text, limit: PAGE }),
   'rendezvous (semantic_search: false, lexical)': (search_text) => ({ search_text, limit: PAGE, semantic_search: false }),
   'rendezvous (semantic_search: true)': (search_text) => ({ search_text, limit: PAGE, semantic_search: true }),
 };
@@ -103,8 +113,20 @@ interface Rankers {
   stop(): Promise<void>;
 }
 
-/** The search code on better-sqlite3, as the route runs it without Workers AI and Vectorize bound. */
-async function sqliteRankers({ agents, keyOf }: Corpus, sources: Record<string, SemanticSource> | null): Promise<Rankers> {
+/** The semantic source that answers `semantic_search` where Workers AI and Vectorize are bound (semantic-source.ts). */
+type Deployment = 'offline' | 'sentence-encoder';
+const DEPLOYED_LABEL = ' [deployed path: offline source + sentence encoder as Workers AI, exact index as Vectorize]';
+
+/**
+ * The search code on better-sqlite3, as the route runs it: without Workers AI and Vectorize bound (`offline`), or
+ * with the stand-ins of sentence-encoder-bindings.ts bound and every agent embedded first, as the cron does
+ * (syncEmbeddings until nothing is stale).
+ */
+async function sqliteRankers(
+  { agents, keyOf }: Corpus,
+  sources: Record<string, SemanticSource> | null,
+  deployment: Deployment = 'offline',
+): Promise<Rankers> {
   const db = new Database(':memory:');
   for (const migration of await readD1Migrations(path.join(ROOT, 'workers/registry/migrations'))) {
     for (const query of migration.queries) db.prepare(query).run();
@@ -112,6 +134,12 @@ async function sqliteRankers({ agents, keyOf }: Corpus, sources: Record<string, 
   for (const { sql, params } of seedStatements(agents).statements) db.prepare(sql).run(...params);
   const runner = sqliteRunner(db);
   await indexAllPendingAgents(runner);
+  const deployed = deployment === 'sentence-encoder' ? semanticSource(await sentenceEncoderBindings()) : semanticSource({});
+  if (deployed.backend) {
+    let embedded: number;
+    do embedded = await syncEmbeddings(deployed.backend, runner);
+    while (embedded > 0);
+  }
   const run = (body: (text: string) => AgentSearchRequest, source: SemanticSource) => async (text: string) => {
     const request = body(text);
     const input = { request, searchId: crypto.randomUUID(), queryKey: text, startedAt: new Date().toISOString() };
@@ -122,7 +150,10 @@ async function sqliteRankers({ agents, keyOf }: Corpus, sources: Record<string, 
     ? Object.fromEntries(
         Object.entries(sources).map(([label, source]) => [label, run(MODES['rendezvous (semantic_search: true)']!, source)]),
       )
-    : Object.fromEntries(Object.entries(MODES).map(([label, body]) => [label, run(body, semanticSource({}))]));
+    : deployed.backend
+      ? // Only the default request: `semantic_search: false` never reads the semantic source, and `true` is the default.
+        { [`${DEFAULT_MODE}${DEPLOYED_LABEL}`]: run(MODES[DEFAULT_MODE]!, deployed) }
+      : Object.fromEntries(Object.entries(MODES).map(([label, body]) => [label, run(body, deployed)]));
   return {
     rankers,
     stop: async () => {
@@ -208,16 +239,20 @@ async function oramaRanker({ agents }: Corpus): Promise<Ranker> {
 
 async function rankersFor(data: Corpus): Promise<Rankers> {
   const ours = RUNTIME === 'miniflare' ? await workerRankers(data) : await sqliteRankers(data, null);
-  const halves = HALVES ? await sqliteRankers(data, HALF_SOURCES) : { rankers: {}, stop: async () => {} };
+  const none = { rankers: {}, stop: async () => {} };
+  const halves = HALVES ? await sqliteRankers(data, HALF_SOURCES) : none;
+  const deployed = SEMANTIC === 'sentence-encoder' ? await sqliteRankers(data, null, SEMANTIC) : none;
   return {
     rankers: {
       ...ours.rankers,
+      ...deployed.rankers,
       ...halves.rankers,
       'minisearch 7.2.0 (prefix, fuzzy 0.2, title boost 2)': miniSearchRanker(data),
       'orama 3.1.18 (tolerance 1, title boost 2)': await oramaRanker(data),
     },
     stop: async () => {
       await ours.stop();
+      await deployed.stop();
       await halves.stop();
     },
   };
@@ -244,6 +279,11 @@ const through = RUNTIME === 'miniflare' ? 'the registry Worker (workerd via Mini
 console.log(
   `Rendezvous through ${through}. Development: ${DEVELOPMENT.agents.length} agents, ${JUDGED_QUERIES.length} judged queries; ` +
     `held-out 2: ${HELD_OUT_2.agents.length} agents, ${HELD_OUT_2_QUERIES.length} queries\n`,
+);
+console.log(
+  SEMANTIC === 'sentence-encoder'
+    ? `Semantic source: offline (word vectors and concepts in code) unlabelled; labelled${DEPLOYED_LABEL}: semantic-source.ts, the offline source with semantic.ts added, Universal Sentence Encoder lite answering for Workers AI (SEMANTIC_MIN_SIMILARITY ${SENTENCE_ENCODER_MIN_SIMILARITY}, its floor) and an exact cosine index for Vectorize, every agent embedded first\n`
+    : 'Semantic source: offline (word vectors and concepts in code; Workers AI and Vectorize not bound)\n',
 );
 const development = await evaluateAll(DEVELOPMENT, {
   judged: JUDGED_QUERIES,

@@ -6,6 +6,7 @@ import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { unstable_readConfig } from 'wrangler';
+import { minSimilarity } from '../../workers/registry/src/search/semantic.ts';
 
 /**
  * Everything builds for Cloudflare's edge offline: each Worker bundles as `wrangler deploy` would (locally
@@ -149,6 +150,16 @@ it('deploys from nothing in the order of docs/deploy.md: each deploy binds only 
   const production = readConfig('wrangler.toml', 'production');
   expect(bindingsOf(first).d1).toEqual(bindingsOf(production).d1);
   expect(first.vars).toEqual(production.vars);
+});
+
+it("every registry environment sets a semantic floor its Worker starts with (a bad one fails the Worker's startup)", () => {
+  for (const environment of [undefined, 'production', 'first-deploy']) {
+    const floor = readConfig('wrangler.toml', environment).vars.SEMANTIC_MIN_SIMILARITY;
+    expect(typeof floor, `${environment ?? 'top level'}`).toBe('string');
+    expect(() => minSimilarity(floor as string), `${environment ?? 'top level'}`).not.toThrow();
+  }
+  expect(() => minSimilarity('0,55')).toThrow(/SEMANTIC_MIN_SIMILARITY must be a number from 0 to below 1, not "0,55"/);
+  expect(() => minSimilarity('1')).toThrow(/SEMANTIC_MIN_SIMILARITY/);
 });
 
 describe('Pages site', () => {

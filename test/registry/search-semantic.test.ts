@@ -5,14 +5,16 @@ import worker from '../../workers/registry/src/index.ts';
 import { generateAgents } from './fixtures/corpus/generate.ts';
 import { accountWithKey, insertAgents, type SeedAgent } from './fixtures/search-seed.ts';
 import { seedRegistry } from './fixtures/seeded-registry.ts';
+import { StandInIndex } from './fixtures/vector-index-stand-in.ts';
 
 /**
  * The deployed path of semantic_search (Workers AI embeddings + Vectorize), with both bindings replaced by
  * stand-ins passed to the Worker's fetch: an embedder that maps words to a few concepts, and an in-memory
  * vector index with cosine similarity.
  */
+/** "pluviax" is a word only the stand-in model knows: deployed, the offline source's hits count too, and it knows "umbrella". */
 const CONCEPTS: Record<string, string[]> = {
-  rain: ['rain', 'umbrella', 'weather', 'storm', 'forecast', 'drizzle'],
+  rain: ['rain', 'umbrella', 'pluviax', 'weather', 'storm', 'forecast', 'drizzle'],
   money: ['money', 'budget', 'savings', 'finance', 'spend'],
   food: ['food', 'recipe', 'dinner', 'hungry', 'cook'],
 };
@@ -23,20 +25,6 @@ function embedText(text: string): number[] {
   const vector = AXES.map((axis) => words.filter((word) => CONCEPTS[axis]!.includes(word)).length);
   const norm = Math.hypot(...vector) || 1;
   return vector.map((value) => value / norm);
-}
-
-class StandInIndex {
-  readonly vectors = new Map<string, number[]>();
-  async query(vector: number[], { topK }: { topK: number }) {
-    const matches = [...this.vectors].map(([id, values]) => ({ id, score: values.reduce((sum, v, i) => sum + v * vector[i]!, 0) }));
-    return { matches: matches.sort((a, b) => b.score - a.score).slice(0, topK) };
-  }
-  async upsert(vectors: { id: string; values: number[] }[]) {
-    for (const vector of vectors) this.vectors.set(vector.id, vector.values);
-  }
-  async deleteByIds(ids: string[]) {
-    for (const id of ids) this.vectors.delete(id);
-  }
 }
 
 const [a, b, c] = [...generateAgents(3, 77)];
@@ -87,17 +75,17 @@ beforeAll(async () => {
 
 describe('semantic_search with Workers AI and Vectorize', () => {
   it('embeds agents in the background after a semantic search, then finds them by meaning', async () => {
-    const first = await search({ search_text: 'umbrella', semantic_search: true });
+    const first = await search({ search_text: 'pluviax', semantic_search: true });
     expect(first.mode).toBe('hybrid');
     expect(first.body.total).toBe(0);
     expect(index.vectors.size).toBe(3);
 
-    const second = await search({ search_text: 'umbrella', semantic_search: true });
+    const second = await search({ search_text: 'pluviax', semantic_search: true });
     expect(second.body.agents.map((agent) => agent.name)).toEqual([weather.name]);
     expect(second.body.total).toBe(1);
     // Lexical search alone has no match for the same text; the default search is the hybrid one, through Vectorize.
-    expect((await search({ search_text: 'umbrella', semantic_search: false })).body.total).toBe(0);
-    const byDefault = await search({ search_text: 'umbrella' });
+    expect((await search({ search_text: 'pluviax', semantic_search: false })).body.total).toBe(0);
+    const byDefault = await search({ search_text: 'pluviax' });
     expect(byDefault.mode).toBe('hybrid');
     expect(byDefault.body.agents.map((agent) => agent.name)).toEqual([weather.name]);
   });

@@ -1,3 +1,4 @@
+import { env } from 'cloudflare:workers';
 import { Hono } from 'hono';
 import { clientCors } from '../../../lib/http/cors.ts';
 import { notFound, onError } from '../../../lib/http/errors.ts';
@@ -20,7 +21,11 @@ import { runScheduled } from './liveness/scheduled.ts';
 import { probeMessage, type ProbeMessage } from './liveness/sweep.ts';
 import { rateLimit } from './http/rate-limit.ts';
 import { searchRoutes } from './search/routes.ts';
+import { minSimilarity } from './search/semantic.ts';
 import { requestShards } from './shards/request-shards.ts';
+
+// A mistaken SEMANTIC_MIN_SIMILARITY fails the Worker's startup, and so its deploy, rather than every semantic search.
+minSimilarity(env.SEMANTIC_MIN_SIMILARITY);
 
 export { WordVectors } from './embeddings/word-vectors-service.ts';
 export { KeyService } from './keys/key-service.ts';

@@ -2,12 +2,12 @@ import type { SemanticBackend, SemanticHit } from './semantic.ts';
 import type { SqlParams } from './sql-params.ts';
 import type { SqlRunner, SqlStatement } from './sql-runner.ts';
 
-// A leaf module: offline-source.ts implements the source that semantic-source.ts picks where Vectorize is not bound.
+// A leaf module: offline-source.ts implements the source that semantic-source.ts picks, alone where Vectorize is not bound.
 
 /**
- * Where hybrid search gets its semantic ranking: Workers AI embeddings with Vectorize where both are bound
- * (deployed), else word vectors and the concept lexicon shipped in code (offline-source.ts). Either list is fused
- * with the lexical ranking the same way (fusion.ts), so both paths share ranking and tests.
+ * Where hybrid search gets its semantic ranking: word vectors and the concept lexicon shipped in code
+ * (offline-source.ts), with Workers AI embeddings from Vectorize added where both are bound (deployed;
+ * semantic-source.ts). Either list is fused with the lexical ranking the same way (fusion.ts).
  */
 export interface SemanticSource {
   /** Also the `x-semantic-source` response header. */

@@ -4,16 +4,21 @@ import type { SqlRunner } from './sql-runner.ts';
 
 /**
  * Semantic search: agents embedded with Workers AI, nearest neighbours from Vectorize. Both bindings exist
- * only when deployed (`[env.production]` in wrangler.toml); without them `semantic_search` takes the
- * lexical fallback (see agent-search.ts). The interfaces below are the slices of the bindings we use, so
- * tests can pass stand-ins.
+ * only when deployed (`[env.production]` in wrangler.toml), where their hits are added to the offline source's
+ * (semantic-source.ts); without them the offline source answers alone. The interfaces below are the slices of the
+ * bindings we use, so tests can pass stand-ins.
  */
 
 const EMBEDDING_MODEL = '@cf/baai/bge-small-en-v1.5';
 /** Neighbours asked of Vectorize (its limit without returned values/metadata is 100). */
 const SEMANTIC_TOP_K = 50;
-/** Cosine similarity under which a neighbour is not a hit (bge-small puts unrelated texts below ~0.5). */
-const SEMANTIC_MIN_SIMILARITY = 0.55;
+/**
+ * The cosine below which a neighbour is not related to the query, and above which its strength in fusion rises
+ * linearly to 1: a calibration of the embedding model, not of the query, so a request that means nothing finds
+ * nothing by meaning. bge-small puts unrelated texts near 0.5, hence 0.55; a model with another cosine scale needs
+ * its own (`SEMANTIC_MIN_SIMILARITY`, docs/configuration.md; docs/decisions/0217).
+ */
+const DEFAULT_MIN_SIMILARITY = 0.55;
 /** Agents (re)embedded per background sync; bounded so one request's waitUntil stays short. */
 const EMBED_BATCH = 25;
 /** Characters of an agent's text embedded (the model reads 512 tokens). */
@@ -32,18 +37,29 @@ interface VectorIndex {
 export interface SemanticBindings {
   AI?: unknown;
   VECTORIZE?: unknown;
+  SEMANTIC_MIN_SIMILARITY?: string;
 }
 
 export interface SemanticBackend {
   ai: EmbeddingRunner;
   index: VectorIndex;
+  /** The embedding model's floor: a neighbour less similar than this is no hit. */
+  minSimilarity: number;
 }
 
 /** The backend when both bindings are present, else null (local development, tests without stand-ins). */
 export function semanticBackend(env: SemanticBindings): SemanticBackend | null {
   if (!env.AI || !env.VECTORIZE) return null;
   // The real bindings' types are generic over every model; we use one embedding model through this slice.
-  return { ai: env.AI as EmbeddingRunner, index: env.VECTORIZE as VectorIndex };
+  return { ai: env.AI as EmbeddingRunner, index: env.VECTORIZE as VectorIndex, minSimilarity: minSimilarity(env.SEMANTIC_MIN_SIMILARITY) };
+}
+
+/** The configured floor, unset meaning bge-small's; anything but a number from 0 to below 1 is a deploy's mistake. */
+export function minSimilarity(value: string | undefined): number {
+  if (value === undefined) return DEFAULT_MIN_SIMILARITY;
+  const floor = value.trim() === '' ? Number.NaN : Number(value);
+  if (!(floor >= 0 && floor < 1)) throw new Error(`SEMANTIC_MIN_SIMILARITY must be a number from 0 to below 1, not "${value}"`);
+  return floor;
 }
 
 async function embed(backend: SemanticBackend, texts: string[]): Promise<number[][]> {
@@ -65,11 +81,12 @@ export interface SemanticHit {
   strength: number;
 }
 
-/** Nearest agents to the query text, best first, above SEMANTIC_MIN_SIMILARITY. */
+/** Nearest agents to the query text, best first, at least as similar as the model's floor. */
 export async function semanticHits(backend: SemanticBackend, runner: SqlRunner, text: string): Promise<SemanticHit[]> {
   const [vector] = await embed(backend, [text.slice(0, EMBED_TEXT_CHARS)]);
   const { matches } = await backend.index.query(vector!, { topK: SEMANTIC_TOP_K });
-  const close = matches.filter((match) => match.score >= SEMANTIC_MIN_SIMILARITY);
+  const floor = backend.minSimilarity;
+  const close = matches.filter((match) => match.score >= floor);
   if (close.length === 0) return [];
   const rows = await runner.all<{ vector_id: string; address: string }>({
     sql: 'SELECT vector_id, address FROM search_embeddings WHERE vector_id IN (SELECT value FROM json_each(?1))',
@@ -78,7 +95,7 @@ export async function semanticHits(backend: SemanticBackend, runner: SqlRunner, 
   const addressOf = new Map(rows.map((row) => [row.vector_id, row.address]));
   return close.flatMap((match) => {
     const address = addressOf.get(match.id);
-    const strength = (match.score - SEMANTIC_MIN_SIMILARITY) / (1 - SEMANTIC_MIN_SIMILARITY);
+    const strength = (match.score - floor) / (1 - floor);
     return address ? [{ address, similarity: match.score, strength }] : [];
   });
 }

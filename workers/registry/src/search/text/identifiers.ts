@@ -18,10 +18,13 @@ export interface SplitQuery {
 
 export function splitIdentifiers(text: string): SplitQuery {
   const tokens = text.split(/\s+/).filter(Boolean);
-  const identifiers = tokens.filter((token) => IDENTIFIER.test(token));
-  const plain = tokens.filter((token) => !IDENTIFIER.test(token)).join(' ');
+  const identifiers = tokens.filter(isIdentifier);
+  const plain = tokens.filter((token) => !isIdentifier(token)).join(' ');
   return { plain, wordShare: tokens.length ? 1 - identifiers.length / tokens.length : 0 };
 }
+
+/** A sentence's full stop after a field name is no part of it ("sleep_log. " ends with the field sleep_log). */
+const isIdentifier = (token: string): boolean => IDENTIFIER.test(token.replace(/\.$/, ''));
 
 /**
  * The text with its camelCase field names written in snake_case ("partySize" → "party_Size"), before folding to
