@@ -66,7 +66,11 @@ async function search(body: Record<string, unknown>) {
   const response = await worker.fetch(request, { ...env, AI: ai as unknown as Ai, VECTORIZE: index as unknown as VectorizeIndex }, ctx);
   await waitOnExecutionContext(ctx);
   expect(response.status).toBe(200);
-  return { mode: response.headers.get('x-search-mode'), body: (await response.json()) as AgentSearchResponse };
+  return {
+    mode: response.headers.get('x-search-mode'),
+    source: response.headers.get('x-semantic-source'),
+    body: (await response.json()) as AgentSearchResponse,
+  };
 }
 
 beforeAll(async () => {
@@ -107,12 +111,30 @@ describe('semantic_search with Workers AI and Vectorize', () => {
     expect((await search({ search_text: 'hungry', semantic_search: true })).body.total).toBe(0);
   });
 
-  it('answers lexically when the embedding model fails', async () => {
+  it('stays hybrid with the offline source when Workers AI fails, and says only that source answered', async () => {
+    const healthy = await search({ search_text: 'will I need my umbrella this afternoon', semantic_search: true });
+    expect(healthy.source).toBe('vectorize');
     failEmbedding = true;
-    const fallback = await search({ search_text: 'storm forecast', semantic_search: true });
+    // Everyday words no field of the agent holds: only a semantic source finds it, here the offline one alone.
+    const outage = await search({ search_text: 'will I need my umbrella this afternoon', semantic_search: true });
+    const words = await search({ search_text: 'storm forecast', semantic_search: true });
     failEmbedding = false;
-    expect(fallback.mode).toBe('lexical-fallback');
-    expect(fallback.body.agents.map((agent) => agent.name)).toEqual([weather.name]);
+    expect(outage.mode).toBe('hybrid');
+    expect(outage.source).toBe('offline');
+    expect(outage.body.agents.map((agent) => agent.name)).toEqual([weather.name]);
+    expect(words.mode).toBe('hybrid');
+    expect(words.source).toBe('offline');
+    expect(words.body.agents[0]?.name).toBe(weather.name);
+    expect((await search({ search_text: 'will I need my umbrella this afternoon', semantic_search: false })).body.total).toBe(0);
+  });
+
+  it('stays hybrid with the offline source when Vectorize fails', async () => {
+    const query = vi.spyOn(index, 'query').mockRejectedValue(new Error('Vectorize unavailable'));
+    const outage = await search({ search_text: 'will I need my umbrella this afternoon', semantic_search: true });
+    query.mockRestore();
+    expect(outage.mode).toBe('hybrid');
+    expect(outage.source).toBe('offline');
+    expect(outage.body.agents.map((agent) => agent.name)).toEqual([weather.name]);
   });
 
   it('the cron keeps the vectors current: a new agent is embedded without any semantic search', async () => {

@@ -83,7 +83,8 @@ export async function searchAgents(
         ? speculative.hits(firstRows.slice(plan.lookups.length))
         : await semantic.hits(runner, `${taskText(request.search_text!)}. ${alternatives.join(' ')}`);
   } catch (error) {
-    // The semantic source unavailable (Workers AI, Vectorize): answer lexically rather than fail the search.
+    // No semantic source answered (a Workers AI outage alone leaves the offline one: semantic-source.ts): answer
+    // lexically rather than fail the search.
     console.error('semantic search failed, answering lexically', error);
     return textSearch(runner, input, query, { mode: 'lexical-fallback', match: query.match, bounded });
   }

@@ -53,7 +53,8 @@ export function searchRoutes() {
         );
     }
     c.header('x-search-mode', result.mode);
-    if (semantic) c.header('x-semantic-source', semantic.kind);
+    // Read after the search: a Workers AI outage leaves only the offline source answering (semantic-source.ts).
+    if (semantic && result.mode === 'hybrid') c.header('x-semantic-source', semantic.kind);
     const body: AgentSearchResponse = {
       agents: result.rows.map(toAgentRecord),
       offset: request.offset ?? 0,

@@ -10,7 +10,11 @@ import type { SqlRunner, SqlStatement } from './sql-runner.ts';
  * semantic-source.ts). Either list is fused with the lexical ranking the same way (fusion.ts).
  */
 export interface SemanticSource {
-  /** Also the `x-semantic-source` response header. */
+  /**
+   * Also the `x-semantic-source` response header of a hybrid search: `vectorize` when Workers AI's neighbours
+   * joined the offline source's hits, `offline` when the offline source answered alone (Vectorize not bound, or
+   * Workers AI or Vectorize failed this request).
+   */
   kind: 'vectorize' | 'offline';
   hits(runner: SqlRunner, text: string): Promise<SemanticHit[]>;
   /**

@@ -12,18 +12,28 @@ import type { SemanticSource } from './semantic-source-types.ts';
  */
 const VECTORIZE_SHARE = 0.5;
 
+/** One per request: `kind` turns to `offline` once Workers AI or Vectorize failed it, for the response header. */
 export function semanticSource(env: SemanticBindings): SemanticSource {
   const backend = semanticBackend(env);
   if (!backend) return offlineSource;
-  return {
+  const source: SemanticSource = {
     kind: 'vectorize',
     backend,
     async hits(runner, text) {
-      const [offline, vectorize] = await Promise.all([offlineSource.hits(runner, text), semanticHits(backend, runner, text)]);
+      const [offline, vectorize] = await Promise.all([
+        offlineSource.hits(runner, text),
+        // The offline source needs neither binding: an outage of either costs only Workers AI's share.
+        semanticHits(backend, runner, text).catch((error: unknown) => {
+          console.error('Workers AI semantic search failed, answering with the offline source', error);
+          source.kind = 'offline';
+          return [];
+        }),
+      ]);
       return mergedHits(
         offline,
         vectorize.map((hit) => ({ ...hit, strength: hit.strength * VECTORIZE_SHARE })),
       );
     },
   };
+  return source;
 }
