@@ -1,5 +1,6 @@
 import { agentColumns } from '../agents/columns.ts';
 import type { AgentRow } from '../agents/row.ts';
+import { envNumber } from '../../../../lib/config/env-number.ts';
 import type { SqlRunner } from './sql-runner.ts';
 
 /**
@@ -57,8 +58,9 @@ export function semanticBackend(env: SemanticBindings): SemanticBackend | null {
 /** The configured floor, unset meaning bge-small's; anything but a number from 0 to below 1 is a deploy's mistake. */
 export function minSimilarity(value: string | undefined): number {
   if (value === undefined) return DEFAULT_MIN_SIMILARITY;
-  const floor = value.trim() === '' ? Number.NaN : Number(value);
-  if (!(floor >= 0 && floor < 1)) throw new Error(`SEMANTIC_MIN_SIMILARITY must be a number from 0 to below 1, not "${value}"`);
+  // The one reader of numeric settings, with no fallback: a value it would not use is refused below.
+  const floor = envNumber(value.trim(), Number.NaN, { min: 0 });
+  if (!(floor < 1)) throw new Error(`SEMANTIC_MIN_SIMILARITY must be a number from 0 to below 1, not "${value}"`);
   return floor;
 }
 
