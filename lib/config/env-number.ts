@@ -5,9 +5,13 @@
  */
 export function envNumber(value: unknown, fallback: number, options: { min?: number; integer?: boolean } = {}): number {
   if (value === '' || value === null || value === undefined || typeof value === 'boolean') return fallback;
-  const number = Number(value);
+  const parsed = Number(value);
+  // Rounded before the check, so that "0.5" for a count falls back instead of becoming 0.
+  const number = options.integer ? Math.floor(parsed) : parsed;
   const { min } = options;
   const usable = Number.isFinite(number) && (min === undefined ? number > 0 : number >= min);
-  if (!usable) return fallback;
-  return options.integer ? Math.floor(number) : number;
+  return usable ? number : fallback;
 }
+
+/** A count (a limit, a bound): a whole number above zero, else `fallback`. */
+export const envCount = (value: unknown, fallback: number) => envNumber(value, fallback, { integer: true });

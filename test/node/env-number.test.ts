@@ -23,4 +23,10 @@ describe('envNumber: the one reader of numeric settings', () => {
   it('rounds down when an integer is asked for', () => {
     expect(envNumber('12.9', 7, { integer: true })).toBe(12);
   });
+
+  it('falls back when an integer setting rounds down below its minimum', () => {
+    expect(envNumber('0.5', 7, { integer: true })).toBe(7);
+    expect(envNumber('1.5', 7, { min: 2, integer: true })).toBe(7);
+    expect(envNumber('2.5', 7, { min: 2, integer: true })).toBe(2);
+  });
 });

@@ -1,3 +1,5 @@
+import { envCount } from '../../../../lib/config/env-number.ts';
+
 /**
  * What bounds a search's cost whatever the registry's size (docs/decisions/0166), from the Worker's vars
  * (wrangler.toml); the tests set small values so a small corpus takes the bounded paths.
@@ -11,15 +13,10 @@ export interface SearchBounds {
 
 export const DEFAULT_SEARCH_BOUNDS: SearchBounds = { commonWordDocs: 20_000, exactTotalMax: 10_000 };
 
-function positive(value: string | undefined, fallback: number): number {
-  const parsed = Number(value);
-  return Number.isSafeInteger(parsed) && parsed > 0 ? parsed : fallback;
-}
-
 export function searchBounds(env: { SEARCH_COMMON_WORD_DOCS?: string; SEARCH_EXACT_TOTAL_MAX?: string }): SearchBounds {
   return {
-    commonWordDocs: positive(env.SEARCH_COMMON_WORD_DOCS, DEFAULT_SEARCH_BOUNDS.commonWordDocs),
-    exactTotalMax: positive(env.SEARCH_EXACT_TOTAL_MAX, DEFAULT_SEARCH_BOUNDS.exactTotalMax),
+    commonWordDocs: envCount(env.SEARCH_COMMON_WORD_DOCS, DEFAULT_SEARCH_BOUNDS.commonWordDocs),
+    exactTotalMax: envCount(env.SEARCH_EXACT_TOTAL_MAX, DEFAULT_SEARCH_BOUNDS.exactTotalMax),
   };
 }
 
@@ -27,5 +24,5 @@ export function searchBounds(env: { SEARCH_COMMON_WORD_DOCS?: string; SEARCH_EXA
 const FUNCTION_CANDIDATES = 1_000;
 
 export function functionCandidates(env: { SEARCH_FUNCTION_CANDIDATES?: string }): number {
-  return positive(env.SEARCH_FUNCTION_CANDIDATES, FUNCTION_CANDIDATES);
+  return envCount(env.SEARCH_FUNCTION_CANDIDATES, FUNCTION_CANDIDATES);
 }

@@ -1,4 +1,4 @@
-import { envNumber } from '../../../../lib/config/env-number.ts';
+import { envCount } from '../../../../lib/config/env-number.ts';
 import { DurableObject } from 'cloudflare:workers';
 
 /**
@@ -32,7 +32,7 @@ const DEFAULT_PER_MINUTE = 120;
  */
 export function senderRatePerMinute(configured: string | undefined, fallback?: string): number {
   const otherwise = fallback === undefined ? DEFAULT_PER_MINUTE : senderRatePerMinute(fallback);
-  return envNumber(configured, otherwise, { min: 1, integer: true });
+  return envCount(configured, otherwise);
 }
 
 export function senderRateLimiter(
