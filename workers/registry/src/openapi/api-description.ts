@@ -301,7 +301,7 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
     responses: {
       200: { description: 'Recorded (`duplicate` when this click was already recorded)', schema: searchClickResponseSchema },
       ...searchErrors,
-      404: error('Unknown search_id or agent address'),
+      404: error('Unknown search_id, or an address no search lists (unregistered or unlisted)'),
     },
   },
   {
