@@ -11,6 +11,8 @@ export const SEARCH_LIMIT_MAX = 100;
 const SEARCH_OFFSET_MAX = 10_000;
 /** Longest accepted `search_text`; only the first SEARCH_TERMS_MAX words of it are searched. */
 const SEARCH_TEXT_MAX_CHARS = 16_384;
+/** Longest `source` label: room for an agent address (65 characters) or a domain name (253). */
+const SEARCH_SOURCE_MAX_CHARS = 256;
 
 export const AGENT_STATES = ['active', 'inactive', 'responsive', 'unresponsive'] as const;
 /** An agent's status on the wire: `local` when its webhook is loopback or private (workers/registry/src/agents/status.ts). */
@@ -54,15 +56,20 @@ const searchWindowShape = {
   limit: optional(z.number().int().min(1).max(SEARCH_LIMIT_MAX)),
   search_id: optional(z.uuid()),
   exact_match: optional(z.boolean()),
-  cutoff: optional(z.number().min(0).max(1)),
-  /** Free label of the calling application, stored with the search session (click analytics per source). */
-  source: optional(
-    z
-      .string()
-      .trim()
-      .max(64)
-      .regex(/^[\w.:/-]*$/, 'letters, digits and . _ : / - only'),
+  /**
+   * A fraction of the best hit's score, or Agentverse's named level `balanced` (its clients send it), which is the
+   * ranking's own balance: no cut beyond what a search without `cutoff` makes (docs/decisions/0221).
+   */
+  cutoff: optional(
+    z.union([z.number().min(0).max(1), z.literal('balanced').transform(() => 0)], {
+      error: 'must be a number from 0 to 1, or "balanced"',
+    }),
   ),
+  /**
+   * Label of the calling application, stored with the search session (click analytics per source). Any text, as
+   * Agentverse takes it ("'', 'agentverse', an agent address … or any arbitrary string").
+   */
+  source: optional(z.string().trim().max(SEARCH_SOURCE_MAX_CHARS)),
 };
 
 export const agentSearchRequestSchema = z

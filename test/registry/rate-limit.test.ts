@@ -21,6 +21,10 @@ describe('a rate limit in front of every registry route', () => {
     expect(passed).toBeGreaterThanOrEqual(100);
     expect(Number(response!.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(await response!.json()).toEqual({ detail: expect.stringContaining('too many requests') });
+    // The Agentverse CLI's resolve is an SDK-facing route too: refused in its `{detail}` while the window lasts.
+    const resolve = await api(`/v2/almanac/resolve/${freshIdentity().address}`, { headers: { 'cf-connecting-ip': '203.0.113.7' } });
+    expect(resolve.status).toBe(429);
+    expect(await resolve.json()).toEqual({ detail: expect.stringContaining('too many requests') });
     expect((await api(path, { headers: { 'cf-connecting-ip': '203.0.113.8' } })).status).toBe(404);
   }, 120_000);
 

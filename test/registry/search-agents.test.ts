@@ -140,11 +140,13 @@ describe('POST /v1/search/agents: validation', () => {
     ['search_text not a string', { search_text: 5 }, 'search_text'],
     ['search_text too long', { search_text: 'a'.repeat(16_385) }, 'search_text'],
     ['cutoff above 1', { cutoff: 2 }, 'cutoff'],
+    ['cutoff a level Agentverse clients are not known to send', { cutoff: 'loose' }, 'cutoff'],
     ['exact_match not boolean', { exact_match: 'yes' }, 'exact_match'],
     ['semantic_search not boolean', { semantic_search: 1 }, 'semantic_search'],
     ['rerank not boolean', { rerank: 'true' }, 'rerank'],
     ['exclude_geo_agents not boolean', { exclude_geo_agents: 0 }, 'exclude_geo_agents'],
-    ['source with spaces', { source: 'my app' }, 'source'],
+    ['source not a string', { source: 7 }, 'source'],
+    ['source past 256 characters', { source: 'a'.repeat(257) }, 'source'],
   ];
   it.each(cases)('400 for %s, naming the field', async (_, body, param) => {
     const response = await post('/v1/search/agents', token, body);
@@ -401,6 +403,14 @@ describe('POST /v1/search/agents: text', () => {
     expect(await names({ search_text: 'wether', exact_match: true })).toEqual([]);
   });
 
+  // Agentverse's own clients (its search skill) send `cutoff: "balanced"`: the ranking's own balance, no extra cut.
+  it('cutoff "balanced" (Agentverse\'s named level) answers as no cutoff does', async () => {
+    const plain = await searchAgents(token, { search_text: 'weather' });
+    const balanced = await searchAgents(token, { search_text: 'weather', cutoff: 'balanced' });
+    expect(balanced.total).toBe(plain.total);
+    expect(addresses(balanced)).toEqual(addresses(plain));
+  });
+
   it('cutoff drops hits scoring under that fraction of the best', async () => {
     const everything = await searchAgents(token, { search_text: 'weather' });
     const strict = await searchAgents(token, { search_text: 'weather', cutoff: 0.9 });
@@ -444,9 +454,13 @@ describe('POST /v1/search/agents: text', () => {
     expect(found).toEqual(expect.arrayContaining([titled.name, phrase.name]));
   });
 
-  it('source is accepted and does not change results', async () => {
-    expect(addresses(await searchAgents(token, { search_text: 'weather', source: 'router' }))).toEqual(
-      addresses(await searchAgents(token, { search_text: 'weather' })),
-    );
-  });
+  // Agentverse: "ideally '', 'agentverse', 'flockx', an agent address, but technically any arbitrary string".
+  it.each(['router', '', 'agentverse', titled.address, 'My App (web, v2) ✓'])(
+    'source %j is accepted and does not change results',
+    async (source) => {
+      expect(addresses(await searchAgents(token, { search_text: 'weather', source }))).toEqual(
+        addresses(await searchAgents(token, { search_text: 'weather' })),
+      );
+    },
+  );
 });

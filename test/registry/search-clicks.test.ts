@@ -23,12 +23,21 @@ const chosen: SeedAgent = {
   readme: '# Coastal Almanac\n\nMoon phases, tides.',
 };
 const other: SeedAgent = { ...third!, ...base, name: 'Inland Planner', description: 'Plans hikes.', readme: '# Inland Planner' };
+const [fourth] = [...generateAgents(1, 22)];
+const unlisted: SeedAgent = {
+  ...fourth!,
+  ...base,
+  name: 'Quiet Ledger',
+  description: 'Unlisted.',
+  readme: '# Quiet Ledger',
+  is_public: false,
+};
 
 let token: string;
 const clickBody = (search_id: string, address: string, page_index = 0) => ({ search_id, address, page_index });
 
 beforeAll(async () => {
-  token = (await seedRegistry([favourite, chosen, other])).token;
+  token = (await seedRegistry([favourite, chosen, other, unlisted])).token;
 });
 
 describe('POST /v1/search/agents/click', () => {
@@ -62,6 +71,24 @@ describe('POST /v1/search/agents/click', () => {
     const unknownAgent = await post('/v1/search/agents/click', token, clickBody(search_id, 'agent1qnotregistered'));
     expect(unknownAgent.status).toBe(404);
     expect(await unknownAgent.json()).toMatchObject({ error: { param: 'address' } });
+  });
+
+  // No search lists an unlisted agent (public: false), so no click on it is genuine: it is answered as a click on an
+  // address nobody registered, for its owner too (clicks stored while unlisted would lift it once listed).
+  it('404 for an unlisted agent, with the body an unregistered address gets', async () => {
+    const stranger = await accountWithKey(env.DB);
+    const { search_id } = await searchAgents(stranger.token, { search_text: 'inland' });
+    const unlistedClick = await post('/v1/search/agents/click', stranger.token, clickBody(search_id, unlisted.address));
+    expect(unlistedClick.status).toBe(404);
+    const unregistered = await post('/v1/search/agents/click', stranger.token, clickBody(search_id, 'agent1qnotregistered'));
+    const unlistedError = ((await unlistedClick.json()) as { error: { message: string } }).error;
+    const unregisteredError = ((await unregistered.json()) as { error: { message: string } }).error;
+    expect({ ...unlistedError, message: unlistedError.message.replace(unlisted.address, '…') }).toEqual({
+      ...unregisteredError,
+      message: unregisteredError.message.replace('agent1qnotregistered', '…'),
+    });
+    const { search_id: ownSearch } = await searchAgents(token, { search_text: 'inland' });
+    expect((await post('/v1/search/agents/click', token, clickBody(ownSearch, unlisted.address))).status).toBe(404);
   });
 
   it.each([

@@ -56,6 +56,14 @@ describe('POST /v1/search/functions', () => {
     for (const text of ['trackng', 'destinat']) expect((await searchFunctions({ search_text: text })).total).toBeGreaterThan(0);
   });
 
+  // The window fields are agent search's: Agentverse's named cutoff and any source label, as there.
+  it('takes cutoff "balanced" (no extra cut) and a source of any text, like agent search', async () => {
+    const plain = await searchFunctions({ search_text: 'tracking number' });
+    const labelled = await searchFunctions({ search_text: 'tracking number', cutoff: 'balanced', source: 'My App (web, v2)' });
+    expect(labelled.functions.map((f) => f.id)).toEqual(plain.functions.map((f) => f.id));
+    expect((await post('/v1/search/functions', token, { cutoff: 'loose' })).status).toBe(400);
+  });
+
   it('pages without repeating or skipping, and sorts by the agent', async () => {
     const total = (await searchFunctions({})).total;
     const ids: string[] = [];

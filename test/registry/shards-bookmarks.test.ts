@@ -144,8 +144,12 @@ describe('x-d1-bookmark: a client reads its own writes', () => {
         bookmark,
       });
       expect(refused.status).toBe(400);
-      expect(JSON.stringify(refused.body)).toContain('malformed x-d1-bookmark');
+      // The almanac is an SDK-facing route: its refusals are `{detail}`, this one too.
+      expect(refused.body).toEqual({ detail: expect.stringContaining('malformed x-d1-bookmark') });
     }
+    const search = await call(SHARDED, '/v1/search/agents', { method: 'POST', json: {}, bookmark: 'garbage' });
+    expect(search.status).toBe(400);
+    expect(search.body).toMatchObject({ error: { message: expect.stringContaining('malformed x-d1-bookmark') } });
     for (const bookmark of ['', Array(6).fill(valid).join(',')])
       expect((await call(SHARDED, '/v2/agents/handles/nobody-holds-this', { bookmark })).status).toBe(404);
   });

@@ -5,7 +5,7 @@ import type { RegistryApp } from '../app.ts';
 import { detailDialect } from './detail.ts';
 
 /** Paths whose callers are the Python SDKs: their errors are `{detail}`; every other route answers the platform's error shape. */
-const SDK_PATHS = /^\/(v1\/almanac|v2\/agents|v1\/agents|v2\/identity|v1\/auth)(\/|$)/;
+const SDK_PATHS = /^\/(v1\/almanac|v2\/almanac|v2\/agents|v1\/agents|v2\/identity|v1\/auth)(\/|$)/;
 /** The binding's period (Cloudflare allows 10 or 60 seconds): the wait a refused caller is told. */
 const PERIOD_SECONDS = '60';
 

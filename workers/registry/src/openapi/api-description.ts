@@ -65,7 +65,7 @@ export const REGISTRY_API_INFO: ApiInfo = {
   title: 'Rendezvous registry',
   version: PLATFORM_VERSION,
   description:
-    'Agent registry: API keys, agent search with click feedback and function search, and the registration, almanac and interaction endpoints the uAgents / fetchai Python SDKs call. Errors are `{error:{message,type,param,code}}`, except on the SDK-facing endpoints, which answer `{detail}` as the SDKs expect. Read your own writes: a response that read or wrote agents carries `x-d1-bookmark` (D1 Sessions API bookmarks, one per agent shard, comma-separated); send it back on the next request and its reads start from a replica at least that new, so an agent just registered is found at once. Optional; a malformed one is a 400.',
+    'Agent registry: API keys, agent search with click feedback and function search, and the registration, almanac and interaction endpoints the uAgents / fetchai Python SDKs call. Errors are `{error:{message,type,param,code}}`, except on the SDK-facing endpoints, which answer `{detail}` as the SDKs expect. Read your own writes: a response that read or wrote agents carries `x-d1-bookmark` (D1 Sessions API bookmarks, one per agent shard, comma-separated); send it back on the next request and its reads start from a replica at least that new, so an agent just registered is found at once. Optional; a malformed one is a 400 from every route that reads agents, in its error shape.',
 };
 
 const error = (description: string): ResponseDescriptor => ({ description, schema: errorBodySchema });
@@ -301,7 +301,7 @@ export const REGISTRY_ROUTES: RouteDescriptor[] = [
     responses: {
       200: { description: 'Recorded (`duplicate` when this click was already recorded)', schema: searchClickResponseSchema },
       ...searchErrors,
-      404: error('Unknown search_id or agent address'),
+      404: error('Unknown search_id, or an address no search lists (unregistered or unlisted)'),
     },
   },
   {

@@ -11,6 +11,8 @@ export const DAILY_CLICKS_PER_AGENT = 5;
  * (session, agent) counts, and at most DAILY_CLICKS_PER_AGENT per account and agent a day: beyond that a
  * click changes nothing (`duplicate`), so one client cannot inflate an agent's feedback. `runner` is the
  * clicked agent's shard; `sessions` the home database when that is another one (shards hold no sessions).
+ * An unlisted agent (public: false) is in no search's results, so no click on it is genuine (and clicks stored while
+ * it is unlisted would lift it once listed): it is `unknown_agent`, as an unregistered address is.
  */
 export async function recordClick(
   runner: SqlRunner,
@@ -32,11 +34,11 @@ export async function recordClick(
   }
   const now = new Date().toISOString();
   const [agents, inserted, sessionRows] = (await runner.batch([
-    { sql: 'SELECT 1 AS found FROM agents WHERE address = ?1', params: [click.address] },
+    { sql: 'SELECT 1 AS found FROM agents WHERE address = ?1 AND is_public = 1', params: [click.address] },
     {
       sql: `INSERT INTO search_clicks (search_id, address, query_key, page_index, clicked_at, account_id)
             SELECT s.search_id, ?2, s.query_key, ?3, ?4, ?5 FROM (${session}) s
-            WHERE EXISTS (SELECT 1 FROM agents WHERE address = ?2)
+            WHERE EXISTS (SELECT 1 FROM agents WHERE address = ?2 AND is_public = 1)
               AND (SELECT count(*) FROM search_clicks WHERE account_id = ?5 AND address = ?2 AND clicked_at >= ?6) < ?7
             ON CONFLICT (search_id, address) DO NOTHING
             RETURNING address`,

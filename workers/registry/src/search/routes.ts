@@ -84,7 +84,7 @@ export function searchRoutes() {
     if (outcome.kind === 'unknown_agent')
       throw new ApiError({
         status: 404,
-        message: `no agent with address ${click.address}`,
+        message: `no listed agent with address ${click.address}`,
         type: 'not_found',
         param: 'address',
         code: 'unknown_agent',
