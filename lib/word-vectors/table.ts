@@ -26,7 +26,7 @@ const SEXTET = new Uint8Array(128);
 for (let i = 0; i < BASE64.length; i++) SEXTET[BASE64.charCodeAt(i)] = i;
 
 /** The rarity weight of the word at frequency rank `rank` (0-based). */
-export function rarityWeight(rank: number): number {
+function rarityWeight(rank: number): number {
   const p = 1 / ((rank + 1) * ZIPF_H);
   return SIF_A / (SIF_A + p);
 }
