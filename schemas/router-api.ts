@@ -12,7 +12,8 @@ const requestIdSchema = z.uuid();
 export const sendRequestBodySchema = z.object({
   input: z
     .string({ error: 'input is required and must be a string' })
-    .max(10_000)
+    // Its own message: the schema's `error` above would otherwise answer for this check too.
+    .max(10_000, 'input must be at most 10000 characters')
     .refine((input) => input.trim().length > 0, 'input must not be empty'),
   request_id: z.uuid({ error: 'request_id must be a UUID, new for each question' }).optional(),
 });
