@@ -78,7 +78,8 @@ async function buildPlatformAgent(env: HostingEnv, row: AgentRow): Promise<Agent
       throw new ApiError({ status: 400, message: answer.message, type: 'invalid_envelope', code: answer.code });
     }
     if (answer.reply) await ctx.send(sender, answer.reply);
-    return answer.result ?? undefined;
+    // Nothing to answer is `{}`, as Agentverse's submit and a uagents agent's own server answer.
+    return answer.result ?? {};
   });
   agent.onDeadLetter(async (_ctx, letter) => {
     await hostedAgentStub(env, row.address).log(
