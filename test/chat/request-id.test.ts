@@ -13,7 +13,7 @@ beforeAll(async () => {
   token = (await createKey()).key;
 });
 
-const ask = { model: 'llm1', messages: [{ role: 'user', content: 'echo: which request was this?' }] };
+const ask = { model: 'llm1', messages: [{ role: 'user' as const, content: 'echo: which request was this?' }] };
 
 describe('x-request-id', () => {
   it('is on answers, streams and errors alike, new for each request', async () => {
