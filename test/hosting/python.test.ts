@@ -379,3 +379,64 @@ from . import helpers
     );
   });
 });
+
+/**
+ * Agentverse's deploy script (fetchai/agentverse-skills, deploy_agent.py) uploads every file it is given, each
+ * with the language of its extension: `requirements.txt` as `text`, `.json` as `json`, `.md` as `markdown`,
+ * `.yaml` and `.toml` as themselves. Agentverse keeps them beside the code; so does the platform.
+ */
+describe('data files beside the code', () => {
+  const DATA_READER = `import json
+import os
+
+from uagents import Agent, Context
+
+agent = Agent(name="configured")
+
+
+@agent.on_event("startup")
+async def configure(ctx: Context):
+    with open(os.path.join(os.path.dirname(__file__), "config.json")) as handle:
+        ctx.logger.info(f"greeting from config: {json.load(handle)['greeting']}")
+`;
+
+  it('are taken with the code, kept as sent, and readable by a Python agent beside its own file', async () => {
+    const key = await accountKey();
+    const agent = await createAgent(key, 'configured');
+    const code = JSON.stringify([
+      { language: 'python', name: 'agent.py', value: DATA_READER },
+      { language: 'text', name: 'requirements.txt', value: 'uagents==0.22.0\n' },
+      { language: 'json', name: 'config.json', value: '{"greeting": "hello from a data file"}' },
+      { language: 'markdown', name: 'README.md', value: '# configured\n' },
+      { language: 'yaml', name: 'settings.yaml', value: 'a: 1\n' },
+      { language: 'toml', name: 'pyproject.toml', value: '[project]\nname = "configured"\n' },
+    ]);
+    await json(call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code }));
+    expect((await json<{ code: string }>(call(key, 'GET', `/v1/hosting/agents/${agent.address}/code`))).code).toBe(code);
+    expect(await start(key, agent.address)).toMatchObject({ running: true, compiled: true });
+    await logLine(key, agent.address, 'greeting from config: hello from a data file');
+  });
+
+  it('go with a TypeScript agent too, and a language that is code but does not run here is still refused', async () => {
+    const key = await accountKey();
+    const agent = await createAgent(key, 'typed and documented');
+    const code = JSON.stringify([
+      { language: 'markdown', name: 'README.md', value: '# a TypeScript agent\n' },
+      ...Object.entries(GREETER).map(([name, value]) => ({ language: 'typescript', name, value })),
+    ]);
+    await json(call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code }));
+    expect(await start(key, agent.address)).toMatchObject({ running: true, compiled: true });
+    const ruby = JSON.stringify([{ language: 'ruby', name: 'agent.rb', value: 'puts 1\n' }]);
+    const refused = await json<{ detail: { msg: string }[] }>(
+      call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code: ruby }),
+      422,
+    );
+    expect(refused.detail[0]!.msg).toContain('ruby code does not run on this platform');
+    const onlyData = JSON.stringify([{ language: 'text', name: 'requirements.txt', value: 'uagents\n' }]);
+    const empty = await json<{ detail: { msg: string }[] }>(
+      call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code: onlyData }),
+      422,
+    );
+    expect(empty.detail[0]!.msg).toBe('the code holds no program: upload a Python, TypeScript or JavaScript file');
+  });
+});
