@@ -28,7 +28,7 @@ const LANGUAGE_ALIASES: Record<string, Language | 'data'> = {
   js: 'javascript',
   python: 'python',
   py: 'python',
-  // The languages Agentverse's deploy script gives files that are not code (deploy_agent.py, detect_language).
+  // The languages Agentverse's deploy script gives files that are not code (docs/decisions/0223).
   text: 'data',
   plaintext: 'data',
   json: 'data',
