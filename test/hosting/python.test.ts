@@ -440,3 +440,45 @@ async def configure(ctx: Context):
     expect(empty.detail[0]!.msg).toBe('the code holds no program: upload a Python, TypeScript or JavaScript file');
   });
 });
+
+/**
+ * A reply is queued (the outbox, a Cloudflare Queue, carries at most 128,000 bytes a message) while receivers take
+ * envelopes up to 1 MiB. A reply too large for it failed after the handler had run: a 500, so the sender sent
+ * again and the handler ran again, and the agent's logs did not say why.
+ */
+describe('a reply too large to queue', () => {
+  const BIG_REPLIER = `from uagents import Agent, Context, Model
+
+
+class Note(Model):
+    text: str
+
+
+agent = Agent(name="big replier")
+
+
+@agent.on_message(model=Note)
+async def answer(ctx: Context, sender: str, msg: Note):
+    ctx.storage.set("handled", (ctx.storage.get("handled") or 0) + 1)
+    await ctx.send(sender, Note(text="y" * 200000))
+`;
+
+  it('is logged as not sent, naming the bound, and the message is answered as handled (no retry runs the handler again)', async () => {
+    const key = await accountKey();
+    const agent = await createAgent(key, 'big replier');
+    await json(call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code: codeOf({ 'agent.py': BIG_REPLIER }, 'python') }));
+    await start(key, agent.address);
+    const Note = model('Note', z.object({ text: z.string() }));
+    const sender = Identity.fromSeed('big reply asker', 0);
+    const response = await SELF.fetch('http://hosting.test/v1/hosting/submit', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: envelopeText(sender, agent.address, Note.digest, { text: 'answer at length' }),
+    });
+    expect(response.status, await response.clone().text()).toBe(200);
+    const line = await logLine(key, agent.address, `reply to ${sender.address} was not sent`);
+    expect(line).toMatchObject({ log_type: 'system', log_level: 'erro' });
+    expect(line.log_entry).toContain('at most 128000 bytes');
+    expect(await storageValue(key, agent.address, 'handled')).toBe('1');
+  });
+});
