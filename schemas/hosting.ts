@@ -69,7 +69,14 @@ export const hostedAgentPageSchema = z
 export const hostedAgentListQuerySchema = z.object({
   cursor: z.string().max(200).optional(),
   name: z.string().max(80).optional(),
-  sort_by: z.enum(['name', 'creation_timestamp', 'code_update_timestamp']).optional(),
+  // Agentverse's keys (`name`, `created`, `modified`, a leading `-` descending) and the columns they stand for.
+  sort_by: z
+    .string()
+    .regex(
+      /^-?(name|created|modified|creation_timestamp|code_update_timestamp)$/,
+      'sort_by is name, created or modified, with a leading - to sort descending',
+    )
+    .optional(),
   direction: z.enum(['asc', 'desc']).optional(),
   limit: z.coerce.number().int().min(1).max(100).optional(),
   no_cache: z.string().optional(),
