@@ -26,7 +26,8 @@ export type NewHostedAgent = z.infer<typeof newHostedAgentSchema>;
 
 export const updateHostedAgentSchema = z
   .object({
-    name: z.string().trim().min(1).max(80).optional(),
+    // null keeps the name, as Agentverse's OpenAPI allows it (generated clients send unset fields as null).
+    name: z.string().trim().min(1).max(80).nullish(),
     readme: z.string().max(50_000).nullish(),
     avatar_url: z.url().max(2048).nullish(),
     short_description: z.string().max(300).nullish(),

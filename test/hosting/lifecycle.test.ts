@@ -108,6 +108,18 @@ describe('hosted agent lifecycle (Agentverse deploy order: create → code → s
     expect(refused.detail[0]!.loc).toEqual(['query', 'sort_by']);
   });
 
+  it("takes an update with name null, as clients generated from Agentverse's OpenAPI send unset fields: the name stays", async () => {
+    const key = await accountKey();
+    const agent = await createAgent(key, 'kept name');
+    expect(
+      await json(call(key, 'PUT', `/v1/hosting/agents/${agent.address}`, { name: null, readme: '# new readme', avatar_url: null })),
+    ).toEqual({});
+    expect(await json<HostedAgent>(call(key, 'GET', `/v1/hosting/agents/${agent.address}`))).toMatchObject({
+      name: 'kept name',
+      readme: '# new readme',
+    });
+  });
+
   it('duplicates an agent: a new identity with the same code', async () => {
     const key = await accountKey();
     const original = await createAgent(key, 'original');
