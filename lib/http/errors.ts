@@ -51,13 +51,14 @@ export function notFound(c: Context): Response {
 }
 
 /**
- * A union's failure in words that say what to fix, where zod says only "Invalid input": when the value has the
- * type of exactly one form, that form's first issue (at its own path); else the types the field takes.
+ * A union's failure in words that say what to fix, where zod says only "Invalid input": the form whose types the
+ * value has (failing only its checks, else failing below the top), at its own path; else the types the field takes.
  */
 function unionIssue(issue: $ZodIssue & { code: 'invalid_union' }): { path: PropertyKey[]; message: string } {
   const typeMismatch = (inner: $ZodIssue): inner is $ZodIssueInvalidType => inner.code === 'invalid_type' && inner.path.length === 0;
+  const checksOnly = issue.errors.filter((form) => !form.some((inner) => inner.code === 'invalid_type'));
   const ofItsType = issue.errors.filter((form) => !form.some(typeMismatch));
-  const inner = ofItsType.length === 1 ? ofItsType[0]![0] : undefined;
+  const inner = (checksOnly.length === 1 ? checksOnly[0] : ofItsType[0])?.[0];
   if (inner) return { path: [...issue.path, ...inner.path], message: inner.message };
   const expected = issue.errors.flatMap((form) => form.filter(typeMismatch).map((mismatch) => mismatch.expected));
   if (expected.length === 0) return { path: issue.path, message: issue.message };
