@@ -26,7 +26,8 @@ export type NewHostedAgent = z.infer<typeof newHostedAgentSchema>;
 
 export const updateHostedAgentSchema = z
   .object({
-    name: z.string().trim().min(1).max(80).optional(),
+    // null keeps the name, as Agentverse's OpenAPI allows it (generated clients send unset fields as null).
+    name: z.string().trim().min(1).max(80).nullish(),
     readme: z.string().max(50_000).nullish(),
     avatar_url: z.url().max(2048).nullish(),
     short_description: z.string().max(300).nullish(),
@@ -69,7 +70,14 @@ export const hostedAgentPageSchema = z
 export const hostedAgentListQuerySchema = z.object({
   cursor: z.string().max(200).optional(),
   name: z.string().max(80).optional(),
-  sort_by: z.enum(['name', 'creation_timestamp', 'code_update_timestamp']).optional(),
+  // Agentverse's keys (`name`, `created`, `modified`, a leading `-` descending) and the columns they stand for.
+  sort_by: z
+    .string()
+    .regex(
+      /^-?(name|created|modified|creation_timestamp|code_update_timestamp)$/,
+      'sort_by is name, created or modified, with a leading - to sort descending',
+    )
+    .optional(),
   direction: z.enum(['asc', 'desc']).optional(),
   limit: z.coerce.number().int().min(1).max(100).optional(),
   no_cache: z.string().optional(),

@@ -7,6 +7,9 @@ import type { OutboundMessage } from './outbound-message.ts';
 
 const DEFAULT_TTL_SECONDS = 3600;
 
+/** The most a Cloudflare Queue carries in one message (receivers take envelopes up to 1 MiB: deliver those directly). */
+const OUTBOX_MESSAGE_MAX_BYTES = 128_000;
+
 function randomNonce(): bigint {
   const words = crypto.getRandomValues(new Uint32Array(2));
   return (BigInt(words[0]! & 0x7fffffff) << 32n) | BigInt(words[1]!);
@@ -37,6 +40,10 @@ export async function enqueue<Env>(agent: BoundAgent<Env>, envelope: Envelope): 
     session: envelope.session,
     envelope: serializeEnvelope(envelope),
   };
+  const bytes = new TextEncoder().encode(JSON.stringify(body)).length;
+  // Refused here in words the sender's code can act on, rather than as the queue's "Unknown Internal Error".
+  if (bytes > OUTBOX_MESSAGE_MAX_BYTES)
+    throw new TypeError(`the message is ${bytes} bytes queued; the outbox carries at most ${OUTBOX_MESSAGE_MAX_BYTES} bytes a message`);
   await agent.settings.outbox.send(body, { contentType: 'json' });
 }
 

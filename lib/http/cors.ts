@@ -13,6 +13,8 @@ const EXPOSED = [
   'x-ratelimit-limit-tokens',
   'x-ratelimit-remaining-tokens',
   'x-ratelimit-reset-tokens',
+  // The chat Worker's id of each request, as OpenAI's (workers/chat/src/request-id.ts).
+  'x-request-id',
 ];
 
 /** The allowed origins: comma-separated, or `*` for any. */

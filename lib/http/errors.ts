@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
-import type { $ZodError } from 'zod/v4/core';
+import type { $ZodError, $ZodIssue, $ZodIssueInvalidType } from 'zod/v4/core';
 import { ApiError, asApiError, platformErrorBody } from './api-error.ts';
 
 /** How an app writes an error's body for the callers of a route family (its status and headers are the error's). */
@@ -50,6 +50,21 @@ export function notFound(c: Context): Response {
   );
 }
 
+/**
+ * A union's failure in words that say what to fix, where zod says only "Invalid input": the form whose types the
+ * value has (failing only its checks, else failing below the top), at its own path; else the types the field takes.
+ */
+function unionIssue(issue: $ZodIssue & { code: 'invalid_union' }): { path: PropertyKey[]; message: string } {
+  const typeMismatch = (inner: $ZodIssue): inner is $ZodIssueInvalidType => inner.code === 'invalid_type' && inner.path.length === 0;
+  const checksOnly = issue.errors.filter((form) => !form.some((inner) => inner.code === 'invalid_type'));
+  const ofItsType = issue.errors.filter((form) => !form.some(typeMismatch));
+  const inner = (checksOnly.length === 1 ? checksOnly[0] : ofItsType[0])?.[0];
+  if (inner) return { path: [...issue.path, ...inner.path], message: inner.message };
+  const expected = issue.errors.flatMap((form) => form.filter(typeMismatch).map((mismatch) => mismatch.expected));
+  if (expected.length === 0) return { path: issue.path, message: issue.message };
+  return { path: issue.path, message: `${issue.message}: expected ${[...new Set(expected)].join(' or ')}` };
+}
+
 /** Names the first failing field of a zod error, for 400 bodies that say what to fix. */
 export function describeZodError(error: $ZodError): { message: string; param: string | null } {
   const issue = error.issues[0];
@@ -59,6 +74,7 @@ export function describeZodError(error: $ZodError): { message: string; param: st
     const param = [...issue.path, issue.keys[0]].map(String).join('.');
     return { message: `Unrecognized request argument supplied: ${param}`, param };
   }
-  const param = issue.path.length ? issue.path.map(String).join('.') : null;
-  return { message: param ? `${param}: ${issue.message}` : issue.message, param };
+  const { path, message } = issue.code === 'invalid_union' ? unionIssue(issue) : issue;
+  const param = path.length ? path.map(String).join('.') : null;
+  return { message: param ? `${param}: ${message}` : message, param };
 }

@@ -84,6 +84,12 @@ describe('POST /v1/embeddings: the offline word vectors', () => {
     expect((await errorOf(empty)).param).toBe('input');
   });
 
+  it('more than 2048 inputs is a 400 saying so, not that a string was expected', async () => {
+    const response = await post('/embeddings', token, { model: 'embed1', input: Array.from({ length: 2049 }, () => 'a') });
+    expect(response.status).toBe(400);
+    expect(await errorOf(response)).toMatchObject({ param: 'input', message: 'input: Too big: expected array to have <=2048 items' });
+  });
+
   it('is metered against the key, by model, with the rate-limit headers', async () => {
     const own = (await createKey()).key;
     const response = await post('/embeddings', own, { model: 'embed1', input: 'metered words' });

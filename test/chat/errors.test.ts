@@ -45,6 +45,31 @@ describe('400: invalid parameters, naming the parameter', () => {
     expect(await errorOf(response)).toMatchObject({ type: 'invalid_request_error', param });
   });
 
+  it.each([
+    [
+      'five stop sequences',
+      { model: 'llm1', messages: hello, stop: ['a', 'b', 'c', 'd', 'e'] },
+      'stop',
+      'stop: Too big: expected array to have <=4 items',
+    ],
+    [
+      'content that is a number',
+      { model: 'llm1', messages: [{ role: 'user', content: 5 }] },
+      'messages.0.content',
+      'messages.0.content: Invalid input: expected string or array',
+    ],
+    [
+      'a content part without its text',
+      { model: 'llm1', messages: [{ role: 'user', content: [{ type: 'text' }] }] },
+      'messages.0.content.0.text',
+      'messages.0.content.0.text: Invalid input: expected string, received undefined',
+    ],
+  ])('a field that takes one of several forms says what is wrong, never only "Invalid input": %s', async (_what, body, param, message) => {
+    const response = await post('/chat/completions', key, body);
+    expect(response.status).toBe(400);
+    expect(await errorOf(response)).toEqual({ type: 'invalid_request_error', param, code: 'invalid_parameter', message });
+  });
+
   it('an unknown model names the served ones', async () => {
     const response = await post('/chat/completions', key, { model: 'gpt-9', messages: hello });
     expect(response.status).toBe(404);

@@ -80,6 +80,46 @@ describe('hosted agent lifecycle (Agentverse deploy order: create → code → s
     expect(await json<HostedAgent>(response)).toMatchObject({ address: created.address, name: 'through the registry' });
   });
 
+  it("lists in Agentverse's sort orders (sort_by name, created, modified; a leading - descending; direction asc by default)", async () => {
+    const key = await accountKey();
+    const names = ['bravo', 'alpha', 'charlie'];
+    const created: HostedAgent[] = [];
+    // Apart by a few milliseconds, so that no two timestamps are equal.
+    const apart = () => new Promise((resolve) => setTimeout(resolve, 5));
+    for (const name of names) {
+      created.push(await createAgent(key, name));
+      await apart();
+    }
+    // Code uploaded in reverse order of creation: "modified" sorts the other way round from "created".
+    for (const agent of [...created].reverse()) {
+      await putCode(key, agent.address, GREETER);
+      await apart();
+    }
+    const order = async (query: string) =>
+      (await json<{ items: HostedAgentSummary[] }>(call(key, 'GET', `/v1/hosting/agents?${query}`))).items.map((agent) => agent.name);
+    expect(await order('sort_by=name')).toEqual(['alpha', 'bravo', 'charlie']);
+    expect(await order('sort_by=-name')).toEqual(['charlie', 'bravo', 'alpha']);
+    expect(await order('sort_by=name&direction=desc')).toEqual(['charlie', 'bravo', 'alpha']);
+    expect(await order('sort_by=created')).toEqual(names);
+    expect(await order('sort_by=-created')).toEqual([...names].reverse());
+    expect(await order('sort_by=modified')).toEqual([...names].reverse());
+    expect(await order('sort_by=creation_timestamp&direction=desc')).toEqual([...names].reverse());
+    const refused = await json<{ detail: { loc: unknown[] }[] }>(call(key, 'GET', '/v1/hosting/agents?sort_by=size'), 422);
+    expect(refused.detail[0]!.loc).toEqual(['query', 'sort_by']);
+  });
+
+  it("takes an update with name null, as clients generated from Agentverse's OpenAPI send unset fields: the name stays", async () => {
+    const key = await accountKey();
+    const agent = await createAgent(key, 'kept name');
+    expect(
+      await json(call(key, 'PUT', `/v1/hosting/agents/${agent.address}`, { name: null, readme: '# new readme', avatar_url: null })),
+    ).toEqual({});
+    expect(await json<HostedAgent>(call(key, 'GET', `/v1/hosting/agents/${agent.address}`))).toMatchObject({
+      name: 'kept name',
+      readme: '# new readme',
+    });
+  });
+
   it('duplicates an agent: a new identity with the same code', async () => {
     const key = await accountKey();
     const original = await createAgent(key, 'original');

@@ -38,7 +38,7 @@ describe('hosted agents talk over signed envelopes', () => {
     expect(second?.payload).toEqual({ text: 'hello, again!', count: 2 });
   });
 
-  it("takes a Python agent's message: the same model digest as uagents-core, a Python identity as sender", async () => {
+  it("takes a Python agent's message: the same model digest as uagents-core, a Python identity as sender; a handler that answers nothing is answered {} as Agentverse's submit answers", async () => {
     const key = await accountKey();
     const agent = await createAgent(key, 'python friend');
     await putCode(key, agent.address, {
@@ -56,6 +56,7 @@ export default agent;
     expect(python.address).toBe(PYTHON_HELLO_0.address);
     const response = await submit(envelopeText(python, agent.address, PYTHON_REQUEST_DIGEST, { request: "What is Apple's revenue?" }));
     expect(response.status, await response.clone().text()).toBe(200);
+    expect(await response.json()).toEqual({});
     expect(JSON.parse((await storageValue(key, agent.address, 'last'))!)).toEqual({
       sender: PYTHON_HELLO_0.address,
       request: "What is Apple's revenue?",

@@ -379,3 +379,106 @@ from . import helpers
     );
   });
 });
+
+/**
+ * Agentverse's deploy script (fetchai/agentverse-skills, deploy_agent.py) uploads every file it is given, each
+ * with the language of its extension: `requirements.txt` as `text`, `.json` as `json`, `.md` as `markdown`,
+ * `.yaml` and `.toml` as themselves. Agentverse keeps them beside the code; so does the platform.
+ */
+describe('data files beside the code', () => {
+  const DATA_READER = `import json
+import os
+
+from uagents import Agent, Context
+
+agent = Agent(name="configured")
+
+
+@agent.on_event("startup")
+async def configure(ctx: Context):
+    with open(os.path.join(os.path.dirname(__file__), "config.json")) as handle:
+        ctx.logger.info(f"greeting from config: {json.load(handle)['greeting']}")
+`;
+
+  it('are taken with the code, kept as sent, and readable by a Python agent beside its own file', async () => {
+    const key = await accountKey();
+    const agent = await createAgent(key, 'configured');
+    const code = JSON.stringify([
+      { language: 'python', name: 'agent.py', value: DATA_READER },
+      { language: 'text', name: 'requirements.txt', value: 'uagents==0.22.0\n' },
+      { language: 'json', name: 'config.json', value: '{"greeting": "hello from a data file"}' },
+      { language: 'markdown', name: 'README.md', value: '# configured\n' },
+      { language: 'yaml', name: 'settings.yaml', value: 'a: 1\n' },
+      { language: 'toml', name: 'pyproject.toml', value: '[project]\nname = "configured"\n' },
+    ]);
+    await json(call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code }));
+    expect((await json<{ code: string }>(call(key, 'GET', `/v1/hosting/agents/${agent.address}/code`))).code).toBe(code);
+    expect(await start(key, agent.address)).toMatchObject({ running: true, compiled: true });
+    await logLine(key, agent.address, 'greeting from config: hello from a data file');
+  });
+
+  it('go with a TypeScript agent too, and a language that is code but does not run here is still refused', async () => {
+    const key = await accountKey();
+    const agent = await createAgent(key, 'typed and documented');
+    const code = JSON.stringify([
+      { language: 'markdown', name: 'README.md', value: '# a TypeScript agent\n' },
+      ...Object.entries(GREETER).map(([name, value]) => ({ language: 'typescript', name, value })),
+    ]);
+    await json(call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code }));
+    expect(await start(key, agent.address)).toMatchObject({ running: true, compiled: true });
+    const ruby = JSON.stringify([{ language: 'ruby', name: 'agent.rb', value: 'puts 1\n' }]);
+    const refused = await json<{ detail: { msg: string }[] }>(
+      call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code: ruby }),
+      422,
+    );
+    expect(refused.detail[0]!.msg).toContain('ruby code does not run on this platform');
+    const onlyData = JSON.stringify([{ language: 'text', name: 'requirements.txt', value: 'uagents\n' }]);
+    const empty = await json<{ detail: { msg: string }[] }>(
+      call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code: onlyData }),
+      422,
+    );
+    expect(empty.detail[0]!.msg).toBe('the code holds no program: upload a Python, TypeScript or JavaScript file');
+  });
+});
+
+/**
+ * A reply is queued (the outbox, a Cloudflare Queue, carries at most 128,000 bytes a message) while receivers take
+ * envelopes up to 1 MiB. A reply too large for it failed after the handler had run: a 500, so the sender sent
+ * again and the handler ran again, and the agent's logs did not say why.
+ */
+describe('a reply too large to queue', () => {
+  const BIG_REPLIER = `from uagents import Agent, Context, Model
+
+
+class Note(Model):
+    text: str
+
+
+agent = Agent(name="big replier")
+
+
+@agent.on_message(model=Note)
+async def answer(ctx: Context, sender: str, msg: Note):
+    ctx.storage.set("handled", (ctx.storage.get("handled") or 0) + 1)
+    await ctx.send(sender, Note(text="y" * 200000))
+`;
+
+  it('is logged as not sent, naming the bound, and the message is answered as handled (no retry runs the handler again)', async () => {
+    const key = await accountKey();
+    const agent = await createAgent(key, 'big replier');
+    await json(call(key, 'PUT', `/v1/hosting/agents/${agent.address}/code`, { code: codeOf({ 'agent.py': BIG_REPLIER }, 'python') }));
+    await start(key, agent.address);
+    const Note = model('Note', z.object({ text: z.string() }));
+    const sender = Identity.fromSeed('big reply asker', 0);
+    const response = await SELF.fetch('http://hosting.test/v1/hosting/submit', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: envelopeText(sender, agent.address, Note.digest, { text: 'answer at length' }),
+    });
+    expect(response.status, await response.clone().text()).toBe(200);
+    const line = await logLine(key, agent.address, `reply to ${sender.address} was not sent`);
+    expect(line).toMatchObject({ log_type: 'system', log_level: 'erro' });
+    expect(line.log_entry).toContain('at most 128000 bytes');
+    expect(await storageValue(key, agent.address, 'handled')).toBe('1');
+  });
+});

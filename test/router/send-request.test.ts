@@ -110,6 +110,25 @@ describe('POST /api/send-request', () => {
     expect(response.status).toBe(400);
   });
 
+  it('answers 400 naming the limit for an input over 10,000 characters, and for one that is not a string', async () => {
+    network.registered.push(specialist.address);
+    const tooLong = await send({ input: 'a'.repeat(10_001) });
+    expect(tooLong.status).toBe(400);
+    expect(await tooLong.json()).toEqual({
+      error: 'input: input must be at most 10000 characters',
+      code: 'invalid_parameter',
+      param: 'input',
+    });
+    const notString = await send({ input: 5 });
+    expect(notString.status).toBe(400);
+    expect(await notString.json()).toEqual({
+      error: 'input: input is required and must be a string',
+      code: 'invalid_parameter',
+      param: 'input',
+    });
+    expect(network.delivered).toHaveLength(0);
+  });
+
   it('asks the registry again once when its search meets a passing failure', async () => {
     network.registered.push(specialist.address);
     network.searchOutages = 1;

@@ -10,6 +10,7 @@ import { CHAT_API_INFO, CHAT_ROUTES } from './openapi/api-description.ts';
 import { completions } from './routes/completions.ts';
 import { embeddings } from './routes/embeddings.ts';
 import { models } from './routes/models.ts';
+import { requestId } from './request-id.ts';
 import { responses } from './routes/responses.ts';
 import { usage } from './routes/usage.ts';
 import type { ChatBindings } from './env.ts';
@@ -27,6 +28,7 @@ const hasAgent = (env: ChatBindings) => Boolean(env.CHAT_AGENT_SEED);
 
 const app = new Hono<ChatApp>();
 
+app.use('*', requestId);
 app.use('*', async (c, next) => {
   if (hasAgent(c.env)) chatAgent.started(chatAgent.bind(c.env, c.executionCtx));
   await next();

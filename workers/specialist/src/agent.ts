@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { chatText, defineAgent, model } from '../../../lib/agent/index.ts';
 import { ApiError } from '../../../lib/http/api-error.ts';
-import { analysisResultMessageSchema } from '../../../schemas/messages.ts';
+import { analysisResultMessageSchema, REQUEST_MAX_CHARS } from '../../../schemas/messages.ts';
 import { enqueueAnalysis, type ReplyForm } from './jobs/analysis-job.ts';
 import { SPECIALIST_README, SPECIALIST_TITLE } from './readme.ts';
 import { isRegisteredSender } from './senders/registered-senders.ts';
@@ -71,6 +71,7 @@ specialistAgent.onPayload(z.looseObject({}), async (ctx, sender, payload) => {
   await checkSender(ctx.env, sender);
   const request = typeof payload.request === 'string' ? payload.request.trim() : '';
   if (!request) throw new ApiError({ status: 400, message: 'No query provided' });
+  checkLength(request);
   await queueAnalysis(ctx.env, { sender, session: ctx.session, request, reply_as: 'analysis_result' });
   return { status: 'analysis_sent' };
 });
@@ -85,9 +86,16 @@ specialistAgent.onChat(async (ctx, sender, message) => {
   await checkSender(ctx.env, sender);
   const request = chatText(message).trim();
   if (!request) return { status: 'success' };
+  checkLength(request);
   await queueAnalysis(ctx.env, { sender, session: ctx.session, request, reply_as: 'chat' });
   return { status: 'analysis_sent' };
 });
+
+/** A question longer than the router sends is refused (400): the analysis queue could not carry it either. */
+function checkLength(request: string): void {
+  if (request.length > REQUEST_MAX_CHARS)
+    throw new ApiError({ status: 400, message: `the request is longer than ${REQUEST_MAX_CHARS} characters` });
+}
 
 /** The work is queued, so the sender is answered at once and the analysis survives a restart. */
 async function queueAnalysis(env: SpecialistEnv, job: { sender: string; session: string; request: string; reply_as: ReplyForm }) {

@@ -16,6 +16,7 @@ import { ValidationRefusal, validateHosting } from '../http/detail.ts';
 import { quotasOf, tooMany } from '../quotas.ts';
 import { hostedAgentStub } from '../runtime/hosted-agent.ts';
 import { deleteAgent, startAgent, stopAgent } from './lifecycle.ts';
+import { listOrder } from './list-order.ts';
 import { type AgentRow, toAgent, toSummary } from './records.ts';
 import { findOwnAgent, insertAgent, listAgents, newAgentRow, setCode, setState, updateAgent } from './store.ts';
 import { newSeed, seal } from './vault.ts';
@@ -53,8 +54,7 @@ export function agentRoutes() {
       offset,
       limit,
       name: query.name,
-      sortBy: query.sort_by ?? 'creation_timestamp',
-      direction: query.direction ?? 'desc',
+      ...listOrder(query.sort_by, query.direction),
     });
     const more = rows.length > limit;
     return c.json({ items: rows.slice(0, limit).map(toSummary), next_cursor: more ? String(offset + limit) : null });

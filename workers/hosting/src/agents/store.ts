@@ -76,7 +76,7 @@ export interface ListOptions {
 }
 
 export async function listAgents(db: D1Database, accountId: string, options: ListOptions): Promise<AgentRow[]> {
-  // sortBy and direction come from a closed enum (schemas/hosting.ts), never from the caller's text.
+  // sortBy and direction come from closed sets (list-order.ts), never from the caller's text.
   const order = `${options.sortBy} ${options.direction}, address`;
   const { results } = await db
     .prepare(

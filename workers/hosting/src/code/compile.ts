@@ -12,7 +12,8 @@ export function compile(files: SourceFile[]): Compiled {
   const modules: Record<string, string> = {};
   for (const file of files) {
     // Python is not compiled here: the guest runs it (a syntax error fails the start, in the agent's logs).
-    if (file.language === 'python') continue;
+    // Data files are no modules: they are kept with the code.
+    if (file.language === 'python' || file.language === 'data') continue;
     if (file.language === 'javascript') {
       modules[file.name] = file.value;
       continue;

@@ -15,18 +15,26 @@ type Language = (typeof HOSTED_LANGUAGES)[number];
 export interface SourceFile {
   name: string;
   value: string;
-  language: Language;
+  /** `data`: a file the code may read (Agentverse's requirements.txt, a JSON config), never run. */
+  language: Language | 'data';
 }
 
 export type ParsedCode = { ok: true; files: SourceFile[]; main: string } | { ok: false; error: ValidationError };
 
-const LANGUAGE_ALIASES: Record<string, Language> = {
+const LANGUAGE_ALIASES: Record<string, Language | 'data'> = {
   typescript: 'typescript',
   ts: 'typescript',
   javascript: 'javascript',
   js: 'javascript',
   python: 'python',
   py: 'python',
+  // The languages Agentverse's deploy script gives files that are not code (docs/decisions/0223).
+  text: 'data',
+  plaintext: 'data',
+  json: 'data',
+  markdown: 'data',
+  yaml: 'data',
+  toml: 'data',
 };
 
 const invalid = (loc: (string | number)[], msg: string, type: string): ParsedCode => ({
@@ -64,9 +72,11 @@ export function parseCode(code: string): ParsedCode {
     if ('ok' in checked) return checked;
     files.push(checked);
   }
+  const program = files.filter((file) => file.language !== 'data');
+  if (program.length === 0) return invalid([], 'the code holds no program: upload a Python, TypeScript or JavaScript file', 'value_error');
   // A Python agent runs in a Python guest, a TypeScript one in a JavaScript guest: one upload is one of them.
   const python = files.findIndex((file) => file.language === 'python');
-  const other = files.findIndex((file) => file.language !== 'python');
+  const other = files.findIndex((file) => file.language !== 'python' && file.language !== 'data');
   if (python !== -1 && other !== -1)
     return invalid(
       [Math.max(python, other), 'language'],
@@ -77,7 +87,7 @@ export function parseCode(code: string): ParsedCode {
     const miss = missingPythonImports(files)[0];
     if (miss) return invalid([miss.file, 'value'], miss.message, 'value_error');
   }
-  const main = MAIN_CANDIDATES.find((name) => seen.has(name)) ?? files[0]!.name;
+  const main = MAIN_CANDIDATES.find((name) => seen.has(name)) ?? program[0]!.name;
   return { ok: true, files, main };
 }
 

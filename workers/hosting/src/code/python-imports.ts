@@ -65,9 +65,10 @@ function importsOf(source: string): PythonImport[] {
 /**
  * What uploaded Python imports that this platform lacks, as one message per miss naming it: a module that is
  * neither uploaded, nor in Pyodide's standard library, nor one of the platform's; or a name the platform's
- * `uagents` modules do not export. Relative imports (`from . import x`) are the upload's own.
+ * `uagents` modules do not export. Relative imports (`from . import x`) are the upload's own. Only Python files
+ * are read: a data file's lines are no imports.
  */
-export function missingPythonImports(files: { name: string; value: string }[]): { file: number; message: string }[] {
+export function missingPythonImports(files: { name: string; value: string; language: string }[]): { file: number; message: string }[] {
   const uploaded = new Set(
     files.map(
       (file) =>
@@ -81,6 +82,7 @@ export function missingPythonImports(files: { name: string; value: string }[]): 
   const platformRoots = new Set([...modules.keys()].map((module) => module.split('.')[0]!));
   const misses: { file: number; message: string }[] = [];
   for (const [index, file] of files.entries()) {
+    if (file.language !== 'python') continue;
     for (const statement of importsOf(file.value)) {
       if (statement.module.startsWith('.')) continue;
       const root = statement.module.split('.')[0]!;

@@ -29,7 +29,7 @@ export function guestOf(
   const stub = env.LOADER.get(`${address}:${agent.code_digest}`, () => {
     const parsed = parseCode(code);
     if (!parsed.ok) throw new GuestLoadError(parsed.error.detail.map((issue) => issue.msg).join('; '));
-    const python = parsed.files[0]!.language === 'python';
+    const python = parsed.files.some((file) => file.language === 'python');
     const bindings = agentBindings(address, python);
     const worker = {
       compatibilityDate: '2026-04-20',

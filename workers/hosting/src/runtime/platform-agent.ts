@@ -38,6 +38,20 @@ export function platformAgent(env: HostingEnv, row: AgentRow): Promise<Agent<Hos
 }
 
 /**
+ * The reply a handler left, sent once it has run. One that cannot be queued at all (a TypeError: too large) is
+ * logged for the agent's owner and the message stays handled: the sender's retry would run the handler again and
+ * fail the same way. Any other failure is logged and answered 500, so that the sender sends again.
+ */
+async function sendReply(env: HostingEnv, address: string, sender: string, send: () => Promise<void>): Promise<void> {
+  try {
+    await send();
+  } catch (error) {
+    await hostedAgentStub(env, address).log('erro', 'system', `the reply to ${sender} was not sent: ${failureText(error)}`);
+    if (!(error instanceof TypeError)) throw error;
+  }
+}
+
+/**
  * An isolate keeps the agents it built (opening the seed, declaring the app) for the rows they were built
  * from: a message to a warm agent costs one D1 lookup before verification. A new digest or name builds anew.
  */
@@ -77,8 +91,9 @@ async function buildPlatformAgent(env: HostingEnv, row: AgentRow): Promise<Agent
       if (answer.code === 'handler_failed') throw new Error(`hosted agent ${row.address}: ${answer.message}`);
       throw new ApiError({ status: 400, message: answer.message, type: 'invalid_envelope', code: answer.code });
     }
-    if (answer.reply) await ctx.send(sender, answer.reply);
-    return answer.result ?? undefined;
+    if (answer.reply) await sendReply(env, row.address, sender, () => ctx.send(sender, answer.reply!));
+    // Nothing to answer is `{}`, as Agentverse's submit and a uagents agent's own server answer.
+    return answer.result ?? {};
   });
   agent.onDeadLetter(async (_ctx, letter) => {
     await hostedAgentStub(env, row.address).log(
