@@ -1,6 +1,7 @@
 import { SELF } from 'cloudflare:test';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Identity } from '../../lib/identity/index.ts';
+import { MAX_QUESTION_CHARS } from '../../schemas/question.ts';
 import { routerErrorSchema } from '../../schemas/router-api.ts';
 import { installFakeNetwork, type FakeNetwork } from './helpers/fake-network.ts';
 
@@ -99,6 +100,19 @@ describe('POST /api/send-request', () => {
       expect(routerErrorSchema.parse(await response.json())).toMatchObject({ code: 'request_too_large' });
     }
     expect(network.searches).toHaveLength(0);
+  });
+
+  it('answers 400 naming the limit for an input over 10 000 characters, and 200 for one at it', async () => {
+    const tooLong = await send({ input: 'x'.repeat(MAX_QUESTION_CHARS + 1) });
+    expect(tooLong.status).toBe(400);
+    expect(routerErrorSchema.parse(await tooLong.json())).toMatchObject({
+      error: 'input: input must be at most 10,000 characters',
+      param: 'input',
+    });
+    expect(network.searches).toHaveLength(0);
+    network.registered.push(specialist.address);
+    expect((await send({ input: 'x'.repeat(MAX_QUESTION_CHARS) })).status).toBe(200);
+    await vi.waitFor(() => expect(network.delivered).toHaveLength(1));
   });
 
   it('answers 400 for a body that is not JSON', async () => {
