@@ -7,6 +7,8 @@ import { agentSearchRequestSchema, agentSearchResponseSchema, searchClickRequest
 import { readDevVars } from '../../scripts/stack/dev-vars.ts';
 import { secretsFiles } from '../../scripts/stack/secrets.ts';
 import { ROOT } from '../../scripts/stack/stack.ts';
+import { MAX_QUESTION_CHARS } from '../../schemas/question.ts';
+import { sidewaysOverflow, unnamedControls } from './helpers/accessibility.ts';
 import { launchBrowser } from './helpers/browser.ts';
 import { screenshotPath } from './helpers/screenshots.ts';
 import { DEMO_AGENTS, registerDemoAgents } from './helpers/demo-agents.ts';
@@ -284,6 +286,26 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
     await page.screenshot({ path: screenshotPath('chat-playground.png'), fullPage: true });
   });
 
+  it('every screen’s controls have a name in Chromium’s accessibility tree (the playground’s system prompt included)', async () => {
+    const screens = [
+      { nav: 'Ask an agent', ready: () => page.getByRole('textbox', { name: 'Question', exact: true }).waitFor() },
+      { nav: 'Agents', ready: () => page.locator('.agent-card').first().waitFor() },
+      {
+        nav: 'Chat',
+        ready: async () => {
+          await page.locator('.playground-system summary').click();
+          await page.getByRole('textbox', { name: 'System prompt', exact: true }).waitFor();
+        },
+      },
+      { nav: 'API keys', ready: () => page.getByRole('heading', { name: 'Live keys' }).waitFor() },
+    ];
+    for (const { nav, ready } of screens) {
+      await page.getByRole('button', { name: nav, exact: true }).click();
+      await ready();
+      expect(await unnamedControls(page), nav).toEqual([]);
+    }
+  });
+
   /** A page on the ask screen whose router (faked in the browser) takes the question and answers each poll with `poll`. */
   async function askWithRouter(poll: (route: Route) => Promise<void> | void): Promise<Page> {
     const ask = watchCsp(await browser.newPage({ viewport: { width: 1100, height: 900 }, colorScheme: 'light' }));
@@ -356,6 +378,57 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
     await askPage.getByRole('button', { name: 'Agents', exact: true }).click();
     await askPage.getByLabel('API key (read permission)').waitFor();
     await askPage.close();
+  });
+
+  it('Ask an agent: a question over 10 000 characters is refused before it is sent, saying so; one character less may be sent', async () => {
+    const sent: string[] = [];
+    const askPage = await askWithRouter((route) =>
+      route.fulfill({ json: { status: 'waiting' }, headers: { 'Access-Control-Allow-Origin': '*' } }),
+    );
+    askPage.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/api/send-request')) sent.push(request.url());
+    });
+    await askPage.goto(temp.stack.urls.client);
+    const box = askPage.getByRole('textbox', { name: 'Question', exact: true });
+    const askButton = askPage.getByRole('button', { name: 'Ask', exact: true });
+    await box.fill('x'.repeat(MAX_QUESTION_CHARS + 1));
+    await askPage.getByRole('alert').getByText('A question is at most 10,000 characters; this one has 10,001.').waitFor();
+    expect(await askButton.isDisabled()).toBe(true);
+    await box.press('Enter');
+    await askPage.waitForTimeout(500);
+    expect(sent).toEqual([]);
+    expect(await askPage.locator('.turn').count()).toBe(0);
+
+    await box.press('Backspace');
+    expect(await askPage.getByRole('alert').count()).toBe(0);
+    await box.press('Enter');
+    await askPage.getByText(/Waiting for the specialist’s analysis/).waitFor();
+    expect(sent).toHaveLength(1);
+    await askPage.close();
+  });
+
+  it('on a 390×844 phone every screen fits the width (the navigation wraps), and opening the site logs no console error', async () => {
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, colorScheme: 'light' });
+    const consoleErrors: string[] = [];
+    phone.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    await phone.goto(temp.stack.urls.client);
+    await phone.getByRole('textbox', { name: 'Question', exact: true }).waitFor();
+    await phone.waitForLoadState('load');
+    // Without an icon of its own Chromium asks for /favicon.ico, and logs the 404 as a console error.
+    const icon = phone.locator('link[rel="icon"]');
+    expect(await icon.count()).toBe(1);
+    expect((await fetch(new URL((await icon.getAttribute('href'))!, temp.stack.urls.client))).status).toBe(200);
+    expect(consoleErrors).toEqual([]);
+    const screens = { 'Ask an agent': 'reference', Agents: 'explorer', Chat: 'playground', 'API keys': 'keys', 'Hosted agents': 'hosting' };
+    for (const [nav, section] of Object.entries(screens)) {
+      await phone.getByRole('button', { name: nav, exact: true }).click();
+      await phone.locator(`section.${section}`).waitFor();
+      expect(await sidewaysOverflow(phone), nav).toEqual([]);
+    }
+    await phone.screenshot({ path: screenshotPath('phone-hosting.png') });
+    await phone.close();
   });
 
   it('the site sends its CSP (calls to the configured APIs only, no framing) and framing, sniffing and referrer headers; no screen broke its policy', async () => {

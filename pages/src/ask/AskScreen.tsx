@@ -1,5 +1,6 @@
 import { createSignal, For, lazy, Match, onCleanup, Show, Suspense, Switch } from 'solid-js';
 import { createStore } from 'solid-js/store';
+import { MAX_QUESTION_CHARS } from '../../../schemas/question.ts';
 import type { Turn, TurnUpdate } from './conversation.ts';
 import { createPoller, POLL_LIMITS } from './poller.ts';
 import { ROUTER_URL } from './router-config.ts';
@@ -25,12 +26,13 @@ export function AskScreen() {
   });
 
   const busy = () => turns.some((turn) => turn.state === 'sending' || turn.state === 'waiting');
+  const tooLong = () => question().length > MAX_QUESTION_CHARS;
   const update = (id: number, next: TurnUpdate) => setTurns((turn) => turn.id === id, next as Partial<Turn>);
 
   async function ask(event: SubmitEvent) {
     event.preventDefault();
     const text = question().trim();
-    if (!text || busy()) return;
+    if (!text || busy() || tooLong()) return;
     const id = turns.length + 1;
     setTurns(turns.length, { id, question: text, askedAt: Date.now(), state: 'sending' });
     setQuestion('');
@@ -123,9 +125,16 @@ export function AskScreen() {
           )}
         </For>
       </div>
+      <Show when={tooLong()}>
+        <p class="notice warning" role="alert">
+          A question is at most {MAX_QUESTION_CHARS.toLocaleString('en-US')} characters; this one has{' '}
+          {question().length.toLocaleString('en-US')}.
+        </p>
+      </Show>
       <form class="ask" onSubmit={(event) => void ask(event)}>
         <textarea
           name="question"
+          aria-label="Question"
           rows={2}
           placeholder="Ask about a company's filings…"
           value={question()}
@@ -138,7 +147,7 @@ export function AskScreen() {
             }
           }}
         />
-        <button type="submit" disabled={busy() || !question().trim()}>
+        <button type="submit" disabled={busy() || !question().trim() || tooLong()}>
           {busy() ? 'Waiting…' : 'Ask'}
         </button>
       </form>

@@ -84,7 +84,13 @@ export function Playground() {
         </Show>
         <details class="playground-system">
           <summary class="ui-muted">System prompt</summary>
-          <textarea class="ui-textarea" rows={2} value={system()} onInput={(event) => setSystem(event.currentTarget.value)} />
+          <textarea
+            class="ui-textarea"
+            rows={2}
+            aria-label="System prompt"
+            value={system()}
+            onInput={(event) => setSystem(event.currentTarget.value)}
+          />
         </details>
         <div class="playground-conversation" aria-live="polite">
           <For each={conversation.turns}>
