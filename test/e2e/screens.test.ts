@@ -407,6 +407,23 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
     await askPage.close();
   });
 
+  it('Ask an agent: with the router unreachable the page says so and puts the question back in the box, where Enter asks again', async () => {
+    const askPage = watchCsp(await browser.newPage({ viewport: { width: 1100, height: 900 }, colorScheme: 'light' }));
+    const router = new URL(temp.stack.urls.router).origin;
+    await askPage.route(
+      (url) => url.origin === router,
+      (route) => route.abort('connectionrefused'),
+    );
+    const question = 'What was Apple’s revenue in its latest annual report?';
+    await ask(askPage, question);
+    await askPage.getByText(/^Something went wrong: cannot reach the router at /).waitFor();
+    const box = askPage.getByRole('textbox', { name: 'Question', exact: true });
+    expect(await box.inputValue()).toBe(question);
+    await box.press('Enter');
+    await expect.poll(() => askPage.locator('.turn[data-state="error"]').count()).toBe(2);
+    await askPage.close();
+  });
+
   it('on a 390×844 phone every screen fits the width (the navigation wraps), and opening the site logs no console error', async () => {
     const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, colorScheme: 'light' });
     const consoleErrors: string[] = [];

@@ -38,14 +38,19 @@ export function AskScreen() {
     setQuestion('');
     let api: Awaited<ReturnType<typeof routerApi>>;
     let sent: Awaited<ReturnType<typeof api.sendRequest>>;
+    // A question the router did not take goes back into the box (unless a new one was typed): asking again is one key.
+    const notTaken = (failure: TurnUpdate) => {
+      update(id, failure);
+      if (!question()) setQuestion(text);
+    };
     try {
       api = await routerApi();
       sent = await api.sendRequest(text);
     } catch (error) {
-      return update(id, { state: 'error', message: `cannot reach the router at ${ROUTER_URL} (${(error as Error).message})` });
+      return notTaken({ state: 'error', message: `cannot reach the router at ${ROUTER_URL} (${(error as Error).message})` });
     }
-    if (sent.kind === 'no_specialist') return update(id, { state: 'no_specialist', message: sent.message });
-    if (sent.kind === 'error') return update(id, { state: 'error', message: sent.message });
+    if (sent.kind === 'no_specialist') return notTaken({ state: 'no_specialist', message: sent.message });
+    if (sent.kind === 'error') return notTaken({ state: 'error', message: sent.message });
     const requestId = sent.requestId;
     update(id, { state: 'waiting', requestId });
     void AnalysisView.preload().catch(() => undefined); // a load that fails shows when the answer is rendered
