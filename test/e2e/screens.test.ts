@@ -306,6 +306,37 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
     }
   });
 
+  it('a wrong admin token or API key, or the chat Worker unreachable: the keys, agents and chat screens each say why in an alert, which screen readers announce', async () => {
+    const wrong = await browser.newPage({ viewport: { width: 1100, height: 900 }, colorScheme: 'light' });
+    await wrong.goto(`${temp.stack.urls.client}/#keys`);
+    await wrong.getByLabel('Admin token, or a key with the keys permission').fill('rdv_not-a-key');
+    await wrong.getByLabel('Admin token, or a key with the keys permission').press('Tab');
+    await wrong
+      .getByRole('alert')
+      .getByText(/^Cannot list keys: invalid API key/)
+      .waitFor();
+
+    await wrong.getByRole('button', { name: 'Agents', exact: true }).click();
+    await wrong.getByLabel('API key (read permission)').fill('rdv_not-a-key');
+    await wrong.getByLabel('API key (read permission)').press('Tab');
+    await wrong
+      .getByRole('alert')
+      .getByText(/^Search failed: /)
+      .waitFor();
+
+    const chatOrigin = new URL(chat).origin;
+    await wrong.route(
+      (url) => url.origin === chatOrigin,
+      (route) => route.abort('connectionrefused'),
+    );
+    await wrong.getByRole('button', { name: 'Chat', exact: true }).click();
+    await wrong
+      .getByRole('alert')
+      .getByText(/^Cannot list models: /)
+      .waitFor();
+    await wrong.close();
+  });
+
   /** A page on the ask screen whose router (faked in the browser) takes the question and answers each poll with `poll`. */
   async function askWithRouter(poll: (route: Route) => Promise<void> | void): Promise<Page> {
     const ask = watchCsp(await browser.newPage({ viewport: { width: 1100, height: 900 }, colorScheme: 'light' }));
