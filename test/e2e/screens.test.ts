@@ -337,6 +337,29 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
     await wrong.close();
   });
 
+  it('a proxy’s HTML error page, or a JSON error of another shape, is reported by its status and never shown as source', async () => {
+    const proxied = await browser.newPage({ viewport: { width: 1100, height: 900 }, colorScheme: 'light' });
+    const bodies = [
+      { contentType: 'text/html', body: '<html><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>' },
+      { contentType: 'application/json', body: '{"message":"upstream timed out","trace":"at handler (proxy.js:12)"}' },
+    ];
+    let next = 0;
+    await proxied.route(`${registry}/v1/search/agents`, (route) =>
+      route.fulfill({ status: 502, ...bodies[next]!, headers: { 'Access-Control-Allow-Origin': '*' } }),
+    );
+    await proxied.goto(`${temp.stack.urls.client}/#explorer`);
+    const key = proxied.getByLabel('API key (read permission)');
+    for (const [index, { body }] of bodies.entries()) {
+      next = index;
+      await key.fill(`${apiKey}${index}`);
+      await key.press('Tab');
+      const alert = proxied.getByRole('alert');
+      await alert.getByText(`Search failed: ${registry} answered 502 Bad Gateway`, { exact: true }).waitFor();
+      expect(await alert.innerText()).not.toContain(body.slice(0, 12));
+    }
+    await proxied.close();
+  });
+
   /** A page on the ask screen whose router (faked in the browser) takes the question and answers each poll with `poll`. */
   async function askWithRouter(poll: (route: Route) => Promise<void> | void): Promise<Page> {
     const ask = watchCsp(await browser.newPage({ viewport: { width: 1100, height: 900 }, colorScheme: 'light' }));
