@@ -286,7 +286,7 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
     await page.screenshot({ path: screenshotPath('chat-playground.png'), fullPage: true });
   });
 
-  it('every screen’s controls have a name in Chromium’s accessibility tree (the playground’s system prompt included)', async () => {
+  it('every screen’s controls, and an agent’s page’s, have a name in Chromium’s accessibility tree (the playground’s system prompt included)', async () => {
     const screens = [
       { nav: 'Ask an agent', ready: () => page.getByRole('textbox', { name: 'Question', exact: true }).waitFor() },
       { nav: 'Agents', ready: () => page.locator('.agent-card').first().waitFor() },
@@ -304,6 +304,10 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
       await ready();
       expect(await unnamedControls(page), nav).toEqual([]);
     }
+    await page.getByRole('button', { name: 'Agents', exact: true }).click();
+    await page.locator('.agent-card-title').first().click();
+    await page.locator('.agent-view').waitFor();
+    expect(await unnamedControls(page), 'an agent’s page').toEqual([]);
   });
 
   it('a wrong admin token or API key, or the chat Worker unreachable: the keys, agents and chat screens each say why in an alert, which screen readers announce', async () => {
