@@ -3,12 +3,6 @@ import { z } from 'zod';
 /** Router → specialist. The key `request` is shared by router, specialist and the specialist's README. */
 export const requestMessageSchema = z.object({ request: z.string() });
 
-/**
- * The longest question the router sends and the specialist takes (a bound of its own, not in the model above,
- * whose schema digest Python agents share): each one spends the chat key, EDGAR's budget and a queue message.
- */
-export const REQUEST_MAX_CHARS = 10_000;
-
 /** One worker's contribution: `role` is its message type (or `message`), `name` the worker. */
 export const analysisItemSchema = z
   .object({ role: z.string(), name: z.string().nullable(), content: z.string() })

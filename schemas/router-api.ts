@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { analysisResultMessageSchema, REQUEST_MAX_CHARS, waitingSchema } from './messages.ts';
+import { analysisResultMessageSchema, waitingSchema } from './messages.ts';
+import { MAX_QUESTION_CHARS } from './question.ts';
 
 /** A request id is the envelope session the router opened for the request. */
 const requestIdSchema = z.uuid();
@@ -12,8 +13,8 @@ const requestIdSchema = z.uuid();
 export const sendRequestBodySchema = z.object({
   input: z
     .string({ error: 'input is required and must be a string' })
-    // Its own message: the schema's `error` above would otherwise answer for this check too.
-    .max(REQUEST_MAX_CHARS, `input must be at most ${REQUEST_MAX_CHARS} characters`)
+    // Its own message: the string's `error` above would otherwise also name a question that is too long.
+    .max(MAX_QUESTION_CHARS, `input must be at most ${MAX_QUESTION_CHARS.toLocaleString('en-US')} characters`)
     .refine((input) => input.trim().length > 0, 'input must not be empty'),
   request_id: z.uuid({ error: 'request_id must be a UUID, new for each question' }).optional(),
 });

@@ -7,6 +7,8 @@ import { agentSearchRequestSchema, agentSearchResponseSchema, searchClickRequest
 import { readDevVars } from '../../scripts/stack/dev-vars.ts';
 import { secretsFiles } from '../../scripts/stack/secrets.ts';
 import { ROOT } from '../../scripts/stack/stack.ts';
+import { MAX_QUESTION_CHARS } from '../../schemas/question.ts';
+import { sidewaysOverflow, unnamedControls } from './helpers/accessibility.ts';
 import { launchBrowser } from './helpers/browser.ts';
 import { screenshotPath } from './helpers/screenshots.ts';
 import { DEMO_AGENTS, registerDemoAgents } from './helpers/demo-agents.ts';
@@ -284,6 +286,84 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
     await page.screenshot({ path: screenshotPath('chat-playground.png'), fullPage: true });
   });
 
+  it('every screen’s controls, and an agent’s page’s, have a name in Chromium’s accessibility tree (the playground’s system prompt included)', async () => {
+    const screens = [
+      { nav: 'Ask an agent', ready: () => page.getByRole('textbox', { name: 'Question', exact: true }).waitFor() },
+      { nav: 'Agents', ready: () => page.locator('.agent-card').first().waitFor() },
+      {
+        nav: 'Chat',
+        ready: async () => {
+          await page.locator('.playground-system summary').click();
+          await page.getByRole('textbox', { name: 'System prompt', exact: true }).waitFor();
+        },
+      },
+      { nav: 'API keys', ready: () => page.getByRole('heading', { name: 'Live keys' }).waitFor() },
+    ];
+    for (const { nav, ready } of screens) {
+      await page.getByRole('button', { name: nav, exact: true }).click();
+      await ready();
+      expect(await unnamedControls(page), nav).toEqual([]);
+    }
+    await page.getByRole('button', { name: 'Agents', exact: true }).click();
+    await page.locator('.agent-card-title').first().click();
+    await page.locator('.agent-view').waitFor();
+    expect(await unnamedControls(page), 'an agent’s page').toEqual([]);
+  });
+
+  it('a wrong admin token or API key, or the chat Worker unreachable: the keys, agents and chat screens each say why in an alert, which screen readers announce', async () => {
+    const wrong = await browser.newPage({ viewport: { width: 1100, height: 900 }, colorScheme: 'light' });
+    await wrong.goto(`${temp.stack.urls.client}/#keys`);
+    await wrong.getByLabel('Admin token, or a key with the keys permission').fill('rdv_not-a-key');
+    await wrong.getByLabel('Admin token, or a key with the keys permission').press('Tab');
+    await wrong
+      .getByRole('alert')
+      .getByText(/^Cannot list keys: invalid API key/)
+      .waitFor();
+
+    await wrong.getByRole('button', { name: 'Agents', exact: true }).click();
+    await wrong.getByLabel('API key (read permission)').fill('rdv_not-a-key');
+    await wrong.getByLabel('API key (read permission)').press('Tab');
+    await wrong
+      .getByRole('alert')
+      .getByText(/^Search failed: /)
+      .waitFor();
+
+    const chatOrigin = new URL(chat).origin;
+    await wrong.route(
+      (url) => url.origin === chatOrigin,
+      (route) => route.abort('connectionrefused'),
+    );
+    await wrong.getByRole('button', { name: 'Chat', exact: true }).click();
+    await wrong
+      .getByRole('alert')
+      .getByText(/^Cannot list models: /)
+      .waitFor();
+    await wrong.close();
+  });
+
+  it('a proxy’s HTML error page, or a JSON error of another shape, is reported by its status and never shown as source', async () => {
+    const proxied = await browser.newPage({ viewport: { width: 1100, height: 900 }, colorScheme: 'light' });
+    const bodies = [
+      { contentType: 'text/html', body: '<html><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>' },
+      { contentType: 'application/json', body: '{"message":"upstream timed out","trace":"at handler (proxy.js:12)"}' },
+    ];
+    let next = 0;
+    await proxied.route(`${registry}/v1/search/agents`, (route) =>
+      route.fulfill({ status: 502, ...bodies[next]!, headers: { 'Access-Control-Allow-Origin': '*' } }),
+    );
+    await proxied.goto(`${temp.stack.urls.client}/#explorer`);
+    const key = proxied.getByLabel('API key (read permission)');
+    for (const [index, { body }] of bodies.entries()) {
+      next = index;
+      await key.fill(`${apiKey}${index}`);
+      await key.press('Tab');
+      const alert = proxied.getByRole('alert');
+      await alert.getByText(`Search failed: ${registry} answered 502 Bad Gateway`, { exact: true }).waitFor();
+      expect(await alert.innerText()).not.toContain(body.slice(0, 12));
+    }
+    await proxied.close();
+  });
+
   /** A page on the ask screen whose router (faked in the browser) takes the question and answers each poll with `poll`. */
   async function askWithRouter(poll: (route: Route) => Promise<void> | void): Promise<Page> {
     const ask = watchCsp(await browser.newPage({ viewport: { width: 1100, height: 900 }, colorScheme: 'light' }));
@@ -356,6 +436,74 @@ describe('the client’s screens in a browser: API keys, agents explorer, chat p
     await askPage.getByRole('button', { name: 'Agents', exact: true }).click();
     await askPage.getByLabel('API key (read permission)').waitFor();
     await askPage.close();
+  });
+
+  it('Ask an agent: a question over 10 000 characters is refused before it is sent, saying so; one character less may be sent', async () => {
+    const sent: string[] = [];
+    const askPage = await askWithRouter((route) =>
+      route.fulfill({ json: { status: 'waiting' }, headers: { 'Access-Control-Allow-Origin': '*' } }),
+    );
+    askPage.on('request', (request) => {
+      if (request.method() === 'POST' && request.url().endsWith('/api/send-request')) sent.push(request.url());
+    });
+    await askPage.goto(temp.stack.urls.client);
+    const box = askPage.getByRole('textbox', { name: 'Question', exact: true });
+    const askButton = askPage.getByRole('button', { name: 'Ask', exact: true });
+    await box.fill('x'.repeat(MAX_QUESTION_CHARS + 1));
+    await askPage.getByRole('alert').getByText('A question is at most 10,000 characters; this one has 10,001.').waitFor();
+    expect(await askButton.isDisabled()).toBe(true);
+    await box.press('Enter');
+    await askPage.waitForTimeout(500);
+    expect(sent).toEqual([]);
+    expect(await askPage.locator('.turn').count()).toBe(0);
+
+    await box.press('Backspace');
+    expect(await askPage.getByRole('alert').count()).toBe(0);
+    await box.press('Enter');
+    await askPage.getByText(/Waiting for the specialist’s analysis/).waitFor();
+    expect(sent).toHaveLength(1);
+    await askPage.close();
+  });
+
+  it('Ask an agent: with the router unreachable the page says so and puts the question back in the box, where Enter asks again', async () => {
+    const askPage = watchCsp(await browser.newPage({ viewport: { width: 1100, height: 900 }, colorScheme: 'light' }));
+    const router = new URL(temp.stack.urls.router).origin;
+    await askPage.route(
+      (url) => url.origin === router,
+      (route) => route.abort('connectionrefused'),
+    );
+    const question = 'What was Apple’s revenue in its latest annual report?';
+    await ask(askPage, question);
+    await askPage.getByText(/^Something went wrong: cannot reach the router at /).waitFor();
+    const box = askPage.getByRole('textbox', { name: 'Question', exact: true });
+    expect(await box.inputValue()).toBe(question);
+    await box.press('Enter');
+    await expect.poll(() => askPage.locator('.turn[data-state="error"]').count()).toBe(2);
+    await askPage.close();
+  });
+
+  it('on a 390×844 phone every screen fits the width (the navigation wraps), and opening the site logs no console error', async () => {
+    const phone = await browser.newPage({ viewport: { width: 390, height: 844 }, colorScheme: 'light' });
+    const consoleErrors: string[] = [];
+    phone.on('console', (message) => {
+      if (message.type() === 'error') consoleErrors.push(message.text());
+    });
+    await phone.goto(temp.stack.urls.client);
+    await phone.getByRole('textbox', { name: 'Question', exact: true }).waitFor();
+    await phone.waitForLoadState('load');
+    // Without an icon of its own Chromium asks for /favicon.ico, and logs the 404 as a console error.
+    const icon = phone.locator('link[rel="icon"]');
+    expect(await icon.count()).toBe(1);
+    expect((await fetch(new URL((await icon.getAttribute('href'))!, temp.stack.urls.client))).status).toBe(200);
+    expect(consoleErrors).toEqual([]);
+    const screens = { 'Ask an agent': 'reference', Agents: 'explorer', Chat: 'playground', 'API keys': 'keys', 'Hosted agents': 'hosting' };
+    for (const [nav, section] of Object.entries(screens)) {
+      await phone.getByRole('button', { name: nav, exact: true }).click();
+      await phone.locator(`section.${section}`).waitFor();
+      expect(await sidewaysOverflow(phone), nav).toEqual([]);
+    }
+    await phone.screenshot({ path: screenshotPath('phone-hosting.png') });
+    await phone.close();
   });
 
   it('the site sends its CSP (calls to the configured APIs only, no framing) and framing, sniffing and referrer headers; no screen broke its policy', async () => {

@@ -96,7 +96,7 @@ describe('the specialist over AgentChatProtocol', () => {
   it('refuses a question longer than 10,000 characters: 400 naming the limit, never a 500, nothing analysed', async () => {
     const response = await send(chatEnvelope(`Apple revenue ${'x'.repeat(200_000)}`));
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ status: 'error', message: 'the request is longer than 10000 characters' });
+    expect(await response.json()).toEqual({ status: 'error', message: 'the request is longer than 10,000 characters' });
     expect(network.edgarRequests).toHaveLength(0);
   });
 

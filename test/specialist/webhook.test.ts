@@ -35,7 +35,7 @@ describe('specialist POST /webhook', () => {
   it.each([10_001, 200_000])('answers 400 {status: error} naming the limit for a request of %i characters, never a 500', async (length) => {
     const response = await send(requestEnvelope({ request: `Apple revenue ${'x'.repeat(length - 14)}` }));
     expect(response.status).toBe(400);
-    expect(await response.json()).toEqual({ status: 'error', message: 'the request is longer than 10000 characters' });
+    expect(await response.json()).toEqual({ status: 'error', message: 'the request is longer than 10,000 characters' });
   });
 
   it('analyses nothing and sends nothing for a refused question', async () => {

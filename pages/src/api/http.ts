@@ -16,17 +16,21 @@ export class ApiError extends Error {
 
 async function failure(response: Response): Promise<ApiError> {
   const text = await response.text();
+  // A proxy's HTML page or JSON of another shape means nothing to the user as source: the status says as much.
+  const statusOnly = () =>
+    new ApiError(response.status, `${new URL(response.url).origin} answered ${response.status} ${response.statusText}`.trim());
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch {
-    return new ApiError(response.status, text.slice(0, 300) || response.statusText);
+    if (!text.trim() || /^\s*</.test(text)) return statusOnly();
+    return new ApiError(response.status, text.slice(0, 300));
   }
   const platform = errorBodySchema.safeParse(body);
   if (platform.success) return new ApiError(response.status, platform.data.error.message, platform.data.error.code);
   const sdk = detailErrorSchema.safeParse(body);
   if (sdk.success) return new ApiError(response.status, sdk.data.detail);
-  return new ApiError(response.status, text.slice(0, 300));
+  return statusOnly();
 }
 
 export function bearer(token: string): Record<string, string> {

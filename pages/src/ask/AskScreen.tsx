@@ -1,5 +1,6 @@
 import { createSignal, For, lazy, Match, onCleanup, Show, Suspense, Switch } from 'solid-js';
 import { createStore } from 'solid-js/store';
+import { MAX_QUESTION_CHARS } from '../../../schemas/question.ts';
 import type { Turn, TurnUpdate } from './conversation.ts';
 import { createPoller, POLL_LIMITS } from './poller.ts';
 import { ROUTER_URL } from './router-config.ts';
@@ -25,25 +26,31 @@ export function AskScreen() {
   });
 
   const busy = () => turns.some((turn) => turn.state === 'sending' || turn.state === 'waiting');
+  const tooLong = () => question().length > MAX_QUESTION_CHARS;
   const update = (id: number, next: TurnUpdate) => setTurns((turn) => turn.id === id, next as Partial<Turn>);
 
   async function ask(event: SubmitEvent) {
     event.preventDefault();
     const text = question().trim();
-    if (!text || busy()) return;
+    if (!text || busy() || tooLong()) return;
     const id = turns.length + 1;
     setTurns(turns.length, { id, question: text, askedAt: Date.now(), state: 'sending' });
     setQuestion('');
     let api: Awaited<ReturnType<typeof routerApi>>;
     let sent: Awaited<ReturnType<typeof api.sendRequest>>;
+    // A question the router did not take goes back into the box (unless a new one was typed): asking again is one key.
+    const notTaken = (failure: TurnUpdate) => {
+      update(id, failure);
+      if (!question()) setQuestion(text);
+    };
     try {
       api = await routerApi();
       sent = await api.sendRequest(text);
     } catch (error) {
-      return update(id, { state: 'error', message: `cannot reach the router at ${ROUTER_URL} (${(error as Error).message})` });
+      return notTaken({ state: 'error', message: `cannot reach the router at ${ROUTER_URL} (${(error as Error).message})` });
     }
-    if (sent.kind === 'no_specialist') return update(id, { state: 'no_specialist', message: sent.message });
-    if (sent.kind === 'error') return update(id, { state: 'error', message: sent.message });
+    if (sent.kind === 'no_specialist') return notTaken({ state: 'no_specialist', message: sent.message });
+    if (sent.kind === 'error') return notTaken({ state: 'error', message: sent.message });
     const requestId = sent.requestId;
     update(id, { state: 'waiting', requestId });
     void AnalysisView.preload().catch(() => undefined); // a load that fails shows when the answer is rendered
@@ -123,9 +130,16 @@ export function AskScreen() {
           )}
         </For>
       </div>
+      <Show when={tooLong()}>
+        <p class="notice warning" role="alert">
+          A question is at most {MAX_QUESTION_CHARS.toLocaleString('en-US')} characters; this one has{' '}
+          {question().length.toLocaleString('en-US')}.
+        </p>
+      </Show>
       <form class="ask" onSubmit={(event) => void ask(event)}>
         <textarea
           name="question"
+          aria-label="Question"
           rows={2}
           placeholder="Ask about a company's filings…"
           value={question()}
@@ -138,7 +152,7 @@ export function AskScreen() {
             }
           }}
         />
-        <button type="submit" disabled={busy() || !question().trim()}>
+        <button type="submit" disabled={busy() || !question().trim() || tooLong()}>
           {busy() ? 'Waiting…' : 'Ask'}
         </button>
       </form>

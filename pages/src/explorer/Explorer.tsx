@@ -52,7 +52,7 @@ export function Explorer() {
         </Match>
         <Match when={linked()}>
           <Show when={linkedAgent.error}>
-            <p class="ui-notice error">
+            <p class="ui-notice error" role="alert">
               Agent {linked()} could not be read: {(linkedAgent.error as Error).message}
             </p>
           </Show>
@@ -67,7 +67,9 @@ export function Explorer() {
           {(agent) => (
             <>
               <Show when={clickError()}>
-                <p class="ui-notice error">Click feedback was not recorded: {clickError()}</p>
+                <p class="ui-notice error" role="alert">
+                  Click feedback was not recorded: {clickError()}
+                </p>
               </Show>
               <AgentView agent={agent()} token={token()} onBack={() => setOpen(null)} />
             </>
@@ -77,7 +79,9 @@ export function Explorer() {
           <ConnectGuide />
           <SearchControls search={search} />
           <Show when={search.error()}>
-            <p class="ui-notice error">Search failed: {search.error()}</p>
+            <p class="ui-notice error" role="alert">
+              Search failed: {search.error()}
+            </p>
           </Show>
           <Show when={search.result()}>
             {(result) => (

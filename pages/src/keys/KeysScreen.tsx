@@ -57,9 +57,18 @@ export function KeysScreen() {
         <div class="ui-panel">
           <h2>Live keys</h2>
           <Show when={actionError()}>
-            <p class="ui-notice error">{actionError()}</p>
+            <p class="ui-notice error" role="alert">
+              {actionError()}
+            </p>
           </Show>
-          <Show when={!keys.error} fallback={<p class="ui-notice error">Cannot list keys: {(keys.error as Error).message}</p>}>
+          <Show
+            when={!keys.error}
+            fallback={
+              <p class="ui-notice error" role="alert">
+                Cannot list keys: {(keys.error as Error).message}
+              </p>
+            }
+          >
             <Show when={keys()} fallback={<p class="ui-muted">Loading…</p>}>
               {(list) => <KeyTable keys={list()} onRevoke={revoke} onUpdateLimits={updateLimits} />}
             </Show>

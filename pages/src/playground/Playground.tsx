@@ -30,13 +30,15 @@ export function Playground() {
   const [draft, setDraft] = createSignal('');
   const conversation = createConversation(token);
 
+  // An errored resource throws when read: the screen would fail whole instead of saying why under the key field.
+  const listed = () => (models.error ? [] : (models() ?? []));
   const agentic = () => mode() === 'agents';
-  const agenticServed = () => models()?.some((m) => m.id === AGENTIC_MODEL && m.available) ?? false;
+  const agenticServed = () => listed().some((m) => m.id === AGENTIC_MODEL && m.available);
   const chosenModel = () => (agentic() ? (agenticServed() ? AGENTIC_MODEL : '') : model());
 
   createEffect(() => {
-    const list = models();
-    if (list?.length && !list.some((m) => m.id === model())) setModel((list.find((m) => m.available) ?? list[0]!).id);
+    const list = listed();
+    if (list.length && !list.some((m) => m.id === model())) setModel((list.find((m) => m.available) ?? list[0]!).id);
   });
 
   function send() {
@@ -75,16 +77,24 @@ export function Playground() {
         />
         <Show when={!agentic()}>
           <ModelSettings
-            models={models() ?? []}
+            models={listed()}
             settings={{ model, setModel, temperature, setTemperature, maxTokens, setMaxTokens, discovery, setDiscovery }}
           />
         </Show>
         <Show when={models.error}>
-          <p class="ui-notice error">Cannot list models: {(models.error as Error).message}</p>
+          <p class="ui-notice error" role="alert">
+            Cannot list models: {(models.error as Error).message}
+          </p>
         </Show>
         <details class="playground-system">
           <summary class="ui-muted">System prompt</summary>
-          <textarea class="ui-textarea" rows={2} value={system()} onInput={(event) => setSystem(event.currentTarget.value)} />
+          <textarea
+            class="ui-textarea"
+            rows={2}
+            aria-label="System prompt"
+            value={system()}
+            onInput={(event) => setSystem(event.currentTarget.value)}
+          />
         </details>
         <div class="playground-conversation" aria-live="polite">
           <For each={conversation.turns}>

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { chatText, defineAgent, model } from '../../../lib/agent/index.ts';
 import { ApiError } from '../../../lib/http/api-error.ts';
-import { analysisResultMessageSchema, REQUEST_MAX_CHARS } from '../../../schemas/messages.ts';
+import { analysisResultMessageSchema } from '../../../schemas/messages.ts';
+import { MAX_QUESTION_CHARS } from '../../../schemas/question.ts';
 import { enqueueAnalysis, type ReplyForm } from './jobs/analysis-job.ts';
 import { SPECIALIST_README, SPECIALIST_TITLE } from './readme.ts';
 import { isRegisteredSender } from './senders/registered-senders.ts';
@@ -93,8 +94,8 @@ specialistAgent.onChat(async (ctx, sender, message) => {
 
 /** A question longer than the router sends is refused (400): the analysis queue could not carry it either. */
 function checkLength(request: string): void {
-  if (request.length > REQUEST_MAX_CHARS)
-    throw new ApiError({ status: 400, message: `the request is longer than ${REQUEST_MAX_CHARS} characters` });
+  if (request.length > MAX_QUESTION_CHARS)
+    throw new ApiError({ status: 400, message: `the request is longer than ${MAX_QUESTION_CHARS.toLocaleString('en-US')} characters` });
 }
 
 /** The work is queued, so the sender is answered at once and the analysis survives a restart. */
