@@ -5,7 +5,11 @@ import { model } from '../../lib/agent/model.ts';
 import { MemoryReplayGuard, parseEnvelope, verifyEnvelope } from '../../lib/envelope/index.ts';
 import { z } from 'zod';
 import type { HostedAgentSummary } from '../../schemas/hosting.ts';
+import { createdKeySchema } from '../../schemas/keys.ts';
+import { readDevVars } from '../../scripts/stack/dev-vars.ts';
 import { EXAMPLE_NAME } from '../../scripts/stack/hosting-example.ts';
+import { secretsFiles } from '../../scripts/stack/secrets.ts';
+import { ROOT } from '../../scripts/stack/stack.ts';
 import { createFromTemplate, hostedAgentAddress, hostingStackWithBrowser, saveAndStart, sendGreeting } from './helpers/hosting-screen.ts';
 
 const Reply = model('Reply', z.object({ text: z.string(), count: z.number() }));
@@ -42,6 +46,45 @@ describe('npm start: the hosting Worker with its example hosted agent', () => {
     await page.getByTestId('agent-logs').getByText('greeting 1 from').waitFor({ timeout: 10_000 });
     await page.getByRole('button', { name: 'storage', exact: true }).click();
     await page.getByRole('cell', { name: 'greetings', exact: true }).waitFor();
+    await page.close();
+  });
+
+  it('the Hosted agents screen says when an account has no agent, opens one by keyboard, and says why when the list fails', async () => {
+    const { client, registry } = running.temp.stack.urls;
+    const adminToken = readDevVars(secretsFiles(ROOT, join(running.temp.dir, 'secrets')).registry).ADMIN_TOKEN!;
+    const created = await fetch(`${registry}/v1/keys`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${adminToken}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ name: 'empty hosting account', permissions: ['hosting'] }),
+    });
+    const emptyKey = createdKeySchema.parse(await created.json()).key;
+    const page = await running.browser.newPage({ viewport: { width: 1100, height: 900 } });
+    await page.goto(`${client}#hosting`);
+    const keyField = page.getByLabel('API key with the hosting permission');
+    await keyField.fill(emptyKey);
+    await keyField.press('Tab');
+    await page.getByText('No hosted agents yet: create one from a template above.').waitFor();
+
+    // The example's account: its agent opens from the keyboard alone (Tab to its name, Enter).
+    await keyField.fill(exampleKey());
+    await keyField.press('Tab');
+    const name = page.getByRole('button', { name: EXAMPLE_NAME, exact: true });
+    await name.waitFor();
+    await name.focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading').filter({ hasText: EXAMPLE_NAME }).waitFor();
+
+    // The hosting API unreachable: the screen says why and keeps its key field, instead of failing whole.
+    await page.route(
+      (url) => url.pathname === '/v1/hosting/agents',
+      (route) => route.abort('connectionrefused'),
+    );
+    await page.reload();
+    await page
+      .getByRole('alert')
+      .getByText(/^Cannot list hosted agents: /)
+      .waitFor();
+    await keyField.waitFor();
     await page.close();
   });
 

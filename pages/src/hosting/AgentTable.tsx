@@ -1,7 +1,7 @@
 import { For } from 'solid-js';
 import type { HostedAgentSummary } from '../../../schemas/hosting.ts';
 
-/** The account's hosted agents; a click opens one. */
+/** The account's hosted agents; a click anywhere on a row opens one, and its name is a button, for the keyboard. */
 export function AgentTable(props: { agents: HostedAgentSummary[]; selected: string | null; onOpen: (address: string) => void }) {
   return (
     <table class="hosting-list">
@@ -17,7 +17,12 @@ export function AgentTable(props: { agents: HostedAgentSummary[]; selected: stri
         <For each={props.agents}>
           {(item) => (
             <tr aria-selected={props.selected === item.address} onClick={() => props.onOpen(item.address)}>
-              <td>{item.name}</td>
+              <td>
+                {/* No handler of its own: Enter on it clicks, and the click reaches the row's. */}
+                <button type="button" class="hosting-open">
+                  {item.name}
+                </button>
+              </td>
               <td class="ui-mono">{item.address.slice(0, 18)}…</td>
               <td>{item.running ? 'running' : 'stopped'}</td>
               <td>{item.compiled === null ? '—' : item.compiled ? 'yes' : 'failed'}</td>

@@ -34,6 +34,9 @@ export function HostingScreen() {
   const [saved, setSaved] = createSignal<string | null>(null);
   const [tab, setTab] = createSignal<Tab>('logs');
   const main = () => mainFile(files());
+  // An errored resource throws when read: the screen would fail whole instead of saying why under the key field.
+  const listed = () => (agents.error ? [] : (agents() ?? []));
+  const opened = () => (agent.error ? undefined : agent());
 
   /** Runs an action, shows its refusal, and refreshes what it may have changed. */
   async function act(action: () => Promise<unknown>) {
@@ -76,8 +79,21 @@ export function HostingScreen() {
           })
         }
       />
-      <AgentTable agents={agents() ?? []} selected={selected()} onOpen={(address) => void open(address)} />
-      <Show when={agent()}>
+      <Show when={agents.error}>
+        <p class="ui-notice error" role="alert">
+          Cannot list hosted agents: {(agents.error as Error).message}
+        </p>
+      </Show>
+      <AgentTable agents={listed()} selected={selected()} onOpen={(address) => void open(address)} />
+      <Show when={token() && agents.state === 'ready' && listed().length === 0}>
+        <p class="ui-muted">No hosted agents yet: create one from a template above.</p>
+      </Show>
+      <Show when={agent.error}>
+        <p class="ui-notice error" role="alert">
+          Cannot open the agent: {(agent.error as Error).message}
+        </p>
+      </Show>
+      <Show when={opened()}>
         {(current) => (
           <div class="hosting-agent">
             <h2>
