@@ -90,16 +90,41 @@ describe('the reference client’s poller', () => {
     for (const gap of gaps) expect(gap).toBeLessThan(POLL_LIMITS.intervalMs / 10);
   });
 
-  it('ends with an error when a poll fails, and stop() aborts the poll in flight without reporting an end', async () => {
+  it('rides out polls that cannot reach the router, then reports the answer', async () => {
     vi.useFakeTimers();
-    const failing = createPoller();
     const ends: PollEnd[] = [];
-    failing.start(
-      () => Promise.reject(new TypeError('fetch failed')),
+    let polls = 0;
+    createPoller().start(
+      async () => {
+        polls++;
+        if (polls <= POLL_LIMITS.unreachablePolls - 1) throw new TypeError('fetch failed');
+        return { kind: 'answered', analysis: [] };
+      },
       (end) => ends.push(end),
     );
-    await vi.advanceTimersByTimeAsync(1_000);
+    await vi.advanceTimersByTimeAsync(POLL_LIMITS.unreachablePolls * POLL_LIMITS.intervalMs);
+    expect(polls).toBe(POLL_LIMITS.unreachablePolls);
+    expect(ends).toEqual([{ kind: 'answered', analysis: [] }]);
+  });
+
+  it('ends with an error when polls in a row cannot reach the router, and stop() aborts the poll in flight without reporting an end', async () => {
+    vi.useFakeTimers();
+    expect(POLL_LIMITS.unreachablePolls).toBe(3);
+    const failing = createPoller();
+    const ends: PollEnd[] = [];
+    let polls = 0;
+    failing.start(
+      () => {
+        polls++;
+        return Promise.reject(new TypeError('fetch failed'));
+      },
+      (end) => ends.push(end),
+    );
+    await vi.advanceTimersByTimeAsync((POLL_LIMITS.unreachablePolls - 1) * POLL_LIMITS.intervalMs - 1);
+    expect(ends).toEqual([]);
+    await vi.advanceTimersByTimeAsync(1);
     expect(ends).toEqual([{ kind: 'error', message: 'cannot reach the router (fetch failed)' }]);
+    expect(polls).toBe(POLL_LIMITS.unreachablePolls);
 
     const { poll, signals } = hangingPolls();
     const stopped = createPoller();
@@ -129,7 +154,7 @@ describe('the reference client’s poller', () => {
         return { kind: 'waiting' };
       };
       const end = await new Promise<PollEnd>((resolve) =>
-        createPoller({ intervalMs: 20, waitSeconds: 0, requestTimeoutMs: 150, timeoutMs: 700 }).start(poll, resolve),
+        createPoller({ ...POLL_LIMITS, intervalMs: 20, waitSeconds: 0, requestTimeoutMs: 150, timeoutMs: 700 }).start(poll, resolve),
       );
       expect(end).toEqual({ kind: 'timeout' });
       expect(requests.length).toBeGreaterThanOrEqual(2);

@@ -20,9 +20,20 @@ export type PollLimits = {
   timeoutMs: number;
   /** How long one poll may take before it is aborted and the next one is scheduled. */
   requestTimeoutMs: number;
+  /**
+   * Polls in a row that may fail to reach the router before the loop ends with the failure: a dropped connection
+   * or a network blip is ridden out, a router that stays down is reported within seconds.
+   */
+  unreachablePolls: number;
 };
 
-export const POLL_LIMITS: PollLimits = { intervalMs: 1000, waitSeconds: 20, timeoutMs: 120_000, requestTimeoutMs: 30_000 };
+export const POLL_LIMITS: PollLimits = {
+  intervalMs: 1000,
+  waitSeconds: 20,
+  timeoutMs: 120_000,
+  requestTimeoutMs: 30_000,
+  unreachablePolls: 3,
+};
 
 /**
  * Polls one request until it is answered, fails or times out. At most one loop runs per poller: starting
@@ -30,7 +41,8 @@ export const POLL_LIMITS: PollLimits = { intervalMs: 1000, waitSeconds: 20, time
  * flight. The first poll goes at once (the router holds it until the answer is filed); polls never overlap:
  * each is scheduled after the previous one ended, no sooner than `intervalMs` after that one started. A
  * poll that hangs is aborted after `requestTimeoutMs`, and the deadline ends the loop on time even while a
- * poll is in flight.
+ * poll is in flight. A poll that cannot reach the router is tried again, on the same schedule, until
+ * `unreachablePolls` in a row have failed.
  */
 export function createPoller(limits: PollLimits = POLL_LIMITS) {
   let stopCurrent: (() => void) | undefined;
@@ -41,6 +53,7 @@ export function createPoller(limits: PollLimits = POLL_LIMITS) {
     let inFlight: AbortController | undefined;
     let nextPoll: ReturnType<typeof setTimeout> | undefined;
     let pollTimeout: ReturnType<typeof setTimeout> | undefined;
+    let unreachable = 0;
     const end = () => {
       ended = true;
       clearTimeout(deadline);
@@ -63,10 +76,12 @@ export function createPoller(limits: PollLimits = POLL_LIMITS) {
       let outcome: PollOutcome;
       try {
         outcome = await poll(controller.signal);
+        unreachable = 0;
       } catch (error) {
-        // Aborted: stopped (ended) or timed out, in which case the next poll tries again.
+        // Aborted: stopped (ended) or timed out, in which case the next poll tries again; else unreachable.
         const message = `cannot reach the router (${(error as Error).message})`;
-        outcome = controller.signal.aborted ? { kind: 'waiting' } : { kind: 'error', message };
+        const givingUp = !controller.signal.aborted && ++unreachable >= limits.unreachablePolls;
+        outcome = givingUp ? { kind: 'error', message } : { kind: 'waiting' };
       } finally {
         clearTimeout(pollTimeout);
       }
