@@ -1,9 +1,9 @@
-import { env, SELF } from 'cloudflare:test';
+import { env } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { Identity } from '../../lib/identity/index.ts';
 import { createAccount, createKey, revokeKey } from '../../workers/registry/src/keys/store.ts';
 import { call, createAgent, GREETER, json, putCode, start } from './helpers.ts';
-import { envelopeText, Greeting } from './peer.ts';
+import { envelopeText, Greeting, submit } from './peer.ts';
 
 /** What issue 22's hostile review found holding, kept holding (the rest: access, messaging and lifecycle tests). */
 describe('what held keeps holding', () => {
@@ -39,10 +39,8 @@ describe('what held keeps holding', () => {
     await putCode(key, agent.address, GREETER);
     await start(key, agent.address);
     const text = envelopeText(Identity.fromSeed('held replayer', 0), agent.address, Greeting.digest, { text: 'once' });
-    const submit = () =>
-      SELF.fetch('http://hosting.test/v1/hosting/submit', { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
-    expect((await submit()).status).toBe(200);
-    expect((await submit()).status).toBe(409);
+    expect((await submit(text)).status).toBe(200);
+    expect((await submit(text)).status).toBe(409);
 
     const files = Object.fromEntries(Array.from({ length: 51 }, (_, index) => [`f${index}.ts`, 'export {};\n']));
     const code = JSON.stringify(Object.entries(files).map(([name, value]) => ({ name, value, language: 'typescript' })));

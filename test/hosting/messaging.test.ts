@@ -2,7 +2,7 @@ import { SELF } from 'cloudflare:test';
 import { describe, expect, it } from 'vitest';
 import { Identity } from '../../lib/identity/index.ts';
 import { accountKey, call, createAgent, GREETER, json, logLine, putCode, start, storageValue } from './helpers.ts';
-import { envelopeText, Greeting, peerContext, Reply } from './peer.ts';
+import { envelopeText, Greeting, peerContext, Reply, submit } from './peer.ts';
 
 /**
  * Python's schema digest of `class Request(Model): request: str` (shared/vectors/envelope.json,
@@ -10,9 +10,6 @@ import { envelopeText, Greeting, peerContext, Reply } from './peer.ts';
  */
 const PYTHON_REQUEST_DIGEST = 'model:59e3c8304bb68c45e7d3381ee2f5636ac7d7c0c76525fca1554e28ea1017cf0c';
 const PYTHON_HELLO_0 = { seed: 'hello', index: 0, address: 'agent1q29vflfydpn3w74w89qnfpr99fzgvm48t62e3s9tuqgl9fkksxsq6yusyxy' };
-
-const submit = (text: string) =>
-  SELF.fetch('http://hosting.test/v1/hosting/submit', { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
 
 async function runningGreeter() {
   const key = await accountKey();

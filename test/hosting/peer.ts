@@ -50,6 +50,10 @@ export function envelopeText(
   );
 }
 
+/** Posts an envelope's text to the hosting Worker's submit URL, as a sender's runtime does. */
+export const submit = (text: string) =>
+  SELF.fetch('http://hosting.test/v1/hosting/submit', { method: 'POST', headers: { 'content-type': 'application/json' }, body: text });
+
 /** Submits `payload` from `sender` to a hosted agent at the submit URL: the answer's status and how long it took. */
 export async function timedSubmit(
   sender: Identity,
@@ -58,11 +62,7 @@ export async function timedSubmit(
   schemaDigest = Greeting.digest,
 ): Promise<{ status: number; ms: number }> {
   const started = Date.now();
-  const response = await SELF.fetch('http://hosting.test/v1/hosting/submit', {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: envelopeText(sender, address, schemaDigest, payload),
-  });
+  const response = await submit(envelopeText(sender, address, schemaDigest, payload));
   await response.body?.cancel();
   return { status: response.status, ms: Date.now() - started };
 }

@@ -3,9 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { model } from '../../lib/agent/model.ts';
 import { accountKey, call, codeOf, createAgent, GREETER, json, logLine, putCode, start, storageValue } from './helpers.ts';
-import { SELF } from 'cloudflare:test';
 import { Identity } from '../../lib/identity/index.ts';
-import { envelopeText, peerContext } from './peer.ts';
+import { envelopeText, peerContext, submit } from './peer.ts';
 import { ChatAcknowledgement, chatMessage } from '../../lib/agent/chat-protocol.ts';
 import { PING_PONG_AGENT, Ping, Pong } from '../support/python-ping-pong.ts';
 import README from '../../README.md?raw';
@@ -219,11 +218,7 @@ async def ask(ctx: Context, sender: str, msg: Ask):
     await start(key, asker.address);
     const Ask = model('Ask', z.object({ name: z.string() }));
     const sender = Identity.fromSeed('python asker test sender', 0);
-    const submitted = await SELF.fetch('http://hosting.test/v1/hosting/submit', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: envelopeText(sender, asker.address, Ask.digest, { name: 'python' }),
-    });
+    const submitted = await submit(envelopeText(sender, asker.address, Ask.digest, { name: 'python' }));
     expect(submitted.status, await submitted.clone().text()).toBe(200);
     await logLine(key, asker.address, "greeter said 'hello, python' (1), delivery delivered", 30_000);
   });
@@ -251,11 +246,7 @@ async def answer(ctx: Context, sender: str, msg: Ping):
     await start(key, agent.address);
     const session = crypto.randomUUID();
     const sender = Identity.fromSeed('python session test sender', 0);
-    const submitted = await SELF.fetch('http://hosting.test/v1/hosting/submit', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: envelopeText(sender, agent.address, Ping.digest, { text: 'hello' }, session),
-    });
+    const submitted = await submit(envelopeText(sender, agent.address, Ping.digest, { text: 'hello' }, session));
     expect(submitted.status, await submitted.clone().text()).toBe(200);
     await logLine(key, agent.address, `hello in session ${session}`, 30_000);
   });
@@ -470,11 +461,7 @@ async def answer(ctx: Context, sender: str, msg: Note):
     await start(key, agent.address);
     const Note = model('Note', z.object({ text: z.string() }));
     const sender = Identity.fromSeed('big reply asker', 0);
-    const response = await SELF.fetch('http://hosting.test/v1/hosting/submit', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: envelopeText(sender, agent.address, Note.digest, { text: 'answer at length' }),
-    });
+    const response = await submit(envelopeText(sender, agent.address, Note.digest, { text: 'answer at length' }));
     expect(response.status, await response.clone().text()).toBe(200);
     const line = await logLine(key, agent.address, `reply to ${sender.address} was not sent`);
     expect(line).toMatchObject({ log_type: 'system', log_level: 'erro' });
