@@ -1,6 +1,7 @@
 import { createResource, createSignal, For, Show } from 'solid-js';
 import type { CodeFile, HostedAgentSummary } from '../../../schemas/hosting.ts';
 import { credential } from '../api/credentials.ts';
+import { valueUnlessFailed } from '../api/resource-value.ts';
 import { createHosted, getCode, getHosted, lifecycle, listHosted, saveCode } from '../api/hosting.ts';
 import { KeyField } from '../keys/KeyField.tsx';
 import { AgentActions } from './AgentActions.tsx';
@@ -34,9 +35,8 @@ export function HostingScreen() {
   const [saved, setSaved] = createSignal<string | null>(null);
   const [tab, setTab] = createSignal<Tab>('logs');
   const main = () => mainFile(files());
-  // An errored resource throws when read: the screen would fail whole instead of saying why under the key field.
-  const listed = () => (agents.error ? [] : (agents() ?? []));
-  const opened = () => (agent.error ? undefined : agent());
+  const listed = () => valueUnlessFailed(agents) ?? [];
+  const opened = () => valueUnlessFailed(agent);
 
   /** Runs an action, shows its refusal, and refreshes what it may have changed. */
   async function act(action: () => Promise<unknown>) {

@@ -1,6 +1,7 @@
 import { createEffect, createResource, createSignal, For, Show } from 'solid-js';
 import { listModels } from '../api/chat.ts';
 import { credential } from '../api/credentials.ts';
+import { valueUnlessFailed } from '../api/resource-value.ts';
 import { KeyField } from '../keys/KeyField.tsx';
 import { createConversation } from './conversation.ts';
 import { MessageInput } from './MessageInput.tsx';
@@ -30,8 +31,7 @@ export function Playground() {
   const [draft, setDraft] = createSignal('');
   const conversation = createConversation(token);
 
-  // An errored resource throws when read: the screen would fail whole instead of saying why under the key field.
-  const listed = () => (models.error ? [] : (models() ?? []));
+  const listed = () => valueUnlessFailed(models) ?? [];
   const agentic = () => mode() === 'agents';
   const agenticServed = () => listed().some((m) => m.id === AGENTIC_MODEL && m.available);
   const chosenModel = () => (agentic() ? (agenticServed() ? AGENTIC_MODEL : '') : model());
