@@ -67,16 +67,17 @@ export const hostedAgentPageSchema = z
   .object({ items: z.array(hostedAgentSummarySchema), next_cursor: z.string().nullable() })
   .meta({ title: 'AgentSummaryPage' });
 
+/** GET /v1/hosting/agents' sort keys: Agentverse's (`name`, `created`, `modified`) and the columns they stand for. */
+const HOSTED_SORT_KEYS = ['name', 'created', 'modified', 'creation_timestamp', 'code_update_timestamp'] as const;
+export type HostedSortKey = (typeof HOSTED_SORT_KEYS)[number];
+
 export const hostedAgentListQuerySchema = z.object({
   cursor: z.string().max(200).optional(),
   name: z.string().max(80).optional(),
-  // Agentverse's keys (`name`, `created`, `modified`, a leading `-` descending) and the columns they stand for.
+  // A sort key, a leading `-` sorting descending, as Agentverse reads it.
   sort_by: z
     .string()
-    .regex(
-      /^-?(name|created|modified|creation_timestamp|code_update_timestamp)$/,
-      'sort_by is name, created or modified, with a leading - to sort descending',
-    )
+    .regex(new RegExp(`^-?(${HOSTED_SORT_KEYS.join('|')})$`), 'sort_by is name, created or modified, with a leading - to sort descending')
     .optional(),
   direction: z.enum(['asc', 'desc']).optional(),
   limit: z.coerce.number().int().min(1).max(100).optional(),

@@ -1,7 +1,8 @@
+import type { HostedSortKey } from '../../../../schemas/hosting.ts';
 import type { ListOptions } from './store.ts';
 
-/** Agentverse's sort keys and the platform's column names, each to the column it sorts by. */
-const COLUMNS: Record<string, ListOptions['sortBy']> = {
+/** Each sort key the query schema takes, to the column it sorts by. */
+const COLUMNS: Record<HostedSortKey, ListOptions['sortBy']> = {
   name: 'name',
   created: 'creation_timestamp',
   modified: 'code_update_timestamp',
@@ -16,7 +17,7 @@ const COLUMNS: Record<string, ListOptions['sortBy']> = {
 export function listOrder(sortBy: string | undefined, direction: 'asc' | 'desc' | undefined): Pick<ListOptions, 'sortBy' | 'direction'> {
   if (sortBy === undefined) return { sortBy: 'creation_timestamp', direction: direction ?? 'desc' };
   const descending = sortBy.startsWith('-');
-  const column = COLUMNS[descending ? sortBy.slice(1) : sortBy];
+  const column = COLUMNS[(descending ? sortBy.slice(1) : sortBy) as HostedSortKey];
   // The query schema lets through only the keys above.
   if (!column) throw new TypeError(`unknown sort key ${sortBy}`);
   return { sortBy: column, direction: descending ? 'desc' : (direction ?? 'asc') };
