@@ -56,12 +56,35 @@ import { barChartSvg, measuredUnder, writeChart } from './svg-chart.ts';
 
 const RUNTIME = process.env.BENCH_RELEVANCE_RUNTIME ?? 'miniflare';
 if (RUNTIME !== 'miniflare' && RUNTIME !== 'sqlite') throw new Error(`BENCH_RELEVANCE_RUNTIME is miniflare or sqlite, not ${RUNTIME}`);
-/** BENCH_RELEVANCE_SEMANTIC=sentence-encoder or workers-ai also measures the deployed semantic path, beside the offline one. */
+/** A deployed semantic path (semantic-source.ts with Workers AI and Vectorize bound): what answers for them, and its rows' label. */
+interface Deployment {
+  bindings: () => Promise<SemanticBindings>;
+  label: string;
+  answeredBy: string;
+}
+const DEPLOYMENTS = new Map<string, Deployment>([
+  [
+    'sentence-encoder',
+    {
+      bindings: sentenceEncoderBindings,
+      label: ' [deployed path: offline source + sentence encoder as Workers AI, exact index as Vectorize]',
+      answeredBy: `Universal Sentence Encoder lite answering for Workers AI (SEMANTIC_MIN_SIMILARITY ${SENTENCE_ENCODER_MIN_SIMILARITY}, its floor)`,
+    },
+  ],
+  [
+    'workers-ai',
+    {
+      bindings: async () => workersAiRestBindings(),
+      label: ' [deployed path: offline source + Workers AI (REST API), exact index as Vectorize]',
+      answeredBy: `Workers AI answering by Cloudflare's REST API (SEMANTIC_MIN_SIMILARITY ${process.env.BENCH_SEMANTIC_MIN_SIMILARITY ?? "the registry's"})`,
+    },
+  ],
+]);
+/** BENCH_RELEVANCE_SEMANTIC=sentence-encoder or workers-ai also measures that deployed path, beside the offline one. */
 const SEMANTIC = process.env.BENCH_RELEVANCE_SEMANTIC ?? 'offline';
-if (SEMANTIC !== 'offline' && SEMANTIC !== 'sentence-encoder' && SEMANTIC !== 'workers-ai')
-  throw new Error(`BENCH_RELEVANCE_SEMANTIC is offline, sentence-encoder or workers-ai, not ${SEMANTIC}`);
-if (SEMANTIC !== 'offline' && RUNTIME !== 'sqlite')
-  throw new Error(`BENCH_RELEVANCE_SEMANTIC=${SEMANTIC} needs BENCH_RELEVANCE_RUNTIME=sqlite`);
+const DEPLOYED = SEMANTIC === 'offline' ? null : DEPLOYMENTS.get(SEMANTIC);
+if (DEPLOYED === undefined) throw new Error(`BENCH_RELEVANCE_SEMANTIC is offline, sentence-encoder or workers-ai, not ${SEMANTIC}`);
+if (DEPLOYED && RUNTIME !== 'sqlite') throw new Error(`BENCH_RELEVANCE_SEMANTIC=${SEMANTIC} needs BENCH_RELEVANCE_RUNTIME=sqlite`);
 const PORT = Number(process.env.PORT ?? 9797);
 const VERBOSE = process.env.VERBOSE === '1';
 const HALVES = process.env.HALVES === '1';
@@ -116,26 +139,14 @@ interface Rankers {
   stop(): Promise<void>;
 }
 
-/** The semantic source that answers `semantic_search` where Workers AI and Vectorize are bound (semantic-source.ts). */
-type Deployment = 'offline' | 'sentence-encoder' | 'workers-ai';
-const DEPLOYED_LABEL =
-  SEMANTIC === 'workers-ai'
-    ? ' [deployed path: offline source + Workers AI (REST API), exact index as Vectorize]'
-    : ' [deployed path: offline source + sentence encoder as Workers AI, exact index as Vectorize]';
-const DEPLOYED_BINDINGS: Record<Exclude<Deployment, 'offline'>, () => Promise<SemanticBindings>> = {
-  'sentence-encoder': sentenceEncoderBindings,
-  'workers-ai': async () => workersAiRestBindings(),
-};
-
 /**
- * The search code on better-sqlite3, as the route runs it: without Workers AI and Vectorize bound (`offline`), or
- * with the stand-ins of sentence-encoder-bindings.ts bound and every agent embedded first, as the cron does
- * (syncEmbeddings until nothing is stale).
+ * The search code on better-sqlite3, as the route runs it: without Workers AI and Vectorize bound, or with a
+ * deployment's bindings and every agent embedded first, as the cron does (syncEmbeddings until nothing is stale).
  */
 async function sqliteRankers(
   { agents, keyOf }: Corpus,
   sources: Record<string, SemanticSource> | null,
-  deployment: Deployment = 'offline',
+  deployment: Deployment | null = null,
 ): Promise<Rankers> {
   const db = new Database(':memory:');
   for (const migration of await readD1Migrations(path.join(ROOT, 'workers/registry/migrations'))) {
@@ -144,7 +155,7 @@ async function sqliteRankers(
   for (const { sql, params } of seedStatements(agents).statements) db.prepare(sql).run(...params);
   const runner = sqliteRunner(db);
   await indexAllPendingAgents(runner);
-  const deployed = semanticSource(deployment === 'offline' ? {} : await DEPLOYED_BINDINGS[deployment]());
+  const deployed = semanticSource(deployment ? await deployment.bindings() : {});
   if (deployed.backend) {
     let embedded: number;
     do embedded = await syncEmbeddings(deployed.backend, runner);
@@ -160,9 +171,9 @@ async function sqliteRankers(
     ? Object.fromEntries(
         Object.entries(sources).map(([label, source]) => [label, run(MODES['rendezvous (semantic_search: true)']!, source)]),
       )
-    : deployed.backend
+    : deployment
       ? // Only the default request: `semantic_search: false` never reads the semantic source, and `true` is the default.
-        { [`${DEFAULT_MODE}${DEPLOYED_LABEL}`]: run(MODES[DEFAULT_MODE]!, deployed) }
+        { [`${DEFAULT_MODE}${deployment.label}`]: run(MODES[DEFAULT_MODE]!, deployed) }
       : Object.fromEntries(Object.entries(MODES).map(([label, body]) => [label, run(body, deployed)]));
   return {
     rankers,
@@ -251,7 +262,7 @@ async function rankersFor(data: Corpus): Promise<Rankers> {
   const ours = RUNTIME === 'miniflare' ? await workerRankers(data) : await sqliteRankers(data, null);
   const none = { rankers: {}, stop: async () => {} };
   const halves = HALVES ? await sqliteRankers(data, HALF_SOURCES) : none;
-  const deployed = SEMANTIC === 'offline' ? none : await sqliteRankers(data, null, SEMANTIC as Deployment);
+  const deployed = DEPLOYED ? await sqliteRankers(data, null, DEPLOYED) : none;
   return {
     rankers: {
       ...ours.rankers,
@@ -291,11 +302,9 @@ console.log(
     `held-out 2: ${HELD_OUT_2.agents.length} agents, ${HELD_OUT_2_QUERIES.length} queries\n`,
 );
 console.log(
-  SEMANTIC === 'workers-ai'
-    ? `Semantic source: offline (word vectors and concepts in code) unlabelled; labelled${DEPLOYED_LABEL}: semantic-source.ts, the offline source with semantic.ts added, Workers AI answering by Cloudflare's REST API (SEMANTIC_MIN_SIMILARITY ${process.env.BENCH_SEMANTIC_MIN_SIMILARITY ?? "the registry's"}) and an exact cosine index for Vectorize, every agent embedded first\n`
-    : SEMANTIC === 'sentence-encoder'
-      ? `Semantic source: offline (word vectors and concepts in code) unlabelled; labelled${DEPLOYED_LABEL}: semantic-source.ts, the offline source with semantic.ts added, Universal Sentence Encoder lite answering for Workers AI (SEMANTIC_MIN_SIMILARITY ${SENTENCE_ENCODER_MIN_SIMILARITY}, its floor) and an exact cosine index for Vectorize, every agent embedded first\n`
-      : 'Semantic source: offline (word vectors and concepts in code; Workers AI and Vectorize not bound)\n',
+  DEPLOYED
+    ? `Semantic source: offline (word vectors and concepts in code) unlabelled; labelled${DEPLOYED.label}: semantic-source.ts, the offline source with semantic.ts added, ${DEPLOYED.answeredBy} and an exact cosine index for Vectorize, every agent embedded first\n`
+    : 'Semantic source: offline (word vectors and concepts in code; Workers AI and Vectorize not bound)\n',
 );
 const development = await evaluateAll(DEVELOPMENT, {
   judged: JUDGED_QUERIES,
